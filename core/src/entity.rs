@@ -1,0 +1,309 @@
+//! Dense `u32` entity ids and the tables keyed by them.
+//!
+//! After Cranelift's `ir/entities.rs`: every kind of thing (block, instruction, value) gets its
+//! own newtype so a `BlockId` can never index an instruction table, and per-id data lives in a
+//! dense vector instead of a hash map. `Display` of an id is its text form (`bb3`, `i7`, `%5`),
+//! which is also how the renumbering printer and the traces spell them.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::marker::PhantomData;
+use std::ops::{Index, IndexMut};
+
+/// A dense index usable as a key of [`EntityVec`] and [`EntitySet`].
+pub trait EntityRef: Copy + Eq + Ord + std::hash::Hash + fmt::Debug {
+    fn new(index: usize) -> Self;
+    fn index(self) -> usize;
+}
+
+/// Declares a `u32` id newtype with a text prefix for `Display`.
+#[macro_export]
+macro_rules! entity_id {
+    ($(#[$meta:meta])* $name:ident, $prefix:expr) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(pub u32);
+
+        impl $crate::entity::EntityRef for $name {
+            #[inline]
+            fn new(index: usize) -> Self {
+                $name(u32::try_from(index).expect("entity index overflows u32"))
+            }
+            #[inline]
+            fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{}{}", $prefix, self.0)
+            }
+        }
+
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                std::fmt::Display::fmt(self, f)
+            }
+        }
+    };
+}
+
+/// A vector indexed by an entity id; ids are handed out by `push`.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct EntityVec<K, V> {
+    items: Vec<V>,
+    #[serde(skip)]
+    _key: PhantomData<K>,
+}
+
+impl<K: EntityRef, V> EntityVec<K, V> {
+    pub fn new() -> Self {
+        Self { items: Vec::new(), _key: PhantomData }
+    }
+    pub fn with_capacity(n: usize) -> Self {
+        Self { items: Vec::with_capacity(n), _key: PhantomData }
+    }
+    /// A table with `n` copies of `value`, for per-id analysis results.
+    pub fn filled(n: usize, value: V) -> Self
+    where
+        V: Clone,
+    {
+        Self { items: vec![value; n], _key: PhantomData }
+    }
+    pub fn push(&mut self, value: V) -> K {
+        let k = K::new(self.items.len());
+        self.items.push(value);
+        k
+    }
+    /// The id the next `push` will return.
+    pub fn next_key(&self) -> K {
+        K::new(self.items.len())
+    }
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+    pub fn get(&self, k: K) -> Option<&V> {
+        self.items.get(k.index())
+    }
+    pub fn get_mut(&mut self, k: K) -> Option<&mut V> {
+        self.items.get_mut(k.index())
+    }
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = K> + ExactSizeIterator + use<K, V> {
+        (0..self.items.len()).map(K::new)
+    }
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (K, &V)> + ExactSizeIterator {
+        self.items.iter().enumerate().map(|(i, v)| (K::new(i), v))
+    }
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (K, &mut V)> {
+        self.items.iter_mut().enumerate().map(|(i, v)| (K::new(i), v))
+    }
+    pub fn values(&self) -> std::slice::Iter<'_, V> {
+        self.items.iter()
+    }
+    pub fn values_mut(&mut self) -> std::slice::IterMut<'_, V> {
+        self.items.iter_mut()
+    }
+    pub fn as_slice(&self) -> &[V] {
+        &self.items
+    }
+}
+
+impl<K: EntityRef, V> Default for EntityVec<K, V> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<K: EntityRef, V: fmt::Debug> fmt::Debug for EntityVec<K, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl<K: EntityRef, V> Index<K> for EntityVec<K, V> {
+    type Output = V;
+    #[inline]
+    fn index(&self, k: K) -> &V {
+        &self.items[k.index()]
+    }
+}
+
+impl<K: EntityRef, V> IndexMut<K> for EntityVec<K, V> {
+    #[inline]
+    fn index_mut(&mut self, k: K) -> &mut V {
+        &mut self.items[k.index()]
+    }
+}
+
+impl<K: EntityRef, V> FromIterator<V> for EntityVec<K, V> {
+    fn from_iter<I: IntoIterator<Item = V>>(iter: I) -> Self {
+        Self { items: iter.into_iter().collect(), _key: PhantomData }
+    }
+}
+
+/// A fixed-capacity bit set of entity ids; the per-block bit vectors of the dataflow
+/// framework and of LCM are these.
+#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct EntitySet<K> {
+    words: Vec<u64>,
+    len: usize,
+    #[serde(skip)]
+    _key: PhantomData<K>,
+}
+
+impl<K: EntityRef> EntitySet<K> {
+    /// An empty set that can hold ids `0..len`.
+    pub fn new_empty(len: usize) -> Self {
+        Self { words: vec![0; len.div_ceil(64)], len, _key: PhantomData }
+    }
+    /// The full set `0..len`.
+    pub fn new_full(len: usize) -> Self {
+        let mut s = Self::new_empty(len);
+        s.insert_all();
+        s
+    }
+    pub fn capacity(&self) -> usize {
+        self.len
+    }
+    pub fn contains(&self, k: K) -> bool {
+        let i = k.index();
+        i < self.len && self.words[i / 64] & (1 << (i % 64)) != 0
+    }
+    /// Inserts `k`; returns whether the set changed.
+    pub fn insert(&mut self, k: K) -> bool {
+        let i = k.index();
+        assert!(i < self.len, "entity {i} outside set of capacity {}", self.len);
+        let w = &mut self.words[i / 64];
+        let old = *w;
+        *w |= 1 << (i % 64);
+        old != *w
+    }
+    /// Removes `k`; returns whether the set changed.
+    pub fn remove(&mut self, k: K) -> bool {
+        let i = k.index();
+        if i >= self.len {
+            return false;
+        }
+        let w = &mut self.words[i / 64];
+        let old = *w;
+        *w &= !(1 << (i % 64));
+        old != *w
+    }
+    pub fn set(&mut self, k: K, value: bool) -> bool {
+        if value {
+            self.insert(k)
+        } else {
+            self.remove(k)
+        }
+    }
+    pub fn clear(&mut self) {
+        self.words.iter_mut().for_each(|w| *w = 0);
+    }
+    pub fn insert_all(&mut self) {
+        self.words.iter_mut().for_each(|w| *w = !0);
+        self.trim();
+    }
+    fn trim(&mut self) {
+        let extra = self.words.len() * 64 - self.len;
+        if extra > 0 {
+            if let Some(last) = self.words.last_mut() {
+                *last &= !0u64 >> extra;
+            }
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|w| *w == 0)
+    }
+    pub fn count(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+    /// `self ∪= other`; returns whether `self` changed.
+    pub fn union_with(&mut self, other: &Self) -> bool {
+        self.zip_with(other, |a, b| a | b)
+    }
+    /// `self ∩= other`; returns whether `self` changed.
+    pub fn intersect_with(&mut self, other: &Self) -> bool {
+        self.zip_with(other, |a, b| a & b)
+    }
+    /// `self -= other`; returns whether `self` changed.
+    pub fn subtract(&mut self, other: &Self) -> bool {
+        self.zip_with(other, |a, b| a & !b)
+    }
+    fn zip_with(&mut self, other: &Self, f: impl Fn(u64, u64) -> u64) -> bool {
+        assert_eq!(self.len, other.len, "bit sets of different capacity");
+        let mut changed = false;
+        for (a, b) in self.words.iter_mut().zip(&other.words) {
+            let n = f(*a, *b);
+            changed |= n != *a;
+            *a = n;
+        }
+        changed
+    }
+    /// Complement within `0..capacity`.
+    pub fn negate(&mut self) {
+        self.words.iter_mut().for_each(|w| *w = !*w);
+        self.trim();
+    }
+    pub fn iter(&self) -> impl Iterator<Item = K> + '_ {
+        self.words.iter().enumerate().flat_map(|(wi, &w)| {
+            let mut bits = w;
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    return None;
+                }
+                let tz = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                Some(K::new(wi * 64 + tz))
+            })
+        })
+    }
+}
+
+impl<K: EntityRef> fmt::Debug for EntitySet<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    crate::entity_id!(Thing, "t");
+
+    #[test]
+    fn set_ops_match_a_plain_vector_model() {
+        for len in [0usize, 1, 63, 64, 65, 130] {
+            let mut a = EntitySet::<Thing>::new_empty(len);
+            let mut model = vec![false; len];
+            for i in (0..len).step_by(3) {
+                assert!(a.insert(Thing::new(i)));
+                assert!(!a.insert(Thing::new(i)));
+                model[i] = true;
+            }
+            let mut full = EntitySet::<Thing>::new_full(len);
+            assert_eq!(full.count(), len);
+            full.subtract(&a);
+            assert_eq!(full.count(), len - model.iter().filter(|b| **b).count());
+            let mut neg = a.clone();
+            neg.negate();
+            assert_eq!(neg, full);
+            let got: Vec<usize> = a.iter().map(|t| t.index()).collect();
+            let want: Vec<usize> = (0..len).filter(|i| model[*i]).collect();
+            assert_eq!(got, want);
+        }
+    }
+
+    #[test]
+    fn ids_display_with_their_prefix() {
+        let mut v: EntityVec<Thing, &str> = EntityVec::new();
+        let k = v.push("x");
+        assert_eq!(k.to_string(), "t0");
+        assert_eq!(v[k], "x");
+    }
+}

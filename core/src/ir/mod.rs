@@ -1,0 +1,455 @@
+//! One IR for SIL and Bril.
+//!
+//! A [`Function`] owns three arenas — blocks, instructions, values — and a `layout` giving the
+//! block order. A block holds the order of its instructions and, separately, its terminator.
+//! Deleting an instruction or a block removes it from an order, never from an arena, so every
+//! id recorded in a trace stays valid for the whole life of the function.
+//!
+//! SIL values (`%n`) are defined exactly once (an instruction result or a block parameter);
+//! Bril variables are named and may be assigned by many instructions (`ValueDef::Var`).
+//! Bril blocks may end without a terminator and fall through to the next block in layout.
+
+mod op;
+mod verify;
+
+pub use op::{BrilOp, Effect, Op, SilOp};
+pub use verify::verify;
+
+use crate::diag::{SourceFile, Span};
+use crate::entity::EntityVec;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::sync::Arc;
+
+crate::entity_id!(
+    /// A basic block. Displays as `bb3` (its arena index, as `sil-opt` numbers blocks).
+    BlockId,
+    "bb"
+);
+crate::entity_id!(
+    /// An instruction in a function's arena. Displays as `i7`.
+    InstId,
+    "i"
+);
+crate::entity_id!(
+    /// A value: a SIL SSA value or a Bril variable. Displays as `%5`.
+    ValueId,
+    "%"
+);
+
+/// The source language of a module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    Bril,
+    Sil,
+}
+
+impl Lang {
+    /// The language a file name implies (`.bril`, `.sil`).
+    pub fn from_path(path: &str) -> Option<Lang> {
+        let ext = path.rsplit_once('.')?.1;
+        match ext {
+            "bril" => Some(Lang::Bril),
+            "sil" => Some(Lang::Sil),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Lang {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Lang::Bril => "bril",
+            Lang::Sil => "sil",
+        })
+    }
+}
+
+/// A type: Bril's are structured; a SIL type is kept as its text after the `$`
+/// (`Builtin.Int32`, `*Container`, `@convention(thin) () -> ()`).
+#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Type {
+    Int,
+    Bool,
+    Float,
+    Char,
+    Ptr(Box<Type>),
+    Sil(String),
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Type::Int => f.write_str("int"),
+            Type::Bool => f.write_str("bool"),
+            Type::Float => f.write_str("float"),
+            Type::Char => f.write_str("char"),
+            Type::Ptr(t) => write!(f, "ptr<{t}>"),
+            Type::Sil(t) => write!(f, "${t}"),
+        }
+    }
+}
+
+impl fmt::Debug for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// An immediate operand: a literal or a name the instruction carries besides its values.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum Imm {
+    #[default]
+    None,
+    /// Bril int constants (64-bit) and SIL `integer_literal` (up to 128 bits here).
+    Int(i128),
+    Bool(bool),
+    Float(f64),
+    Char(char),
+    /// A name: SIL builtin name, field (`#Int32._value`), enum case, string literal text.
+    Name(String),
+    /// A SIL tuple element index.
+    Index(u32),
+}
+
+/// One piece of a SIL instruction's printed form after `=`. Operands and successors are
+/// holes filled from the instruction's current `args`/`succs`, so renaming, renumbering and
+/// replacing an operand by `undef` all print correctly without re-deriving syntax.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Piece {
+    Text(String),
+    /// `args[i]`
+    Arg(u32),
+    /// the label of `succs[i]`
+    Succ(u32),
+    /// `succs[i].args[j]`
+    SuccArg(u32, u32),
+}
+
+/// A control-flow edge out of a terminator, with SIL block arguments.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Succ {
+    pub block: BlockId,
+    pub args: Vec<ValueId>,
+}
+
+impl Succ {
+    pub fn to(block: BlockId) -> Succ {
+        Succ { block, args: Vec::new() }
+    }
+}
+
+/// An instruction. Operands, results and successors are explicit so analyses need not know
+/// the syntax; `sil` says how to print a SIL instruction (the generic path for any opcode).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Inst {
+    pub op: Op,
+    /// Defined values: SIL results; the Bril destination variable (at most one).
+    pub results: Vec<ValueId>,
+    /// Value operands, in source order (for SIL `apply`, the callee first).
+    pub args: Vec<ValueId>,
+    /// Successor blocks (terminators only).
+    pub succs: Vec<Succ>,
+    pub imm: Imm,
+    /// Called functions: Bril `call @f`; SIL `function_ref @f`.
+    pub funcs: Vec<String>,
+    /// Bril: the destination's declared type. SIL: the type literal of the instruction where
+    /// it has one (`integer_literal $Builtin.Int32`, `alloc_stack $T`).
+    pub ty: Option<Type>,
+    /// SIL bracketed attributes in order (`[trivial]`, `[modify]`, `[dynamic]` → names).
+    pub attrs: Vec<String>,
+    /// SIL: the printed form of everything after `=` (or the whole instruction when it has no
+    /// results). Empty for Bril.
+    pub sil: Vec<Piece>,
+    pub span: Span,
+}
+
+impl Inst {
+    /// A new instruction with no operands; fill the fields you need.
+    pub fn new(op: Op) -> Inst {
+        Inst {
+            op,
+            results: Vec::new(),
+            args: Vec::new(),
+            succs: Vec::new(),
+            imm: Imm::None,
+            funcs: Vec::new(),
+            ty: None,
+            attrs: Vec::new(),
+            sil: Vec::new(),
+            span: Span::DUMMY,
+        }
+    }
+
+    pub fn effect(&self) -> Effect {
+        let builtin = match &self.imm {
+            Imm::Name(n) => Some(n.as_str()),
+            _ => None,
+        };
+        self.op.effect(builtin)
+    }
+
+    pub fn is_terminator(&self) -> bool {
+        self.op.is_terminator()
+    }
+
+    /// Every value this instruction reads: operands, then successor arguments.
+    pub fn uses(&self) -> impl Iterator<Item = ValueId> + '_ {
+        self.args.iter().copied().chain(self.succs.iter().flat_map(|s| s.args.iter().copied()))
+    }
+}
+
+/// Where a value comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ValueDef {
+    /// The `index`-th parameter of `block` (SIL block argument; function arguments are the
+    /// entry block's parameters).
+    Param { block: BlockId, index: u32 },
+    /// The `index`-th result of `inst`.
+    Result { inst: InstId, index: u32 },
+    /// A Bril variable: assigned by any number of instructions and, if it is a function
+    /// parameter, on entry.
+    Var,
+    /// A SIL `undef` operand (each occurrence is its own value).
+    Undef,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ValueData {
+    /// The user's name without sigil (`x`, `3`, `instance_1`).
+    pub name: String,
+    pub ty: Option<Type>,
+    pub def: ValueDef,
+    /// SIL ownership annotation of a block argument (`owned`, `guaranteed`, …).
+    pub ownership: Option<String>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Block {
+    /// The label without sigil (`bb1`, `bbTrampoline1`, `loop`); Bril's unlabeled blocks get
+    /// `b<index>` as Bril's own tools name them.
+    pub name: String,
+    /// False for a Bril block that had no label in the source (printed without one).
+    pub labeled: bool,
+    pub params: Vec<ValueId>,
+    /// Non-terminator instructions in order.
+    pub insts: Vec<InstId>,
+    /// The terminator; `None` only for a Bril block that falls through.
+    pub term: Option<InstId>,
+    pub span: Span,
+}
+
+impl Block {
+    pub fn new(name: impl Into<String>) -> Block {
+        Block {
+            name: name.into(),
+            labeled: true,
+            params: Vec::new(),
+            insts: Vec::new(),
+            term: None,
+            span: Span::DUMMY,
+        }
+    }
+
+    /// The instructions in execution order, terminator last.
+    pub fn all_insts(&self) -> impl DoubleEndedIterator<Item = InstId> + '_ {
+        self.insts.iter().copied().chain(self.term)
+    }
+}
+
+/// A Bril function parameter or the Bril return type are kept here; SIL's signature is text.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SilHeader {
+    /// `public`, `hidden`, `shared`, … when present.
+    pub linkage: Option<String>,
+    /// Bracketed function attributes (`ossa`, `thunk`, `readnone`, `_semantics "x"`).
+    pub attrs: Vec<String>,
+    /// The function type text after `:`, including `$` and any generic signature.
+    pub ty: String,
+    /// Anything between the type and `{` we keep verbatim (rare).
+    pub extra: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Function {
+    /// Without sigil (`main`, `dead1`, `$s4main3fooyyF`).
+    pub name: String,
+    pub lang: Lang,
+    /// Bril parameters (variables defined on entry). SIL function arguments are the entry
+    /// block's parameters instead.
+    pub params: Vec<ValueId>,
+    /// Bril return type.
+    pub ret: Option<Type>,
+    /// SIL header; `None` for Bril.
+    pub sil: Option<SilHeader>,
+    pub blocks: EntityVec<BlockId, Block>,
+    /// Block order; the first block is the entry. Blocks not listed are deleted.
+    pub layout: Vec<BlockId>,
+    pub insts: EntityVec<InstId, Inst>,
+    pub values: EntityVec<ValueId, ValueData>,
+    pub span: Span,
+}
+
+impl Function {
+    pub fn new(name: impl Into<String>, lang: Lang) -> Function {
+        Function {
+            name: name.into(),
+            lang,
+            params: Vec::new(),
+            ret: None,
+            sil: None,
+            blocks: EntityVec::new(),
+            layout: Vec::new(),
+            insts: EntityVec::new(),
+            values: EntityVec::new(),
+            span: Span::DUMMY,
+        }
+    }
+
+    /// A SIL declaration without a body (`sil @f : $() -> ()`).
+    pub fn is_declaration(&self) -> bool {
+        self.layout.is_empty()
+    }
+
+    pub fn entry(&self) -> Option<BlockId> {
+        self.layout.first().copied()
+    }
+
+    pub fn add_block(&mut self, block: Block) -> BlockId {
+        let b = self.blocks.push(block);
+        self.layout.push(b);
+        b
+    }
+
+    pub fn add_value(&mut self, name: impl Into<String>, ty: Option<Type>, def: ValueDef) -> ValueId {
+        self.values.push(ValueData { name: name.into(), ty, def, ownership: None, span: Span::DUMMY })
+    }
+
+    /// A fresh SIL `undef` of the given type.
+    pub fn add_undef(&mut self, ty: Option<Type>) -> ValueId {
+        self.add_value("undef", ty, ValueDef::Undef)
+    }
+
+    /// Adds `inst` to the arena and records its results' definitions. Does not place it.
+    pub fn add_inst(&mut self, inst: Inst) -> InstId {
+        let id = self.insts.push(inst);
+        for (i, &v) in self.insts[id].results.clone().iter().enumerate() {
+            if self.lang == Lang::Sil {
+                self.values[v].def = ValueDef::Result { inst: id, index: i as u32 };
+            }
+        }
+        id
+    }
+
+    /// The block's successors, following Bril fall-through to the next block in layout.
+    pub fn successors(&self, b: BlockId) -> Vec<BlockId> {
+        match self.blocks[b].term {
+            Some(t) => self.insts[t].succs.iter().map(|s| s.block).collect(),
+            None => self.fallthrough(b).into_iter().collect(),
+        }
+    }
+
+    /// The block after `b` in layout, where a Bril block without terminator continues.
+    pub fn fallthrough(&self, b: BlockId) -> Option<BlockId> {
+        if self.blocks[b].term.is_some() {
+            return None;
+        }
+        let pos = self.layout.iter().position(|&x| x == b)?;
+        self.layout.get(pos + 1).copied()
+    }
+
+    /// Whether control can leave the function from the end of `b` (a return-like
+    /// terminator, or a Bril block that falls off the end of the function).
+    pub fn is_exit_block(&self, b: BlockId) -> bool {
+        match self.blocks[b].term {
+            Some(t) => self.insts[t].op.is_function_exit(),
+            None => self.layout.last() == Some(&b),
+        }
+    }
+
+    pub fn block_by_name(&self, name: &str) -> Option<BlockId> {
+        self.layout.iter().copied().find(|&b| self.blocks[b].name == name)
+    }
+
+    /// The block an instruction is placed in (linear scan; analyses build their own maps).
+    pub fn block_of(&self, inst: InstId) -> Option<BlockId> {
+        self.layout.iter().copied().find(|&b| self.blocks[b].all_insts().any(|i| i == inst))
+    }
+
+    /// Instruction ids of all placed instructions in layout order.
+    pub fn placed_insts(&self) -> impl Iterator<Item = (BlockId, InstId)> + '_ {
+        self.layout.iter().flat_map(move |&b| self.blocks[b].all_insts().map(move |i| (b, i)))
+    }
+
+    pub fn value_name(&self, v: ValueId) -> &str {
+        &self.values[v].name
+    }
+}
+
+/// A top-level item of a module, in source order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Item {
+    /// Index into `Module::functions`.
+    Function(usize),
+    /// A SIL item we keep verbatim (`sil_stage`, `import`, type declarations, `sil_global`,
+    /// vtables, witness tables, scopes, …).
+    Raw { text: String, span: Span },
+}
+
+#[derive(Clone, Debug)]
+pub struct Module {
+    pub lang: Lang,
+    pub functions: Vec<Function>,
+    pub items: Vec<Item>,
+    /// The text this module was parsed from (spans point into it).
+    pub source: Arc<SourceFile>,
+}
+
+impl Module {
+    pub fn function(&self, name: &str) -> Option<&Function> {
+        self.functions.iter().find(|f| f.name == name)
+    }
+
+    /// Functions that have a body.
+    pub fn bodies(&self) -> impl Iterator<Item = &Function> {
+        self.functions.iter().filter(|f| !f.is_declaration())
+    }
+
+    /// The source text an instruction was parsed from, if it was parsed.
+    pub fn text_of(&self, span: Span) -> Option<&str> {
+        if span == Span::DUMMY {
+            return None;
+        }
+        self.source.text.get(span.lo as usize..span.hi as usize)
+    }
+}
+
+impl PartialEq for Module {
+    /// Structural equality ignoring where things came from (spans and source text): what a
+    /// parse → print → parse round trip must preserve.
+    fn eq(&self, other: &Module) -> bool {
+        self.lang == other.lang
+            && self.items.len() == other.items.len()
+            && self.items.iter().zip(&other.items).all(|(a, b)| match (a, b) {
+                (Item::Function(x), Item::Function(y)) => x == y,
+                (Item::Raw { text: x, .. }, Item::Raw { text: y, .. }) => x.trim() == y.trim(),
+                _ => false,
+            })
+            && self.functions.len() == other.functions.len()
+            && self.functions.iter().zip(&other.functions).all(|(a, b)| a.without_spans() == b.without_spans())
+    }
+}
+
+impl Function {
+    /// A copy with every span zeroed, for structural comparison.
+    pub fn without_spans(&self) -> Function {
+        let mut f = self.clone();
+        f.span = Span::DUMMY;
+        f.blocks.values_mut().for_each(|b| b.span = Span::DUMMY);
+        f.insts.values_mut().for_each(|i| i.span = Span::DUMMY);
+        f.values.values_mut().for_each(|v| v.span = Span::DUMMY);
+        f
+    }
+}

@@ -1,0 +1,1 @@
+//! optlab web app (placeholder).
