@@ -6,13 +6,17 @@
 //! Data flows one way: `parse` → `ir` ← `cfg` ← `dom` ← analyses and passes → traces.
 
 pub mod cfg;
+pub mod dataflow;
 pub mod diag;
 pub mod dom;
 pub mod entity;
 pub mod ir;
 pub mod parse;
+pub mod passes;
 pub mod print;
 
 pub use diag::{Diagnostic, Diagnostics, SourceFile, Span};
 pub use ir::{BlockId, Function, Inst, InstId, Lang, Module, ValueId};
 pub use parse::parse_module;
+pub mod interp;
+pub mod testgen;

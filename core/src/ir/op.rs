@@ -106,6 +106,22 @@ opcodes! {
         MarkDependence = "mark_dependence", PointerToAddress = "pointer_to_address",
         Br = "br", CondBr = "cond_br", SwitchEnum = "switch_enum",
         Return = "return", Throw = "throw", Unreachable = "unreachable",
+        // Terminators parsed by the generic path (successors are the block labels they name).
+        SwitchValue = "switch_value", SwitchEnumAddr = "switch_enum_addr",
+        CheckedCastBr = "checked_cast_br", CheckedCastAddrBr = "checked_cast_addr_br",
+        DynamicMethodBr = "dynamic_method_br", AwaitAsyncContinuation = "await_async_continuation",
+        Yield = "yield", Unwind = "unwind", ThrowAddr = "throw_addr",
+        // Projections and conversions common in `swiftc -emit-sil` output: values computed
+        // from their operands alone, so dead ones may be removed.
+        Upcast = "upcast", UncheckedRefCast = "unchecked_ref_cast",
+        UncheckedAddrCast = "unchecked_addr_cast", UncheckedBitwiseCast = "unchecked_bitwise_cast",
+        UncheckedTrivialBitCast = "unchecked_trivial_bit_cast",
+        RefToRawPointer = "ref_to_raw_pointer", RawPointerToRef = "raw_pointer_to_ref",
+        AddressToPointer = "address_to_pointer", ConvertFunction = "convert_function",
+        ThinToThickFunction = "thin_to_thick_function", Metatype = "metatype",
+        SelectEnum = "select_enum", SelectValue = "select_value",
+        UncheckedEnumData = "unchecked_enum_data", RefElementAddr = "ref_element_addr",
+        RefTailAddr = "ref_tail_addr", IndexAddr = "index_addr", GlobalAddr = "global_addr",
     }
 }
 
@@ -160,6 +176,15 @@ impl Op {
                         | SilOp::Throw
                         | SilOp::Unreachable
                         | SilOp::TryApply
+                        | SilOp::SwitchValue
+                        | SilOp::SwitchEnumAddr
+                        | SilOp::CheckedCastBr
+                        | SilOp::CheckedCastAddrBr
+                        | SilOp::DynamicMethodBr
+                        | SilOp::AwaitAsyncContinuation
+                        | SilOp::Yield
+                        | SilOp::Unwind
+                        | SilOp::ThrowAddr
                 )
         )
     }
@@ -168,7 +193,8 @@ impl Op {
     pub fn is_function_exit(&self) -> bool {
         matches!(
             self,
-            Op::Bril(BrilOp::Ret) | Op::Sil(SilOp::Return | SilOp::Throw | SilOp::Unreachable)
+            Op::Bril(BrilOp::Ret)
+                | Op::Sil(SilOp::Return | SilOp::Throw | SilOp::ThrowAddr | SilOp::Unwind | SilOp::Unreachable)
         )
     }
 
@@ -211,7 +237,25 @@ impl Op {
                 | SilOp::MarkDependence
                 | SilOp::PointerToAddress
                 | SilOp::DebugValue
-                | SilOp::FixLifetime => Pure,
+                | SilOp::FixLifetime
+                | SilOp::Upcast
+                | SilOp::UncheckedRefCast
+                | SilOp::UncheckedAddrCast
+                | SilOp::UncheckedBitwiseCast
+                | SilOp::UncheckedTrivialBitCast
+                | SilOp::RefToRawPointer
+                | SilOp::RawPointerToRef
+                | SilOp::AddressToPointer
+                | SilOp::ConvertFunction
+                | SilOp::ThinToThickFunction
+                | SilOp::Metatype
+                | SilOp::SelectEnum
+                | SilOp::SelectValue
+                | SilOp::UncheckedEnumData
+                | SilOp::RefElementAddr
+                | SilOp::RefTailAddr
+                | SilOp::IndexAddr
+                | SilOp::GlobalAddr => Pure,
                 SilOp::Builtin => {
                     if builtin_name.is_some_and(is_pure_builtin) {
                         Pure
@@ -278,5 +322,24 @@ mod tests {
         assert_eq!(b.effect(Some("int_trap")), Effect::SideEffect);
         assert_eq!(b.effect(Some("once")), Effect::SideEffect);
         assert_eq!(b.effect(None), Effect::SideEffect);
+    }
+
+    #[test]
+    fn every_sil_terminator_is_one_and_exits_are_terminators() {
+        for n in [
+            "br", "cond_br", "switch_enum", "switch_enum_addr", "switch_value", "checked_cast_br",
+            "checked_cast_addr_br", "dynamic_method_br", "await_async_continuation", "yield",
+            "unwind", "throw_addr", "try_apply", "return", "throw", "unreachable",
+        ] {
+            let op = Op::Sil(SilOp::from_name(n));
+            assert!(!matches!(op, Op::Sil(SilOp::Other(_))), "{n} is modelled");
+            assert!(op.is_terminator(), "{n}");
+            assert_eq!(op.effect(None), Effect::Terminator, "{n}");
+        }
+        for n in ["return", "throw", "throw_addr", "unwind", "unreachable"] {
+            assert!(Op::Sil(SilOp::from_name(n)).is_function_exit(), "{n}");
+        }
+        assert!(!Op::Sil(SilOp::Yield).is_function_exit());
+        assert_eq!(Op::Sil(SilOp::Upcast).effect(None), Effect::Pure);
     }
 }

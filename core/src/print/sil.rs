@@ -1,10 +1,319 @@
-//! SIL printers (placeholder until the printers land).
-use super::Naming;
-use crate::ir::{Function, Module};
+//! SIL printers.
+//!
+//! Instructions print from their templates (`Inst::sil`): the user's own syntax with the
+//! operands and successors filled in from the current `args`/`succs`, so a pass that swaps an
+//! operand for `undef` or retargets a branch changes exactly that hole. An instruction a pass
+//! built from scratch (empty template), or whose template no longer matches its operands,
+//! prints from its structured fields instead.
+//!
+//! With [`Naming::Renumber`] blocks and values are numbered the way `sil-opt` prints them, so
+//! the output can be checked against Swift's own FileCheck lines.
 
-pub fn print_module(_m: &Module, _naming: Naming) -> String {
-    String::new()
+use super::Naming;
+use crate::ir::{BlockId, Function, Imm, Inst, Item, Module, Op, Piece, SilOp, Succ, Type, ValueDef, ValueId};
+use crate::parse::sil::lexer::{global_ref, is_plain_name};
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// The whole module: items in source order, a blank line between them (consecutive
+/// one-line `import`s stay together, as `sil-opt` prints them).
+pub fn print_module(m: &Module, naming: Naming) -> String {
+    let mut out = String::new();
+    let mut prev_import = false;
+    for item in &m.items {
+        let (text, is_import) = match item {
+            Item::Raw { text, .. } => {
+                let t = text.trim();
+                (format!("{t}\n"), t.starts_with("import ") && !t.contains('\n'))
+            }
+            Item::Function(i) => match m.functions.get(*i) {
+                Some(f) => (print_function(f, naming), false),
+                None => continue,
+            },
+        };
+        if !out.is_empty() && !(prev_import && is_import) {
+            out.push('\n');
+        }
+        out.push_str(&text);
+        prev_import = is_import;
+    }
+    out
 }
-pub fn print_function(_f: &Function, _naming: Naming) -> String {
-    String::new()
+
+/// One function, ending with `} // end sil function 'name'` (or the header alone for a
+/// declaration).
+pub fn print_function(f: &Function, naming: Naming) -> String {
+    let names = Names::new(f, naming);
+    let mut out = String::from("sil ");
+    let default_header = Default::default();
+    let h = f.sil.as_ref().unwrap_or(&default_header);
+    if let Some(l) = &h.linkage {
+        let _ = write!(out, "{l} ");
+    }
+    for a in &h.attrs {
+        let _ = write!(out, "[{a}] ");
+    }
+    let ty = if h.ty.is_empty() { "$() -> ()" } else { h.ty.as_str() };
+    let _ = write!(out, "{} : {ty}", global_ref(&f.name));
+    if !h.extra.is_empty() {
+        let _ = write!(out, " {}", h.extra);
+    }
+    if f.is_declaration() {
+        out.push('\n');
+        return out;
+    }
+    out.push_str(" {\n");
+    for (k, &b) in f.layout.iter().enumerate() {
+        let Some(blk) = f.blocks.get(b) else { continue };
+        if k > 0 {
+            out.push('\n');
+        }
+        let implicit = naming == Naming::User && k == 0 && !blk.labeled && blk.params.is_empty();
+        if !implicit {
+            out.push_str(&names.block(b));
+            if !blk.params.is_empty() {
+                let params: Vec<String> = blk.params.iter().map(|&p| names.param(p)).collect();
+                let _ = write!(out, "({})", params.join(", "));
+            }
+            out.push_str(":\n");
+        }
+        for i in blk.all_insts() {
+            if let Some(inst) = f.insts.get(i) {
+                let _ = writeln!(out, "  {}", inst_text(inst, &names));
+            }
+        }
+    }
+    let _ = writeln!(out, "}} // end sil function '{}'", f.name);
+    out
+}
+
+/// How blocks and values are spelled in one printing.
+struct Names<'f> {
+    f: &'f Function,
+    blocks: HashMap<BlockId, usize>,
+    values: HashMap<ValueId, usize>,
+}
+
+impl<'f> Names<'f> {
+    fn new(f: &'f Function, naming: Naming) -> Names<'f> {
+        let mut blocks = HashMap::new();
+        let mut values = HashMap::new();
+        if naming == Naming::Renumber {
+            for (k, &b) in f.layout.iter().enumerate() {
+                blocks.insert(b, k);
+                let Some(blk) = f.blocks.get(b) else { continue };
+                for &p in &blk.params {
+                    let n = values.len();
+                    values.entry(p).or_insert(n);
+                }
+                for i in blk.all_insts() {
+                    for &r in f.insts.get(i).map_or(&[][..], |x| &x.results[..]) {
+                        let n = values.len();
+                        values.entry(r).or_insert(n);
+                    }
+                }
+            }
+        }
+        Names { f, blocks, values }
+    }
+
+    fn block(&self, b: BlockId) -> String {
+        if let Some(n) = self.blocks.get(&b) {
+            return format!("bb{n}");
+        }
+        self.f.blocks.get(b).map_or_else(|| b.to_string(), |blk| blk.name.clone())
+    }
+
+    fn value(&self, v: ValueId) -> String {
+        let Some(data) = self.f.values.get(v) else { return format!("%<missing {v}>") };
+        if data.def == ValueDef::Undef {
+            return "undef".to_string();
+        }
+        if let Some(n) = self.values.get(&v) {
+            return format!("%{n}");
+        }
+        if is_plain_name(&data.name) {
+            format!("%{}", data.name)
+        } else {
+            // A name no SIL parser would read back: fall back to the arena index.
+            format!("%v{}", v.0)
+        }
+    }
+
+    /// `%0 : @owned $Klass` in a block header.
+    fn param(&self, p: ValueId) -> String {
+        let mut s = self.value(p);
+        if let Some(data) = self.f.values.get(p) {
+            s.push_str(" :");
+            if let Some(o) = &data.ownership {
+                let _ = write!(s, " @{o}");
+            }
+            if let Some(t) = &data.ty {
+                let _ = write!(s, " {t}");
+            }
+        }
+        s
+    }
+
+    /// `%3 : $T` using `ty`, else the value's own type, else just `%3`.
+    fn typed(&self, v: ValueId, ty: Option<&Type>) -> String {
+        let ty = ty.or_else(|| self.f.values.get(v).and_then(|d| d.ty.as_ref()));
+        match ty {
+            Some(t) => format!("{} : {t}", self.value(v)),
+            None => self.value(v),
+        }
+    }
+
+    /// `bb3(%1 : $T, undef : $U)`, typed by the target block's parameters.
+    fn succ(&self, s: &Succ) -> String {
+        let mut out = self.block(s.block);
+        if !s.args.is_empty() {
+            let params = self.f.blocks.get(s.block).map_or(&[][..], |b| &b.params[..]);
+            let args: Vec<String> = s
+                .args
+                .iter()
+                .enumerate()
+                .map(|(j, &a)| {
+                    let pty = params.get(j).and_then(|&p| self.f.values.get(p)).and_then(|d| d.ty.as_ref());
+                    self.typed(a, pty)
+                })
+                .collect();
+            let _ = write!(out, "({})", args.join(", "));
+        }
+        out
+    }
+}
+
+fn inst_text(inst: &Inst, names: &Names) -> String {
+    let mut out = String::new();
+    if inst.results.len() > 1 || is_multi_value(&inst.op) {
+        let rs: Vec<String> = inst.results.iter().map(|&r| names.value(r)).collect();
+        let _ = write!(out, "({}) = ", rs.join(", "));
+    } else if let Some(&r) = inst.results.first() {
+        let _ = write!(out, "{} = ", names.value(r));
+    }
+    if template_fits(inst) {
+        for p in &inst.sil {
+            match *p {
+                Piece::Text(ref t) => out.push_str(t),
+                Piece::Arg(i) => out.push_str(&names.value(inst.args[i as usize])),
+                Piece::Succ(i) => out.push_str(&names.block(inst.succs[i as usize].block)),
+                Piece::SuccArg(i, j) => out.push_str(&names.value(inst.succs[i as usize].args[j as usize])),
+            }
+        }
+    } else {
+        out.push_str(&derived(inst, names));
+    }
+    out
+}
+
+/// Instructions that define a list of results, which `sil-opt` always parenthesizes
+/// (`(%1) = destructure_struct %0 : $S`).
+fn is_multi_value(op: &Op) -> bool {
+    matches!(op, Op::Sil(SilOp::DestructureStruct | SilOp::DestructureTuple))
+        || matches!(op, Op::Sil(SilOp::Other(n)) if n == "begin_apply" || n == "begin_cow_mutation")
+}
+
+/// Whether the template's holes match the instruction's operands and successors one to one.
+/// Successors of `switch_enum`, `try_apply`, … may have arguments without holes: the
+/// terminator provides them and they are not written.
+fn template_fits(inst: &Inst) -> bool {
+    if inst.sil.is_empty() {
+        return false;
+    }
+    let mut args = vec![0u32; inst.args.len()];
+    let mut succs = vec![0u32; inst.succs.len()];
+    let mut succ_args: Vec<Vec<u32>> = inst.succs.iter().map(|s| vec![0; s.args.len()]).collect();
+    for p in &inst.sil {
+        match *p {
+            Piece::Text(_) => {}
+            Piece::Arg(i) => match args.get_mut(i as usize) {
+                Some(c) => *c += 1,
+                None => return false,
+            },
+            Piece::Succ(i) => match succs.get_mut(i as usize) {
+                Some(c) => *c += 1,
+                None => return false,
+            },
+            Piece::SuccArg(i, j) => match succ_args.get_mut(i as usize).and_then(|v| v.get_mut(j as usize)) {
+                Some(c) => *c += 1,
+                None => return false,
+            },
+        }
+    }
+    let explicit_only = matches!(inst.op, Op::Sil(SilOp::Br | SilOp::CondBr));
+    args.iter().all(|&c| c == 1)
+        && succs.iter().all(|&c| c == 1)
+        && succ_args.iter().all(|v| {
+            v.iter().all(|&c| c == 1) || (!explicit_only && v.iter().all(|&c| c == 0))
+        })
+}
+
+/// The text of an instruction from its structured fields, for instructions without a usable
+/// template (those a pass created).
+fn derived(inst: &Inst, names: &Names) -> String {
+    let arg = |k: usize| inst.args.get(k).map_or_else(|| "<missing operand>".to_string(), |&a| names.value(a));
+    let typed = |k: usize| inst.args.get(k).map_or_else(|| "<missing operand>".to_string(), |&a| names.typed(a, None));
+    let all_typed = || inst.args.iter().map(|&a| names.typed(a, None)).collect::<Vec<_>>().join(", ");
+    let succ = |k: usize| inst.succs.get(k).map_or_else(|| "<missing block>".to_string(), |s| names.succ(s));
+    let ty = inst.ty.as_ref().map_or_else(String::new, |t| t.to_string());
+    let imm = match &inst.imm {
+        Imm::None => String::new(),
+        Imm::Int(v) => v.to_string(),
+        Imm::Bool(b) => b.to_string(),
+        Imm::Float(x) => format!("{x:?}"),
+        Imm::Char(c) => c.to_string(),
+        Imm::Name(n) => n.clone(),
+        Imm::Index(i) => i.to_string(),
+    };
+    let name = inst.op.name();
+    let Op::Sil(op) = &inst.op else { return name.to_string() };
+    match op {
+        SilOp::Br => format!("br {}", succ(0)),
+        SilOp::CondBr => format!("cond_br {}, {}, {}", arg(0), succ(0), succ(1)),
+        SilOp::Return | SilOp::Throw => format!("{name} {}", typed(0)),
+        SilOp::Unreachable => name.to_string(),
+        SilOp::IntegerLiteral => format!("integer_literal {ty}, {imm}"),
+        SilOp::FloatLiteral => match (&inst.imm, inst.ty.as_ref()) {
+            (Imm::Float(x), Some(Type::Sil(t))) if t.ends_with("FPIEEE32") => {
+                format!("float_literal {ty}, 0x{:X}", (*x as f32).to_bits())
+            }
+            (Imm::Float(x), _) => format!("float_literal {ty}, 0x{:X}", x.to_bits()),
+            _ => format!("float_literal {ty}, {imm}"),
+        },
+        SilOp::StringLiteral => {
+            format!("string_literal {} \"{imm}\"", inst.attrs.first().map_or("utf8", String::as_str))
+        }
+        SilOp::Tuple if inst.ty.is_some() => {
+            let plain: Vec<String> = inst.args.iter().map(|&a| names.value(a)).collect();
+            format!("tuple {ty} ({})", plain.join(", "))
+        }
+        SilOp::Tuple => format!("tuple ({})", all_typed()),
+        SilOp::Struct => format!("struct {ty} ({})", all_typed()),
+        SilOp::StructExtract | SilOp::StructElementAddr | SilOp::TupleExtract | SilOp::TupleElementAddr => {
+            format!("{name} {}, {imm}", typed(0))
+        }
+        SilOp::Enum if inst.args.is_empty() => format!("enum {ty}, {imm}"),
+        SilOp::Enum => format!("enum {ty}, {imm}, {}", typed(0)),
+        SilOp::FunctionRef => format!(
+            "function_ref {} : {ty}",
+            inst.funcs.first().map_or_else(|| "@<missing>".to_string(), |n| global_ref(n))
+        ),
+        SilOp::Builtin => format!("builtin \"{imm}\"({}) : {ty}", all_typed()),
+        _ => {
+            let mut s = name.to_string();
+            for a in &inst.attrs {
+                let _ = write!(s, " [{a}]");
+            }
+            if !ty.is_empty() {
+                let _ = write!(s, " {ty}");
+            }
+            let mut parts: Vec<String> = inst.args.iter().map(|&a| names.typed(a, None)).collect();
+            parts.extend(inst.succs.iter().map(|s| names.succ(s)));
+            if !parts.is_empty() {
+                let _ = write!(s, " {}", parts.join(", "));
+            }
+            s
+        }
+    }
 }

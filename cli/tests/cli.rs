@@ -1,0 +1,206 @@
+//! The `optlab` binary end to end: exit codes, error rendering, the fixed JSON shapes.
+
+use serde_json::Value;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn optlab(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_optlab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run optlab");
+    if let Some(text) = stdin {
+        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    } else {
+        drop(child.stdin.take());
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A file in a fresh temp dir (kept until the test ends).
+fn temp_file(name: &str, text: &str) -> (tempdir::Dir, String) {
+    let d = tempdir::Dir::new();
+    let p = d.0.join(name);
+    std::fs::write(&p, text).unwrap();
+    let s = p.to_string_lossy().into_owned();
+    (d, s)
+}
+
+mod tempdir {
+    pub struct Dir(pub std::path::PathBuf);
+    impl Dir {
+        pub fn new() -> Dir {
+            use std::sync::atomic::{AtomicUsize, Ordering};
+            static N: AtomicUsize = AtomicUsize::new(0);
+            let p = std::env::temp_dir().join(format!(
+                "optlab-cli-test-{}-{}",
+                std::process::id(),
+                N.fetch_add(1, Ordering::SeqCst)
+            ));
+            std::fs::create_dir_all(&p).unwrap();
+            Dir(p)
+        }
+    }
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+const DIAMOND: &str = "@main(c: bool) {
+  br c .left .right;
+.left:
+  x: int = const 1;
+  jmp .end;
+.right:
+  x: int = const 2;
+  jmp .end;
+.end:
+  print x;
+}
+";
+
+const CONTROL_DEPENDENT_SIL: &str = "sil_stage canonical
+
+import Builtin
+
+sil @control_dependent : $@convention(thin) () -> Builtin.Int64 {
+bb0:
+  %0 = integer_literal $Builtin.Int1, 1
+  cond_br %0, bb1, bb2
+bb1:
+  %2 = integer_literal $Builtin.Int64, 3
+  br bb3(%2 : $Builtin.Int64)
+bb2:
+  %4 = integer_literal $Builtin.Int64, 3
+  br bb3(%4 : $Builtin.Int64)
+bb3(%6 : $Builtin.Int64):
+  return %6 : $Builtin.Int64
+}
+";
+
+#[test]
+fn dom_json_has_the_documented_shape() {
+    let (_d, path) = temp_file("diamond.bril", DIAMOND);
+    let o = optlab(&["dom", &path, "--format", "json"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    // Field order is part of the shape other tools read.
+    let name_at = text.find("\"name\"").unwrap();
+    let idom_at = text.find("\"idom\"").unwrap();
+    let front_at = text.find("\"frontier\"").unwrap();
+    assert!(name_at < idom_at && idom_at < front_at, "{text}");
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let f = &v["functions"][0];
+    assert_eq!(f["name"], "main");
+    assert_eq!(f["idom"]["b0"], Value::Null);
+    assert_eq!(f["idom"]["left"], "b0");
+    assert_eq!(f["idom"]["right"], "b0");
+    assert_eq!(f["idom"]["end"], "b0");
+    assert_eq!(f["frontier"]["left"], serde_json::json!(["end"]));
+    assert_eq!(f["frontier"]["b0"], serde_json::json!([]));
+}
+
+#[test]
+fn post_dominators_use_null_for_children_of_the_virtual_exit() {
+    let (_d, path) = temp_file("diamond.bril", DIAMOND);
+    let o = optlab(&["dom", "--post", &path], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let f = &v["functions"][0];
+    assert_eq!(f["idom"]["end"], Value::Null);
+    assert_eq!(f["idom"]["b0"], "end");
+    assert_eq!(f["idom"]["left"], "end");
+    assert_eq!(f["frontier"]["left"], serde_json::json!(["b0"]));
+}
+
+#[test]
+fn cdg_of_the_seed_control_dependent_example() {
+    let (_d, path) = temp_file("cd.sil", CONTROL_DEPENDENT_SIL);
+    let o = optlab(&["cdg", &path, "--format", "json"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let f = &v["functions"][0];
+    assert_eq!(f["name"], "control_dependent");
+    assert_eq!(f["deps"]["bb1"], serde_json::json!(["bb0"]));
+    assert_eq!(f["deps"]["bb2"], serde_json::json!(["bb0"]));
+    assert_eq!(f["deps"]["bb0"], serde_json::json!([]));
+    assert_eq!(f["deps"]["bb3"], serde_json::json!([]));
+}
+
+#[test]
+fn stdin_needs_a_language_and_reads_with_one() {
+    let o = optlab(&["cfg", "-"], Some(DIAMOND));
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--lang"), "{}", stderr(&o));
+    let o = optlab(&["cfg", "-", "--lang", "bril"], Some(DIAMOND));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let blocks = v["functions"][0]["blocks"].as_array().unwrap();
+    let names: Vec<&str> = blocks.iter().map(|b| b["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["b0", "left", "right", "end"]);
+    assert_eq!(blocks[0]["succs"], serde_json::json!(["left", "right"]));
+}
+
+#[test]
+fn check_reports_errors_with_position_and_exits_1() {
+    let (_d, path) = temp_file("bad.bril", "@main {\n  y: int = const;\n  jmp .nowhere;\n}\n");
+    let o = optlab(&["check", &path], None);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains(&format!("{path}:2:")), "{err}");
+    assert!(err.contains(&format!("{path}:3:")), "two errors expected: {err}");
+    assert!(err.contains('^'), "{err}");
+    let (_d2, ok) = temp_file("ok.bril", DIAMOND);
+    let o = optlab(&["check", &ok], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn print_round_trips_and_renumber_numbers_sil() {
+    let (_d, path) = temp_file("cd.sil", CONTROL_DEPENDENT_SIL);
+    let o = optlab(&["print", &path, "--renumber"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("bb3(%5 : $Builtin.Int64):"), "{text}");
+    assert!(text.contains("} // end sil function 'control_dependent'"), "{text}");
+    let (_d2, again) = temp_file("again.sil", &text);
+    let o2 = optlab(&["print", &again, "--renumber"], None);
+    assert_eq!(stdout(&o2), text);
+}
+
+#[test]
+fn dot_output_is_a_digraph_per_function() {
+    let (_d, path) = temp_file("diamond.bril", DIAMOND);
+    for cmd in [&["cfg", "--format", "dot"][..], &["dom", "--format", "dot"], &["cdg", "--format", "dot"]] {
+        let mut args = cmd.to_vec();
+        args.insert(1, &path);
+        let o = optlab(&args, None);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let text = stdout(&o);
+        assert!(text.starts_with("digraph "), "{text}");
+        assert!(text.trim_end().ends_with('}'), "{text}");
+    }
+}
+
+#[test]
+fn unknown_extension_and_missing_file_are_clear_errors() {
+    let o = optlab(&["cfg", "prog.txt"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("cannot tell the language"), "{}", stderr(&o));
+    let o = optlab(&["cfg", "/nonexistent/x.bril"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
+}

@@ -1,0 +1,67 @@
+//! Control dependence: Ferrante, Ottenstein & Warren, "The Program Dependence Graph and Its
+//! Use in Optimization", TOPLAS 9(3), 1987, §3.1, computed as in Cytron et al., TOPLAS 13(4),
+//! 1991, §6: `Y` is control-dependent on `X` iff `X ∈ PDF(Y)`, the post-dominance frontier.
+//! Equivalently: `X` has a successor `S` that `Y` post-dominates, and `Y` does not strictly
+//! post-dominate `X` — taking one edge out of `X` commits to reaching `Y`, another may not.
+//! This is the relation ADCE (seed 000, condition 3) follows to keep branches alive.
+//!
+//! Conventions, from the post-dominator tree's virtual exit:
+//! * A block executed whenever the function is entered (it post-dominates the entry) has no
+//!   dependences — nothing decides whether it runs.
+//! * A loop header is control-dependent on the branch that closes the loop (often itself).
+//! * Inside a region that cannot reach an exit, the block the infinite-loop rule joined to the
+//!   virtual exit behaves like a branch with an extra edge "out" ([`super::exit`]): blocks that
+//!   run again only if the loop continues depend on it. An exit-free straight chain `bb0 → bb1,
+//!   bb1 → bb1` gives `bb1` a dependence on itself and `bb0` none.
+
+use super::{frontier, DomKind, DomTree};
+use crate::cfg::Cfg;
+use crate::entity::EntityVec;
+use crate::ir::{BlockId, Function};
+
+/// The control-dependence graph of a function.
+#[derive(Clone, Debug)]
+pub struct ControlDeps {
+    deps: EntityVec<BlockId, Vec<BlockId>>,
+    dependents: EntityVec<BlockId, Vec<BlockId>>,
+}
+
+impl ControlDeps {
+    /// Builds the graph from the post-dominator tree `pdt` of `f`.
+    ///
+    /// # Panics
+    /// If `pdt` is a forward dominator tree (a programming error, not an input error).
+    pub fn new(f: &Function, cfg: &Cfg, pdt: &DomTree) -> ControlDeps {
+        assert_eq!(pdt.kind(), DomKind::PostDominators, "control dependence needs the post-dominator tree");
+        debug_assert_eq!(f.blocks.len(), cfg.num_blocks(), "the CFG was built from another function");
+        let deps = frontier(cfg, pdt);
+        let mut dependents: EntityVec<BlockId, Vec<BlockId>> = EntityVec::filled(cfg.num_blocks(), Vec::new());
+        for &y in cfg.blocks() {
+            for &x in &deps[y] {
+                dependents[x].push(y);
+            }
+        }
+        ControlDeps { deps, dependents }
+    }
+
+    /// The blocks whose branch decides whether `b` runs, in layout order.
+    pub fn deps(&self, b: BlockId) -> &[BlockId] {
+        self.deps.get(b).map_or(&[], |v| v.as_slice())
+    }
+
+    /// The blocks control-dependent on `x`, in layout order.
+    pub fn dependents(&self, x: BlockId) -> &[BlockId] {
+        self.dependents.get(x).map_or(&[], |v| v.as_slice())
+    }
+
+    /// Whether `y` is control-dependent on `x`.
+    pub fn depends_on(&self, y: BlockId, x: BlockId) -> bool {
+        self.deps(y).contains(&x)
+    }
+
+    /// Every dependence as an edge `(x, y)`: `y` is control-dependent on `x`; ordered by `x`'s
+    /// block id, then `y`'s layout position. What the CDG view draws.
+    pub fn edges(&self) -> impl Iterator<Item = (BlockId, BlockId)> + '_ {
+        self.dependents.iter().flat_map(|(x, ys)| ys.iter().map(move |&y| (x, y)))
+    }
+}

@@ -1,9 +1,0 @@
-//! SIL text parser (placeholder until the parser lands).
-use crate::diag::{Diagnostics, Span};
-use crate::ir::Module;
-
-pub fn parse(_name: &str, _text: &str) -> Result<Module, Diagnostics> {
-    let mut d = Diagnostics::default();
-    d.error(Span::DUMMY, "the SIL parser is not built yet");
-    Err(d)
-}

@@ -1,0 +1,922 @@
+//! One SIL instruction: its tokens → opcode, operands, successors, immediates and the print
+//! template.
+//!
+//! Every instruction keeps its own tokens as its template, with the tokens that name values
+//! and blocks turned into holes; modelled opcodes additionally check their syntax and fill
+//! the structured fields. Unknown opcodes keep every `%value`/`undef` as an operand and, for
+//! terminators, every identifier naming a block of the function as a successor, so any
+//! instruction loads and prints back as written.
+
+use super::lexer::{Kind, Token};
+use crate::diag::{Diagnostic, Span};
+use crate::ir::{Imm, Piece, SilOp, Type};
+use std::collections::HashSet;
+
+/// An operand before name resolution.
+#[derive(Clone, Debug)]
+pub(super) enum Operand {
+    Named(String, Span),
+    Undef(Option<Type>),
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct SuccSyn {
+    pub label: String,
+    pub span: Span,
+    pub args: Vec<Operand>,
+    /// Whether the source wrote an argument list (`bb1(%x : $T)`); successors of
+    /// `switch_enum`, `try_apply`, … receive their arguments from the terminator instead.
+    pub explicit: bool,
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct ParsedInst {
+    pub op: SilOp,
+    pub results: Vec<(String, Span)>,
+    /// The type of each result, where the instruction states or implies it.
+    pub result_tys: Vec<Option<Type>>,
+    pub operands: Vec<Operand>,
+    pub succs: Vec<SuccSyn>,
+    pub imm: Imm,
+    pub funcs: Vec<String>,
+    pub ty: Option<Type>,
+    pub attrs: Vec<String>,
+    pub pieces: Vec<Piece>,
+    pub span: Span,
+}
+
+/// The instruction's result names (so that a failed instruction can still declare them and
+/// spare its users a cascade of "undefined value" errors) and the parse. `Err(None)` means
+/// the lexer already reported the problem.
+pub(super) type InstOutcome = (Vec<(String, Span)>, Result<ParsedInst, Option<Diagnostic>>);
+
+pub(super) fn parse_inst(toks: &[Token], labels: &HashSet<String>) -> InstOutcome {
+    let span = match (toks.first(), toks.last()) {
+        (Some(a), Some(b)) => a.span.to(b.span),
+        _ => Span::DUMMY,
+    };
+    let (results, rest) = match split_results(toks) {
+        Ok(x) => x,
+        Err(d) => return (Vec::new(), Err(Some(d))),
+    };
+    if toks.iter().any(|t| t.kind == Kind::Error) {
+        return (results, Err(None));
+    }
+    let rest = strip_debug_info(rest);
+    let outcome = parse_body(rest, labels, span, &results).map(|mut p| {
+        p.results = results.clone();
+        p
+    });
+    (results, outcome.map_err(Some))
+}
+
+/// Splits `%r = …` / `(%a, %b) = …` off the front.
+fn split_results(toks: &[Token]) -> Result<(Vec<(String, Span)>, &[Token]), Diagnostic> {
+    let is_eq = |k: usize| toks.get(k).is_some_and(|t| t.is_punct("="));
+    if toks.first().is_some_and(|t| t.kind == Kind::Value) && is_eq(1) {
+        return Ok((vec![(toks[0].value_name().to_string(), toks[0].span)], &toks[2..]));
+    }
+    if !toks.first().is_some_and(|t| t.is_punct("(")) {
+        return Ok((Vec::new(), toks));
+    }
+    // `(%a, %b) = ` — only when a `)` followed by `=` closes the list.
+    let close = toks.iter().position(|t| t.is_punct(")"));
+    let Some(close) = close.filter(|&c| is_eq(c + 1)) else {
+        return Ok((Vec::new(), toks));
+    };
+    let mut results = Vec::new();
+    let inner = &toks[1..close];
+    for (k, t) in inner.iter().enumerate() {
+        let want_value = k % 2 == 0;
+        if want_value && t.kind == Kind::Value {
+            results.push((t.value_name().to_string(), t.span));
+        } else if !want_value && t.is_punct(",") && k + 1 < inner.len() {
+        } else {
+            let what = if want_value { "a result name `%name`" } else { "`,` or `)` in the result list" };
+            return Err(Diagnostic::error(t.span, format!("expected {what}, found {}", t.describe())));
+        }
+    }
+    Ok((results, &toks[close + 2..]))
+}
+
+/// Drops trailing `, loc "file":1:2` and `, scope 3`: debug locations are not modelled.
+fn strip_debug_info(toks: &[Token]) -> &[Token] {
+    let mut depth = 0i32;
+    for (k, t) in toks.iter().enumerate() {
+        if t.is_punct("(") || t.is_punct("[") {
+            depth += 1;
+        } else if t.is_punct(")") || t.is_punct("]") {
+            depth -= 1;
+        } else if depth == 0
+            && t.is_punct(",")
+            && toks.get(k + 1).is_some_and(|n| n.is_ident("loc") || n.is_ident("scope"))
+        {
+            return &toks[..k];
+        }
+    }
+    toks
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Text,
+    Arg(u32),
+    Succ(u32),
+    SuccArg(u32, u32),
+}
+
+type PResult<T> = Result<T, Diagnostic>;
+
+struct P<'t> {
+    toks: &'t [Token],
+    pos: usize,
+    roles: Vec<Role>,
+    operands: Vec<Operand>,
+    /// The `: $T` written after each operand, if any.
+    operand_tys: Vec<Option<String>>,
+    succs: Vec<SuccSyn>,
+    labels: &'t HashSet<String>,
+    /// Where "found end of line" points.
+    end: Span,
+}
+
+impl<'t> P<'t> {
+    fn peek(&self) -> Option<&'t Token> {
+        self.toks.get(self.pos)
+    }
+    fn peek_at(&self, k: usize) -> Option<&'t Token> {
+        self.toks.get(self.pos + k)
+    }
+    fn at_end(&self) -> bool {
+        self.pos >= self.toks.len()
+    }
+    fn found(&self) -> (Span, String) {
+        match self.peek() {
+            Some(t) => (t.span, t.describe()),
+            None => (self.end, "end of line".to_string()),
+        }
+    }
+    fn err<T>(&self, what: &str) -> PResult<T> {
+        let (span, found) = self.found();
+        Err(Diagnostic::error(span, format!("expected {what}, found {found}")))
+    }
+    fn bump(&mut self) -> Option<&'t Token> {
+        let t = self.toks.get(self.pos);
+        self.pos += 1;
+        t
+    }
+    fn eat_punct(&mut self, p: &str) -> bool {
+        if self.peek().is_some_and(|t| t.is_punct(p)) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn expect_punct(&mut self, p: &str, context: &str) -> PResult<()> {
+        if self.eat_punct(p) {
+            Ok(())
+        } else {
+            self.err(&format!("`{p}` {context}"))
+        }
+    }
+    fn eat_ident(&mut self, w: &str) -> bool {
+        if self.peek().is_some_and(|t| t.is_ident(w)) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn expect_ident(&mut self, w: &str, context: &str) -> PResult<()> {
+        if self.eat_ident(w) {
+            Ok(())
+        } else {
+            self.err(&format!("`{w}` {context}"))
+        }
+    }
+    fn expect_kind(&mut self, kind: Kind, what: &str) -> PResult<&'t Token> {
+        match self.peek() {
+            Some(t) if t.kind == kind => {
+                self.pos += 1;
+                Ok(t)
+            }
+            _ => self.err(what),
+        }
+    }
+    /// A `$type`; returns its text without `$`.
+    fn ty(&mut self, context: &str) -> PResult<String> {
+        let t = self.expect_kind(Kind::Type, &format!("a type `$T` {context}"))?;
+        Ok(t.type_text().to_string())
+    }
+    /// Bracketed attributes: `[take]`, `[modify] [dynamic]`.
+    fn attrs(&mut self) -> PResult<Vec<String>> {
+        let mut out = Vec::new();
+        while self.peek().is_some_and(|t| t.is_punct("[")) {
+            let open = self.pos;
+            let Some(close) = (open..self.toks.len()).find(|&k| self.toks[k].is_punct("]")) else {
+                return Err(Diagnostic::error(self.toks[open].span, "unterminated `[` attribute"));
+            };
+            if close == open + 1 {
+                return Err(Diagnostic::error(self.toks[open].span, "empty attribute `[]`"));
+            }
+            out.push(join_plain(&self.toks[open + 1..close]));
+            self.pos = close + 1;
+        }
+        Ok(out)
+    }
+    /// `%v` or `undef` (optionally `: $T`), assigned `role`.
+    fn take_operand(&mut self, role: Role, strict: bool) -> PResult<(Operand, Option<String>)> {
+        let Some(t) = self.peek() else { return self.err("an operand (`%value` or `undef`)") };
+        let mut op = if t.kind == Kind::Value {
+            Operand::Named(t.value_name().to_string(), t.span)
+        } else if t.is_ident("undef") {
+            Operand::Undef(None)
+        } else {
+            return self.err("an operand (`%value` or `undef`)");
+        };
+        self.roles[self.pos] = role;
+        self.pos += 1;
+        let mut ann = None;
+        if self.peek().is_some_and(|t| t.is_punct(":")) {
+            match self.peek_at(1) {
+                Some(t) if t.kind == Kind::Type => {
+                    ann = Some(t.type_text().to_string());
+                    self.pos += 2;
+                }
+                _ if strict => {
+                    self.pos += 1;
+                    return self.err("a type `$T` after `:`");
+                }
+                _ => {}
+            }
+        }
+        if let (Operand::Undef(ty), Some(a)) = (&mut op, &ann) {
+            *ty = Some(Type::Sil(a.clone()));
+        }
+        Ok((op, ann))
+    }
+    /// An instruction operand; returns its index in `args`.
+    fn operand(&mut self) -> PResult<usize> {
+        let i = self.operands.len();
+        let (op, ann) = self.take_operand(Role::Arg(i as u32), true)?;
+        self.operands.push(op);
+        self.operand_tys.push(ann);
+        Ok(i)
+    }
+    /// `(op, op, …)`
+    fn operand_list(&mut self, context: &str) -> PResult<Vec<usize>> {
+        self.expect_punct("(", context)?;
+        let mut out = Vec::new();
+        if self.eat_punct(")") {
+            return Ok(out);
+        }
+        loop {
+            out.push(self.operand()?);
+            if self.eat_punct(")") {
+                return Ok(out);
+            }
+            self.expect_punct(",", "or `)` in the operand list")?;
+        }
+    }
+    /// `label` or `label(op : $T, …)`.
+    fn succ(&mut self) -> PResult<()> {
+        let Some(t) = self.peek() else { return self.err("a block label") };
+        if t.kind != Kind::Ident || t.is_ident("undef") {
+            return self.err("a block label");
+        }
+        if !self.labels.contains(&t.text) {
+            return Err(Diagnostic::error(t.span, format!("unknown block `{}`", t.text)));
+        }
+        self.label_succ(t)
+    }
+    /// Records the label at the cursor (already checked) as a successor, with its arguments.
+    fn label_succ(&mut self, t: &Token) -> PResult<()> {
+        let i = self.succs.len() as u32;
+        self.roles[self.pos] = Role::Succ(i);
+        self.pos += 1;
+        let mut s = SuccSyn { label: t.text.clone(), span: t.span, args: Vec::new(), explicit: false };
+        if self.eat_punct("(") {
+            s.explicit = true;
+            if !self.eat_punct(")") {
+                loop {
+                    let j = s.args.len() as u32;
+                    let (op, _) = self.take_operand(Role::SuccArg(i, j), true)?;
+                    s.args.push(op);
+                    if self.eat_punct(")") {
+                        break;
+                    }
+                    self.expect_punct(",", "or `)` in the block argument list")?;
+                }
+            }
+        }
+        self.succs.push(s);
+        Ok(())
+    }
+    /// Optional substitutions `<T, U>` after a callee or builtin name.
+    fn subs(&mut self) -> PResult<()> {
+        if !self.peek().is_some_and(|t| t.is_punct("<")) {
+            return Ok(());
+        }
+        let open = self.pos;
+        let mut depth = 0;
+        while let Some(t) = self.bump() {
+            if t.is_punct("<") {
+                depth += 1;
+            } else if t.is_punct(">") {
+                depth -= 1;
+                if depth == 0 {
+                    return Ok(());
+                }
+            }
+        }
+        Err(Diagnostic::error(self.toks[open].span, "unterminated `<` substitution list"))
+    }
+    fn finish(&self, op: &SilOp) -> PResult<()> {
+        match self.peek() {
+            None => Ok(()),
+            Some(t) => Err(Diagnostic::error(t.span, format!("unexpected {} after `{op}`", t.describe()))),
+        }
+    }
+    /// `, forwarding: @guaranteed` (ownership forwarding override) at the end.
+    fn forwarding_tail(&mut self) -> PResult<()> {
+        if self.peek().is_some_and(|t| t.is_punct(",")) && self.peek_at(1).is_some_and(|t| t.is_ident("forwarding")) {
+            self.pos += 2;
+            self.expect_punct(":", "after `forwarding`")?;
+            self.expect_kind(Kind::Global, "an ownership kind such as `@guaranteed`")?;
+        }
+        Ok(())
+    }
+    /// The generic path: every remaining `%value`/`undef` becomes an operand, and for
+    /// terminators every block label a successor. Returns bracketed attributes seen.
+    fn generic(&mut self, allow_succ: bool) -> Vec<String> {
+        let mut attrs = Vec::new();
+        while let Some(t) = self.peek() {
+            if t.kind == Kind::Value || t.is_ident("undef") {
+                let i = self.operands.len();
+                // Lenient: `case %1: bb1` has a `:` that is not a type annotation.
+                if let Ok((op, ann)) = self.take_operand(Role::Arg(i as u32), false) {
+                    self.operands.push(op);
+                    self.operand_tys.push(ann);
+                }
+            } else if allow_succ && t.kind == Kind::Ident && self.labels.contains(&t.text) {
+                let args_follow = self.peek_at(1).is_some_and(|p| p.is_punct("("))
+                    && self.peek_at(2).is_some_and(|a| a.kind == Kind::Value || a.is_ident("undef") || a.is_punct(")"));
+                if args_follow {
+                    let save = (self.pos, self.roles.clone());
+                    if self.label_succ(t).is_err() {
+                        // Not an argument list after all: keep the label, treat the rest as text.
+                        (self.pos, self.roles) = save;
+                        self.roles[self.pos] = Role::Succ(self.succs.len() as u32);
+                        self.succs.push(SuccSyn { label: t.text.clone(), span: t.span, args: Vec::new(), explicit: false });
+                        self.pos += 1;
+                    }
+                } else {
+                    self.roles[self.pos] = Role::Succ(self.succs.len() as u32);
+                    self.succs.push(SuccSyn { label: t.text.clone(), span: t.span, args: Vec::new(), explicit: false });
+                    self.pos += 1;
+                }
+            } else if t.is_punct("[") {
+                let close = (self.pos..self.toks.len()).find(|&k| self.toks[k].is_punct("]"));
+                match close {
+                    Some(c) if c > self.pos + 1 => {
+                        let inner = &self.toks[self.pos + 1..c];
+                        if inner.iter().all(|x| x.kind != Kind::Value && !x.is_ident("undef")) {
+                            attrs.push(join_plain(inner));
+                            self.pos = c + 1;
+                            continue;
+                        }
+                        self.pos += 1;
+                    }
+                    _ => self.pos += 1,
+                }
+            } else {
+                self.pos += 1;
+            }
+        }
+        attrs
+    }
+}
+
+/// Structured fields an opcode fills.
+#[derive(Default)]
+struct Fields {
+    imm: Imm,
+    funcs: Vec<String>,
+    ty: Option<String>,
+    attrs: Vec<String>,
+    /// Result types by position (missing entries are unknown).
+    result_tys: Vec<Option<String>>,
+}
+
+fn parse_body(
+    toks: &[Token],
+    labels: &HashSet<String>,
+    span: Span,
+    results: &[(String, Span)],
+) -> PResult<ParsedInst> {
+    let end = toks.last().map_or(Span::new(span.hi as usize, span.hi as usize), |t| {
+        Span::new(t.span.hi as usize, t.span.hi as usize)
+    });
+    let Some(first) = toks.first() else {
+        let at = if results.is_empty() { span } else { end };
+        return Err(Diagnostic::error(at, "expected an instruction name after `=`"));
+    };
+    if first.kind != Kind::Ident {
+        let what = if results.is_empty() { "an instruction or a block label" } else { "an instruction name" };
+        return Err(Diagnostic::error(first.span, format!("expected {what}, found {}", first.describe())));
+    }
+    let op = SilOp::from_name(&first.text);
+    let mut p = P {
+        toks,
+        pos: 1,
+        roles: vec![Role::Text; toks.len()],
+        operands: Vec::new(),
+        operand_tys: Vec::new(),
+        succs: Vec::new(),
+        labels,
+        end,
+    };
+    let f = structure(&op, &mut p)?;
+    let result_tys = (0..results.len())
+        .map(|k| f.result_tys.get(k).cloned().flatten().map(Type::Sil))
+        .collect();
+    Ok(ParsedInst {
+        pieces: pieces(toks, &p.roles),
+        op,
+        results: Vec::new(),
+        result_tys,
+        operands: p.operands,
+        succs: p.succs,
+        imm: f.imm,
+        funcs: f.funcs,
+        ty: f.ty.map(Type::Sil),
+        attrs: f.attrs,
+        span,
+    })
+}
+
+/// Checks the syntax of a modelled opcode and fills its fields; unknown opcodes take the
+/// generic path.
+fn structure(op: &SilOp, p: &mut P) -> PResult<Fields> {
+    use SilOp::*;
+    let mut f = Fields::default();
+    let name = op.name().to_string();
+    let ctx = |what: &str| format!("{what} in `{name}`");
+    match op {
+        IntegerLiteral | FloatLiteral => {
+            let ty = p.ty(&format!("after `{name}`"))?;
+            p.expect_punct(",", &format!("after the type in `{name}`"))?;
+            let lit = p.expect_kind(Kind::Int, "a number")?;
+            f.imm = if *op == IntegerLiteral {
+                match parse_int(&lit.text) {
+                    Some(v) => Imm::Int(v),
+                    None => {
+                        return Err(Diagnostic::error(
+                            lit.span,
+                            format!("integer literal `{}` is not a number that fits in 128 bits", lit.text),
+                        ))
+                    }
+                }
+            } else {
+                float_imm(&lit.text, &ty)
+                    .ok_or_else(|| Diagnostic::error(lit.span, format!("malformed float literal `{}`", lit.text)))?
+            };
+            f.result_tys = vec![Some(ty.clone())];
+            f.ty = Some(ty);
+            p.finish(op)?;
+        }
+        StringLiteral => {
+            let enc = p.expect_kind(Kind::Ident, "a string encoding such as `utf8`")?;
+            let s = p.expect_kind(Kind::Str, "a string literal")?;
+            f.attrs.push(enc.text.clone());
+            f.imm = Imm::Name(s.str_content().to_string());
+            p.finish(op)?;
+        }
+        Struct => {
+            let ty = p.ty("after `struct`")?;
+            p.operand_list(&ctx("before the fields"))?;
+            p.forwarding_tail()?;
+            f.result_tys = vec![Some(ty.clone())];
+            f.ty = Some(ty);
+            p.finish(op)?;
+        }
+        Tuple => {
+            if p.peek().is_some_and(|t| t.kind == Kind::Type) {
+                let ty = p.ty("")?;
+                p.operand_list(&ctx("before the elements"))?;
+                f.result_tys = vec![Some(ty.clone())];
+                f.ty = Some(ty);
+            } else {
+                p.operand_list(&ctx("before the elements (or a tuple type `$(A, B)`)"))?;
+                let tys: Option<Vec<String>> = p.operand_tys.iter().cloned().collect();
+                f.result_tys = vec![tys.map(|t| format!("({})", t.join(", ")))];
+            }
+            p.forwarding_tail()?;
+            p.finish(op)?;
+        }
+        StructExtract | StructElementAddr => {
+            p.operand()?;
+            p.expect_punct(",", &ctx("before the field"))?;
+            let field = p.expect_kind(Kind::Hash, "a field such as `#S.field`")?;
+            f.imm = Imm::Name(field.text.clone());
+            p.forwarding_tail()?;
+            p.finish(op)?;
+        }
+        TupleExtract | TupleElementAddr => {
+            let a = p.operand()?;
+            p.expect_punct(",", &ctx("before the element index"))?;
+            let idx = p.expect_kind(Kind::Int, "an element index")?;
+            let Ok(i) = idx.text.parse::<u32>() else {
+                return Err(Diagnostic::error(idx.span, format!("invalid tuple element index `{}`", idx.text)));
+            };
+            f.imm = Imm::Index(i);
+            if *op == TupleExtract {
+                let elem = p.operand_tys[a].as_deref().and_then(tuple_elements).and_then(|e| e.get(i as usize).cloned());
+                f.result_tys = vec![elem];
+            }
+            p.forwarding_tail()?;
+            p.finish(op)?;
+        }
+        DestructureStruct | DestructureTuple => {
+            let a = p.operand()?;
+            if *op == DestructureTuple {
+                f.result_tys = p.operand_tys[a]
+                    .as_deref()
+                    .and_then(tuple_elements)
+                    .map(|e| e.into_iter().map(Some).collect())
+                    .unwrap_or_default();
+            }
+            p.forwarding_tail()?;
+            p.finish(op)?;
+        }
+        Enum => {
+            let ty = p.ty("after `enum`")?;
+            p.expect_punct(",", &ctx("before the case"))?;
+            let case = p.expect_kind(Kind::Hash, "an enum case such as `#E.a!enumelt`")?;
+            f.imm = Imm::Name(case.text.clone());
+            if p.peek().is_some_and(|t| t.is_punct(",")) && !p.peek_at(1).is_some_and(|t| t.is_ident("forwarding")) {
+                p.pos += 1;
+                p.operand()?;
+            }
+            p.forwarding_tail()?;
+            f.result_tys = vec![Some(ty.clone())];
+            f.ty = Some(ty);
+            p.finish(op)?;
+        }
+        Builtin => {
+            let n = p.expect_kind(Kind::Str, "the builtin's name as a string")?;
+            f.imm = Imm::Name(n.str_content().to_string());
+            p.subs()?;
+            p.operand_list(&ctx("before the builtin's operands"))?;
+            p.expect_punct(":", "and the result type after the builtin's operands")?;
+            let ty = p.ty("after `:`")?;
+            f.result_tys = vec![Some(ty.clone())];
+            f.ty = Some(ty);
+            p.finish(op)?;
+        }
+        FunctionRef => {
+            let g = p.expect_kind(Kind::Global, "a function name `@f`")?;
+            f.funcs.push(g.global_name());
+            p.expect_punct(":", "after the function name")?;
+            let ty = p.ty("after `:`")?;
+            f.result_tys = vec![Some(ty.clone())];
+            f.ty = Some(ty);
+            p.finish(op)?;
+        }
+        Apply | TryApply => {
+            f.attrs = p.attrs()?;
+            p.operand()?;
+            p.subs()?;
+            p.operand_list(&ctx("before the arguments"))?;
+            p.expect_punct(":", "and the callee's type after the arguments")?;
+            f.ty = Some(p.ty("after `:`")?);
+            if *op == TryApply {
+                p.expect_punct(",", "and `normal bbN` after the callee's type")?;
+                p.expect_ident("normal", "in `try_apply`")?;
+                p.succ()?;
+                p.expect_punct(",", "and `error bbN` after the normal successor")?;
+                p.expect_ident("error", "in `try_apply`")?;
+                p.succ()?;
+            }
+            p.finish(op)?;
+        }
+        CondFail => {
+            p.operand()?;
+            if p.eat_punct(",") {
+                let m = p.expect_kind(Kind::Str, "a failure message string")?;
+                f.imm = Imm::Name(m.str_content().to_string());
+            }
+            p.finish(op)?;
+        }
+        FixLifetime | DeallocStack | DestroyAddr | CopyValue | DestroyValue | MoveValue | BeginBorrow
+        | EndBorrow | BeginAccess | EndAccess | StrongRetain | StrongRelease | EndLifetime | DropDeinit
+        | Load | LoadBorrow => {
+            f.attrs = p.attrs()?;
+            let a = p.operand()?;
+            let t = p.operand_tys[a].clone();
+            f.result_tys = vec![match op {
+                Load | LoadBorrow => t.and_then(|t| t.strip_prefix('*').map(|s| s.trim().to_string())),
+                CopyValue | MoveValue | BeginBorrow | DropDeinit => t,
+                _ => None,
+            }];
+            p.forwarding_tail()?;
+            p.finish(op)?;
+        }
+        DebugValue | AllocStack => {
+            f.attrs = p.attrs()?;
+            if *op == AllocStack {
+                let ty = p.ty("after `alloc_stack`")?;
+                f.result_tys = vec![Some(format!("*{ty}"))];
+                f.ty = Some(ty);
+            } else {
+                p.operand()?;
+            }
+            // Variable info (`, let, name "x", argno 1`) is kept as text.
+            if !p.at_end() {
+                p.expect_punct(",", &format!("or end of line after the operand of `{name}`"))?;
+                p.generic(false);
+            }
+        }
+        Store | StoreBorrow | CopyAddr => {
+            if *op == CopyAddr {
+                f.attrs = p.attrs()?;
+            }
+            p.operand()?;
+            p.expect_ident("to", &ctx("between source and destination"))?;
+            if *op != StoreBorrow {
+                f.attrs.extend(p.attrs()?);
+            }
+            p.operand()?;
+            p.finish(op)?;
+        }
+        UnconditionalCheckedCast => {
+            f.attrs = p.attrs()?;
+            p.operand()?;
+            p.expect_ident("to", "before the target type in `unconditional_checked_cast`")?;
+            let rest = &p.toks[p.pos..];
+            if rest.is_empty() {
+                return p.err("a target type");
+            }
+            let target = if rest.len() == 1 && rest[0].kind == Kind::Type {
+                rest[0].type_text().to_string()
+            } else {
+                join_plain(rest)
+            };
+            p.pos = p.toks.len();
+            f.result_tys = vec![Some(target.clone())];
+            f.ty = Some(target);
+        }
+        MarkDependence => {
+            f.attrs = p.attrs()?;
+            let a = p.operand()?;
+            p.expect_ident("on", "between the value and its base in `mark_dependence`")?;
+            p.operand()?;
+            f.result_tys = vec![p.operand_tys[a].clone()];
+            p.finish(op)?;
+        }
+        PointerToAddress => {
+            p.operand()?;
+            p.expect_ident("to", "before the address type in `pointer_to_address`")?;
+            f.attrs = p.attrs()?;
+            let ty = p.ty("after `to`")?;
+            f.result_tys = vec![Some(ty.clone())];
+            f.ty = Some(ty);
+            p.finish(op)?;
+        }
+        Br => {
+            p.succ()?;
+            p.finish(op)?;
+        }
+        CondBr => {
+            p.operand()?;
+            p.expect_punct(",", "after the condition of `cond_br`")?;
+            p.succ()?;
+            p.expect_punct(",", "between the successors of `cond_br`")?;
+            p.succ()?;
+            p.finish(op)?;
+        }
+        SwitchEnum => {
+            p.operand()?;
+            while !p.at_end() {
+                p.expect_punct(",", "or end of line after a `switch_enum` case")?;
+                if p.eat_ident("case") {
+                    p.expect_kind(Kind::Hash, "an enum case such as `#E.a!enumelt`")?;
+                    p.expect_punct(":", "after the enum case")?;
+                    p.succ()?;
+                } else if p.eat_ident("default") {
+                    p.succ()?;
+                } else if p.eat_ident("forwarding") {
+                    p.expect_punct(":", "after `forwarding`")?;
+                    p.expect_kind(Kind::Global, "an ownership kind such as `@guaranteed`")?;
+                } else {
+                    return p.err("`case`, `default` or `forwarding:`");
+                }
+            }
+        }
+        Return | Throw => {
+            p.operand()?;
+            p.finish(op)?;
+        }
+        Unreachable => p.finish(op)?,
+        _ => {
+            let terminator = crate::ir::Op::Sil(op.clone()).is_terminator();
+            f.attrs = p.attrs()?;
+            if p.peek().is_some_and(|t| t.kind == Kind::Type) {
+                f.ty = Some(p.ty("")?);
+            }
+            let rest_attrs = p.generic(terminator);
+            f.attrs.extend(rest_attrs);
+            if let Some(h) = p.toks.iter().find(|t| t.kind == Kind::Hash) {
+                f.imm = Imm::Name(h.text.clone());
+            }
+            if op.name().ends_with("function_ref") {
+                f.funcs = p.toks.iter().filter(|t| t.kind == Kind::Global).map(|t| t.global_name()).collect();
+            }
+        }
+    }
+    Ok(f)
+}
+
+/// A decimal or hexadecimal integer, possibly negative; values up to `u128::MAX` wrap into
+/// `i128` (the bit pattern of a `Builtin.Int128`).
+fn parse_int(text: &str) -> Option<i128> {
+    let (neg, body) = match text.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, text),
+    };
+    let body: String = body.chars().filter(|&c| c != '_').collect();
+    let v = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        Some(h) => u128::from_str_radix(h, 16).ok()?,
+        None => body.parse::<u128>().ok()?,
+    } as i128;
+    Some(if neg { v.wrapping_neg() } else { v })
+}
+
+/// `float_literal` writes the IEEE bit pattern in hex; NaNs and widths without a Rust type
+/// keep the text (so that equal literals compare equal).
+fn float_imm(text: &str, ty: &str) -> Option<Imm> {
+    let body = text.strip_prefix('-').unwrap_or(text);
+    let value = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        let bits = u128::from_str_radix(h, 16).ok()?;
+        if ty.ends_with("FPIEEE64") {
+            Some(f64::from_bits(bits as u64))
+        } else if ty.ends_with("FPIEEE32") {
+            Some(f32::from_bits(bits as u32) as f64)
+        } else {
+            None
+        }
+    } else {
+        Some(text.parse::<f64>().ok()?)
+    };
+    Some(match value {
+        Some(v) if !v.is_nan() => Imm::Float(if text.starts_with('-') && body.starts_with("0x") { -v } else { v }),
+        _ => Imm::Name(text.to_string()),
+    })
+}
+
+/// The element types of a tuple type `(A, (B, C))` → `["A", "(B, C)"]`.
+pub(super) fn tuple_elements(ty: &str) -> Option<Vec<String>> {
+    let inner = ty.trim().strip_prefix('(')?.strip_suffix(')')?;
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '(' | '[' | '<' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            '>' => depth -= 1,
+            '-' if chars.peek() == Some(&'>') => {
+                cur.push(c);
+                cur.push(chars.next().unwrap_or('>'));
+                continue;
+            }
+            ',' if depth == 0 => {
+                out.push(cur.trim().to_string());
+                cur.clear();
+                continue;
+            }
+            _ => {}
+        }
+        if depth < 0 {
+            return None;
+        }
+        cur.push(c);
+    }
+    if depth != 0 {
+        return None;
+    }
+    if !cur.trim().is_empty() || !out.is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    Some(out)
+}
+
+/// Whether printing puts a space between tokens `a` and `b` (`c` follows `b`). The spacing
+/// is sil-opt's: `%0 : $T`, `f(%x)`, `[take]`, `case #E.a!enumelt: bb1`.
+fn needs_space(a: &Token, a_role: Role, b: &Token, c: Option<&Token>, angle: usize) -> bool {
+    if a.is_punct("(") || a.is_punct("[") || a.is_punct("<") {
+        return false;
+    }
+    if b.is_punct(",") || b.is_punct(")") || b.is_punct("]") || b.is_punct(";") {
+        return false;
+    }
+    if b.is_punct(">") {
+        // `- >` must not print as the arrow `->`.
+        return a.is_punct("-");
+    }
+    if b.is_punct(":") {
+        return angle > 0 || c.is_some_and(|c| c.kind == Kind::Type || c.is_punct("<") || c.is_punct("("));
+    }
+    let callee_like = matches!(a.kind, Kind::Value | Kind::Global) || a.is_ident("undef");
+    if b.is_punct("(") {
+        return !(callee_like || a.kind == Kind::Str || a.is_punct(">") || matches!(a_role, Role::Succ(_)));
+    }
+    if b.is_punct("<") {
+        return !(callee_like || a.kind == Kind::Str);
+    }
+    true
+}
+
+/// The print template of an instruction from its tokens and the roles assigned to them.
+fn pieces(toks: &[Token], roles: &[Role]) -> Vec<Piece> {
+    let mut out = Vec::new();
+    let mut text = String::new();
+    let mut angle = 0usize;
+    for (k, t) in toks.iter().enumerate() {
+        if k > 0 && needs_space(&toks[k - 1], roles[k - 1], t, toks.get(k + 1), angle) {
+            text.push(' ');
+        }
+        if t.is_punct("<") {
+            angle += 1;
+        } else if t.is_punct(">") {
+            angle = angle.saturating_sub(1);
+        }
+        let hole = match roles[k] {
+            Role::Text => {
+                text.push_str(&t.text);
+                continue;
+            }
+            Role::Arg(i) => Piece::Arg(i),
+            Role::Succ(i) => Piece::Succ(i),
+            Role::SuccArg(i, j) => Piece::SuccArg(i, j),
+        };
+        if !text.is_empty() {
+            out.push(Piece::Text(std::mem::take(&mut text)));
+        }
+        out.push(hole);
+    }
+    if !text.is_empty() {
+        out.push(Piece::Text(text));
+    }
+    out
+}
+
+/// Tokens joined with the printer's spacing, for attribute and type text.
+fn join_plain(toks: &[Token]) -> String {
+    let roles = vec![Role::Text; toks.len()];
+    pieces(toks, &roles)
+        .into_iter()
+        .map(|p| match p {
+            Piece::Text(t) => t,
+            _ => String::new(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_parse_negative_hex_and_wide() {
+        assert_eq!(parse_int("-1"), Some(-1));
+        assert_eq!(parse_int("0x10"), Some(16));
+        assert_eq!(parse_int("170141183460469231731687303715884105727"), Some(i128::MAX));
+        assert_eq!(parse_int("340282366920938463463374607431768211455"), Some(-1));
+        assert_eq!(parse_int("340282366920938463463374607431768211456"), None);
+        assert_eq!(parse_int("12ab"), None);
+    }
+
+    #[test]
+    fn tuple_types_split_at_top_level_commas() {
+        assert_eq!(
+            tuple_elements("(String, (Int, Int, String))"),
+            Some(vec!["String".to_string(), "(Int, Int, String)".to_string()])
+        );
+        assert_eq!(tuple_elements("()"), Some(vec![]));
+        assert_eq!(tuple_elements("(() -> (), Int)"), Some(vec!["() -> ()".to_string(), "Int".to_string()]));
+        assert_eq!(tuple_elements("Int"), None);
+    }
+
+    #[test]
+    fn floats_decode_bit_patterns() {
+        assert_eq!(float_imm("0x3F800000", "Builtin.FPIEEE32"), Some(Imm::Float(1.0)));
+        assert_eq!(float_imm("0x4000000000000000", "Builtin.FPIEEE64"), Some(Imm::Float(2.0)));
+        assert_eq!(
+            float_imm("0x7FF8000000000000", "Builtin.FPIEEE64"),
+            Some(Imm::Name("0x7FF8000000000000".into()))
+        );
+    }
+}

@@ -1,0 +1,732 @@
+//! SIL text → IR.
+//!
+//! A file is a sequence of top-level items. `sil` functions are parsed; everything else
+//! (`sil_stage`, imports, Swift type declarations, `sil_global`, tables, scopes, …) is kept
+//! verbatim as [`Item::Raw`] so the printer can give it back. A function body is read in two
+//! passes: first into statements (block labels, and the tokens of each instruction), then,
+//! once every label and every value name of the function is known, instructions are
+//! resolved — SIL lets a value be used in the text before the line that defines it.
+//!
+//! Errors do not stop the parse: a bad instruction is skipped, a bad function is dropped and
+//! the next one is read, so one run reports every problem it can find.
+
+mod inst;
+pub(crate) mod lexer;
+
+use self::inst::{Operand, ParsedInst};
+use self::lexer::{collapse, scan_type, string_len, Kind, Lexer, Token};
+use crate::diag::{Diagnostic, Diagnostics, SourceFile, Span};
+use crate::ir::{Block, BlockId, Function, Inst, Item, Lang, Module, Op, SilHeader, SilOp, Succ, Type, ValueDef, ValueId};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// Parses a whole `.sil` file. `name` is used in error messages.
+pub fn parse(name: &str, text: &str) -> Result<Module, Diagnostics> {
+    let mut p = Parser {
+        src: text,
+        lex: Lexer::new(text, 0),
+        peeked: None,
+        diags: Vec::new(),
+        functions: Vec::new(),
+        items: Vec::new(),
+        names: HashMap::new(),
+    };
+    p.file();
+    p.diags.append(&mut p.lex.errors);
+    let mut seen = HashSet::new();
+    let mut diags: Vec<Diagnostic> = p.diags.into_iter().filter(|d| seen.insert((d.span, d.message.clone()))).collect();
+    diags.sort_by_key(|d| d.span.lo);
+    if !diags.is_empty() {
+        return Err(Diagnostics(diags));
+    }
+    Ok(Module {
+        lang: Lang::Sil,
+        functions: p.functions,
+        items: p.items,
+        source: Arc::new(SourceFile::new(name, text)),
+    })
+}
+
+/// Words that begin a top-level item we keep verbatim (besides any `sil_*` keyword and
+/// `@attribute`/`#directive` lines).
+const DECL_WORDS: &[&str] = &[
+    "import", "typealias", "struct", "class", "enum", "protocol", "extension", "func", "var", "let",
+    "public", "internal", "private", "fileprivate", "open", "final", "package", "actor",
+    "precedencegroup", "infix", "prefix", "postfix", "operator", "indirect", "init", "deinit",
+    "subscript", "associatedtype", "nonisolated", "dynamic", "override", "static", "mutating",
+    "nonmutating", "required", "convenience", "lazy", "weak", "unowned", "optional", "macro",
+];
+
+const LINKAGES: &[&str] = &[
+    "public", "hidden", "shared", "private", "package", "public_external", "hidden_external",
+    "shared_external", "private_external", "package_external", "public_non_abi", "package_non_abi",
+    "non_abi",
+];
+
+struct Parser<'a> {
+    src: &'a str,
+    lex: Lexer<'a>,
+    peeked: Option<Token>,
+    diags: Vec<Diagnostic>,
+    functions: Vec<Function>,
+    items: Vec<Item>,
+    /// Function names seen so far, to report redefinitions.
+    names: HashMap<String, Span>,
+}
+
+/// A block parameter as written.
+struct ParamSyn {
+    name: String,
+    span: Span,
+    ty: String,
+    ownership: Option<String>,
+}
+
+enum Stmt {
+    Label { name: String, span: Span, params: Vec<ParamSyn> },
+    Inst(Vec<Token>),
+}
+
+fn word_at(s: &str) -> &str {
+    let n: usize = s.chars().take_while(|&c| c.is_alphanumeric() || c == '_').map(char::len_utf8).sum();
+    &s[..n]
+}
+
+fn is_decl_start(s: &str) -> bool {
+    let w = word_at(s);
+    w == "sil" || w.starts_with("sil_") || DECL_WORDS.contains(&w) || s.starts_with('@') || s.starts_with('#')
+}
+
+impl<'a> Parser<'a> {
+    fn error(&mut self, span: Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::error(span, msg));
+    }
+
+    // ---- characters (top level) ----
+
+    /// Skips whitespace, newlines and `//` comments from byte `pos`.
+    fn skip_trivia(&self, mut pos: usize) -> usize {
+        loop {
+            let rest = &self.src[pos..];
+            let t = rest.trim_start();
+            pos += rest.len() - t.len();
+            if t.starts_with("//") {
+                pos += t.find('\n').unwrap_or(t.len());
+            } else {
+                return pos;
+            }
+        }
+    }
+
+    fn next_line(&self, pos: usize) -> usize {
+        self.src[pos..].find('\n').map_or(self.src.len(), |i| pos + i + 1)
+    }
+
+    /// The start of the next line (after `pos`) that begins, in column 0, a top-level item.
+    fn skip_to_item(&self, pos: usize) -> usize {
+        let mut p = self.next_line(pos);
+        while p < self.src.len() && !is_decl_start(&self.src[p..]) {
+            p = self.next_line(p);
+        }
+        p
+    }
+
+    fn file(&mut self) {
+        let mut pos = 0;
+        loop {
+            pos = self.skip_trivia(pos);
+            if pos >= self.src.len() {
+                break;
+            }
+            let rest = &self.src[pos..];
+            if word_at(rest) == "sil" {
+                pos = self.function(pos);
+            } else if is_decl_start(rest) {
+                pos = self.raw_item(pos);
+            } else {
+                self.reset(pos);
+                let t = self.next();
+                if t.kind != Kind::Error {
+                    self.error(
+                        t.span,
+                        format!("expected `sil`, `sil_stage`, `import` or a declaration, found {}", t.describe()),
+                    );
+                }
+                pos = self.skip_to_item(pos);
+            }
+        }
+    }
+
+    /// A top-level item kept as text: to the end of its line, or of the `{ … }` it opens.
+    fn raw_item(&mut self, start: usize) -> usize {
+        let src = self.src;
+        let mut comments: Vec<(usize, usize)> = Vec::new();
+        let mut depth = 0usize;
+        let mut i = start;
+        let end = loop {
+            let Some(c) = src[i..].chars().next() else {
+                if depth > 0 {
+                    let w = word_at(&src[start..]).len().max(1);
+                    self.error(Span::new(start, start + w), "unterminated `{` in declaration");
+                }
+                break src.len();
+            };
+            match c {
+                '"' => {
+                    i += string_len(&src[i..]).unwrap_or(1);
+                    continue;
+                }
+                '/' if src[i..].starts_with("//") => {
+                    let e = src[i..].find('\n').map_or(src.len(), |k| i + k);
+                    comments.push((i, e));
+                    i = e;
+                    continue;
+                }
+                '{' => depth += 1,
+                '}' => depth = depth.saturating_sub(1),
+                '\n' if depth == 0 => {
+                    // `class C` with its `{` on the next line still is one item.
+                    let next = self.skip_trivia(i);
+                    if !src[next..].starts_with('{') {
+                        break i;
+                    }
+                }
+                _ => {}
+            }
+            i += c.len_utf8();
+        };
+        let mut text = String::new();
+        let mut last = start;
+        for &(a, b) in &comments {
+            text.push_str(&src[last..a]);
+            text.push_str("\u{0}");
+            last = b;
+        }
+        text.push_str(&src[last..end]);
+        // Drop comment-only lines and trailing blanks; keep the rest verbatim.
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| l.trim() != "\u{0}")
+            .map(|l| l.trim_end_matches(|c: char| c.is_whitespace() || c == '\u{0}'))
+            .collect();
+        let text = lines.join("\n").replace('\u{0}', "");
+        self.items.push(Item::Raw { text: text.trim_end().to_string(), span: Span::new(start, end) });
+        end
+    }
+
+    // ---- tokens (functions) ----
+
+    fn reset(&mut self, pos: usize) {
+        self.peeked = None;
+        self.lex.pos = pos;
+    }
+
+    /// The byte position of the next unread token.
+    fn pos(&self) -> usize {
+        self.peeked.as_ref().map_or(self.lex.pos, |t| t.span.lo as usize)
+    }
+
+    fn peek(&mut self) -> &Token {
+        if self.peeked.is_none() {
+            self.peeked = Some(self.lex.next_token());
+        }
+        self.peeked.as_ref().expect("just filled")
+    }
+
+    fn next(&mut self) -> Token {
+        self.peek();
+        self.peeked.take().expect("just filled")
+    }
+
+    fn skip_newlines(&mut self) {
+        while self.peek().kind == Kind::Newline {
+            self.next();
+        }
+    }
+
+    /// Parses `sil … @name : $type [{ body }]` at `start`; returns where the next item begins.
+    fn function(&mut self, start: usize) -> usize {
+        self.reset(start);
+        let sil = self.next();
+        match self.function_inner(sil.span) {
+            Ok(end) => end,
+            Err(()) => {
+                let here = self.pos().max(start);
+                self.skip_to_item(here.saturating_sub(1).max(start))
+            }
+        }
+    }
+
+    fn function_inner(&mut self, sil_span: Span) -> Result<usize, ()> {
+        let mut header = SilHeader::default();
+        let name_tok = loop {
+            self.skip_newlines();
+            let t = self.next();
+            match t.kind {
+                Kind::Global => break t,
+                Kind::Punct if t.text == "[" => header.attrs.push(self.function_attr(&t)?),
+                Kind::Ident if LINKAGES.contains(&t.text.as_str()) => {
+                    if header.linkage.is_some() {
+                        self.error(t.span, format!("a function has one linkage; found a second one, `{}`", t.text));
+                        return Err(());
+                    }
+                    header.linkage = Some(t.text);
+                }
+                Kind::Ident => {
+                    self.error(t.span, format!("unknown linkage or attribute `{}` in function header", t.text));
+                    return Err(());
+                }
+                Kind::Error => return Err(()),
+                _ => {
+                    self.error(t.span, format!("expected function name `@name` after `sil`, found {}", t.describe()));
+                    return Err(());
+                }
+            }
+        };
+        let name = name_tok.global_name();
+        self.skip_newlines();
+        let colon = self.next();
+        if !colon.is_punct(":") {
+            if colon.kind != Kind::Error {
+                self.error(colon.span, format!("expected `:` after function name, found {}", colon.describe()));
+            }
+            return Err(());
+        }
+        self.skip_newlines();
+        let t = self.peek().clone();
+        header.ty = match t.kind {
+            Kind::Type => {
+                self.next();
+                t.text.clone()
+            }
+            Kind::Error => return Err(()),
+            // Hand-written SIL sometimes leaves out the `$`.
+            _ => match scan_type(self.src, t.span.lo as usize) {
+                Ok((end, text)) if !matches!(t.kind, Kind::Newline | Kind::Eof) && !t.is_punct("{") => {
+                    self.reset(end);
+                    text
+                }
+                _ => {
+                    self.error(t.span, format!("expected the function's type `$T` after `:`, found {}", t.describe()));
+                    return Err(());
+                }
+            },
+        };
+        let extra_start = self.pos();
+        let mut extra_end = extra_start;
+        loop {
+            let t = self.peek();
+            if matches!(t.kind, Kind::Newline | Kind::Eof) || t.is_punct("{") {
+                break;
+            }
+            if t.kind == Kind::Error {
+                return Err(());
+            }
+            extra_end = t.span.hi as usize;
+            self.next();
+        }
+        header.extra = collapse(&self.src[extra_start..extra_end]);
+
+        if let Some(prev) = self.names.get(&name).copied() {
+            let line = SourceFile::new("", self.src).line_col(prev.lo).line;
+            self.error(name_tok.span, format!("function `{}` is defined twice (first on line {line})", name_tok.text));
+        } else {
+            self.names.insert(name.clone(), name_tok.span);
+        }
+
+        self.skip_newlines();
+        if !self.peek().is_punct("{") {
+            // A declaration: no body.
+            let end = self.pos();
+            let mut f = Function::new(name, Lang::Sil);
+            f.sil = Some(header);
+            f.span = sil_span.to(Span::new(extra_start, extra_start.max(extra_end)));
+            self.push_function(f);
+            return Ok(end);
+        }
+        let lbrace = self.next().span;
+        let before = self.diags.len() + self.lex.errors.len();
+        let (stmts, end, closed) = self.body(lbrace);
+        let span = sil_span.to(Span::new(end, end));
+        if !closed {
+            return Ok(end);
+        }
+        let f = self.build(name, header, stmts, lbrace, span);
+        if let Some(f) = f.filter(|_| self.diags.len() + self.lex.errors.len() == before) {
+            self.push_function(f);
+        }
+        Ok(end)
+    }
+
+    fn push_function(&mut self, f: Function) {
+        self.items.push(Item::Function(self.functions.len()));
+        self.functions.push(f);
+    }
+
+    /// The text of `[attr …]` after its `[` (nested brackets and strings allowed).
+    fn function_attr(&mut self, open: &Token) -> Result<String, ()> {
+        let mut depth = 1;
+        loop {
+            let t = self.next();
+            match t.kind {
+                Kind::Newline | Kind::Eof => {
+                    self.error(open.span, "unterminated `[` in function attributes");
+                    return Err(());
+                }
+                Kind::Error => return Err(()),
+                _ if t.is_punct("[") => depth += 1,
+                _ if t.is_punct("]") => {
+                    depth -= 1;
+                    if depth == 0 {
+                        let text = collapse(&self.src[open.span.hi as usize..t.span.lo as usize]);
+                        if text.is_empty() {
+                            self.error(open.span.to(t.span), "empty function attribute `[]`");
+                            return Err(());
+                        }
+                        return Ok(text);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Statements up to the closing `}`. Returns them, the position after the body, and
+    /// whether the `}` was found.
+    fn body(&mut self, lbrace: Span) -> (Vec<Stmt>, usize, bool) {
+        let mut stmts = Vec::new();
+        loop {
+            self.skip_newlines();
+            let t = self.peek().clone();
+            if t.kind == Kind::Eof || (t.kind == Kind::Ident && (t.text == "sil" || t.text.starts_with("sil_"))) {
+                self.error(lbrace, "unterminated function body: expected `}`");
+                return (stmts, t.span.lo as usize, false);
+            }
+            if t.is_punct("}") {
+                self.next();
+                return (stmts, t.span.hi as usize, true);
+            }
+            let toks = self.statement();
+            if let Some(after) = split_label(&toks) {
+                if let Some(label) = self.label(&toks[..after]) {
+                    stmts.push(label);
+                }
+                if after < toks.len() {
+                    stmts.push(Stmt::Inst(toks[after..].to_vec()));
+                }
+            } else if let Some(t) = missing_label_colon(&toks) {
+                self.error(t.span, format!("expected `:` after block label `{}`", t.text));
+                // Keep the label so that branches to it do not add errors of their own.
+                let mut with_colon = toks.clone();
+                let end = toks.last().map_or(t.span, |l| Span::new(l.span.hi as usize, l.span.hi as usize));
+                with_colon.push(Token { kind: Kind::Punct, text: ":".into(), span: end });
+                if let Some(label) = self.label(&with_colon) {
+                    stmts.push(label);
+                }
+            } else {
+                stmts.push(Stmt::Inst(toks));
+            }
+        }
+    }
+
+    /// The tokens of one statement: to the end of the line (continuing after a trailing
+    /// `,`), stopping before a `}`.
+    fn statement(&mut self) -> Vec<Token> {
+        let mut toks: Vec<Token> = Vec::new();
+        loop {
+            let t = self.peek();
+            match t.kind {
+                Kind::Eof => break,
+                Kind::Newline => {
+                    self.next();
+                    if toks.last().is_some_and(|l| l.is_punct(",")) {
+                        continue;
+                    }
+                    break;
+                }
+                _ if t.is_punct("}") => break,
+                _ => toks.push(self.next()),
+            }
+        }
+        toks
+    }
+
+    /// `name:` or `name(%a : $T, %b : @owned $U):` (the tokens through the colon).
+    fn label(&mut self, toks: &[Token]) -> Option<Stmt> {
+        let name = &toks[0];
+        let mut params = Vec::new();
+        if toks.iter().any(|t| t.kind == Kind::Error) {
+            return None;
+        }
+        if toks[1].is_punct("(") {
+            let inner = &toks[2..toks.len() - 2];
+            let mut k = 0;
+            let fail = |p: &mut Self, t: Option<&Token>, what: &str| {
+                let (span, found) = match t {
+                    Some(t) => (t.span, t.describe()),
+                    None => (toks[toks.len() - 2].span, "`)`".to_string()),
+                };
+                p.error(span, format!("expected {what} in the arguments of block `{}`, found {found}", name.text));
+            };
+            while k < inner.len() {
+                let v = &inner[k];
+                if v.kind != Kind::Value {
+                    fail(self, Some(v), "an argument `%name`");
+                    return None;
+                }
+                if !inner.get(k + 1).is_some_and(|t| t.is_punct(":")) {
+                    fail(self, inner.get(k + 1), "`:` and a type after the argument");
+                    return None;
+                }
+                k += 2;
+                let mut own = Vec::new();
+                while let Some(g) = inner.get(k).filter(|t| t.kind == Kind::Global) {
+                    own.push(g.text[1..].to_string());
+                    k += 1;
+                }
+                let Some(ty) = inner.get(k).filter(|t| t.kind == Kind::Type) else {
+                    fail(self, inner.get(k), "a type `$T`");
+                    return None;
+                };
+                k += 1;
+                params.push(ParamSyn {
+                    name: v.value_name().to_string(),
+                    span: v.span,
+                    ty: ty.type_text().to_string(),
+                    ownership: if own.is_empty() { None } else { Some(own.join(" @")) },
+                });
+                if k < inner.len() {
+                    if !inner[k].is_punct(",") || k + 1 == inner.len() {
+                        fail(self, inner.get(k + usize::from(inner[k].is_punct(","))), "`,` or `)`");
+                        return None;
+                    }
+                    k += 1;
+                }
+            }
+        }
+        Some(Stmt::Label { name: name.text.clone(), span: name.span, params })
+    }
+
+    /// Builds the function from its statements; `None` if anything was wrong.
+    fn build(&mut self, name: String, header: SilHeader, stmts: Vec<Stmt>, lbrace: Span, span: Span) -> Option<Function> {
+        let mut f = Function::new(name, Lang::Sil);
+        f.sil = Some(header);
+        f.span = span;
+        if stmts.is_empty() {
+            self.error(lbrace, format!("function `{}` has an empty body", lexer::global_ref(&f.name)));
+            return None;
+        }
+        let mut labels = HashSet::new();
+        for s in &stmts {
+            if let Stmt::Label { name, span, .. } = s {
+                if !labels.insert(name.clone()) {
+                    self.error(*span, format!("block `{name}` defined twice"));
+                }
+            }
+        }
+        let mut values: HashMap<String, ValueId> = HashMap::new();
+        let mut poisoned: HashSet<String> = HashSet::new();
+        let mut define = |p: &mut Self, f: &mut Function, name: &str, span: Span, v: ValueId| {
+            if values.contains_key(name) {
+                p.error(span, format!("value `%{name}` defined twice"));
+            } else {
+                values.insert(name.to_string(), v);
+            }
+            f.values[v].span = span;
+        };
+        let mut cur: Option<BlockId> = None;
+        // Blocks holding an instruction that failed to parse: whether they end in a
+        // terminator is unknown, so that is not reported.
+        let mut tainted: HashSet<BlockId> = HashSet::new();
+        let mut pending: Vec<(BlockId, ParsedInst, Vec<ValueId>)> = Vec::new();
+        for s in stmts {
+            match s {
+                Stmt::Label { name, span, params } => {
+                    let mut blk = Block::new(name);
+                    blk.span = span;
+                    let b = f.add_block(blk);
+                    for (k, p) in params.into_iter().enumerate() {
+                        let v = f.add_value(p.name.clone(), Some(Type::Sil(p.ty)), ValueDef::Param { block: b, index: k as u32 });
+                        f.values[v].ownership = p.ownership;
+                        f.blocks[b].params.push(v);
+                        define(self, &mut f, &p.name, p.span, v);
+                    }
+                    cur = Some(b);
+                }
+                Stmt::Inst(toks) => {
+                    let b = match cur {
+                        Some(b) => b,
+                        None => {
+                            // Instructions before any label form the entry block.
+                            let name = (0..)
+                                .map(|k| if k == 0 { "bb0".to_string() } else { format!("bb0_{k}") })
+                                .find(|n| !labels.contains(n))
+                                .unwrap_or_default();
+                            let mut blk = Block::new(name);
+                            blk.labeled = false;
+                            blk.span = toks.first().map_or(lbrace, |t| t.span);
+                            let b = f.add_block(blk);
+                            cur = Some(b);
+                            b
+                        }
+                    };
+                    let (results, outcome) = inst::parse_inst(&toks, &labels);
+                    match outcome {
+                        Ok(pi) => {
+                            let mut ids = Vec::new();
+                            for (k, (rn, rs)) in pi.results.iter().enumerate() {
+                                let ty = pi.result_tys.get(k).cloned().flatten();
+                                let v = f.add_value(rn.clone(), ty, ValueDef::Undef);
+                                define(self, &mut f, rn, *rs, v);
+                                ids.push(v);
+                            }
+                            pending.push((b, pi, ids));
+                        }
+                        Err(d) => {
+                            tainted.insert(b);
+                            if let Some(d) = d {
+                                self.error(d.span, d.message);
+                            }
+                            poisoned.extend(results.into_iter().map(|(n, _)| n));
+                        }
+                    }
+                }
+            }
+        }
+
+        let resolve = |p: &mut Self, f: &mut Function, o: &Operand| -> Option<ValueId> {
+            match o {
+                Operand::Named(n, span) => {
+                    let v = values.get(n).copied();
+                    if v.is_none() && !poisoned.contains(n) {
+                        p.error(*span, format!("use of undefined value `%{n}`"));
+                    }
+                    v
+                }
+                Operand::Undef(ty) => Some(f.add_undef(ty.clone())),
+            }
+        };
+        for (b, pi, results) in pending {
+            if let Some(t) = f.blocks[b].term {
+                let what = f.insts[t].op.name().to_string();
+                let bn = f.blocks[b].name.clone();
+                self.error(
+                    pi.span,
+                    format!("instruction after the terminator `{what}` of block `{bn}`; start a new block with a label"),
+                );
+                continue;
+            }
+            let op = Op::Sil(pi.op);
+            let mut inst = Inst::new(op.clone());
+            inst.results = results;
+            for o in &pi.operands {
+                if let Some(v) = resolve(self, &mut f, o) {
+                    inst.args.push(v);
+                }
+            }
+            let explicit_only = matches!(op, Op::Sil(SilOp::Br | SilOp::CondBr));
+            for s in &pi.succs {
+                let Some(target) = f.block_by_name(&s.label) else { continue };
+                let want = f.blocks[target].params.len();
+                let mut succ = Succ::to(target);
+                if s.explicit || explicit_only {
+                    for o in &s.args {
+                        if let Some(v) = resolve(self, &mut f, o) {
+                            succ.args.push(v);
+                        }
+                    }
+                    if s.args.len() != want {
+                        self.error(
+                            s.span,
+                            format!(
+                                "branch to `{}` passes {} argument(s); the block takes {want}",
+                                s.label,
+                                s.args.len()
+                            ),
+                        );
+                    }
+                } else {
+                    // The terminator itself provides these (a case payload, an apply's result):
+                    // stand-in `undef`s keep the argument count the IR expects.
+                    for k in 0..want {
+                        let p = f.blocks[target].params[k];
+                        let ty = f.values[p].ty.clone();
+                        succ.args.push(f.add_undef(ty));
+                    }
+                }
+                inst.succs.push(succ);
+            }
+            inst.imm = pi.imm;
+            inst.funcs = pi.funcs;
+            inst.ty = pi.ty;
+            inst.attrs = pi.attrs;
+            inst.sil = pi.pieces;
+            inst.span = pi.span;
+            let is_term = op.is_terminator();
+            let id = f.add_inst(inst);
+            if is_term {
+                f.blocks[b].term = Some(id);
+            } else {
+                f.blocks[b].insts.push(id);
+            }
+        }
+        for &b in &f.layout {
+            if f.blocks[b].term.is_none() && !tainted.contains(&b) {
+                let blk = &f.blocks[b];
+                let msg = match blk.insts.last() {
+                    Some(&last) => format!(
+                        "block `{}` does not end with a terminator (`{}` is not one)",
+                        blk.name, f.insts[last].op
+                    ),
+                    None => format!("block `{}` does not end with a terminator", blk.name),
+                };
+                self.error(blk.span, msg);
+            }
+        }
+        Some(f)
+    }
+}
+
+/// If the statement starts with a block label, the index just after its `:`.
+fn split_label(toks: &[Token]) -> Option<usize> {
+    let first = toks.first()?;
+    if first.kind != Kind::Ident || first.is_ident("undef") {
+        return None;
+    }
+    let second = toks.get(1)?;
+    if second.is_punct(":") {
+        return Some(2);
+    }
+    if !second.is_punct("(") {
+        return None;
+    }
+    let mut depth = 0;
+    for (k, t) in toks.iter().enumerate().skip(1) {
+        if t.is_punct("(") {
+            depth += 1;
+        } else if t.is_punct(")") {
+            depth -= 1;
+            if depth == 0 {
+                return toks.get(k + 1).filter(|c| c.is_punct(":")).map(|_| k + 2);
+            }
+        }
+    }
+    None
+}
+
+/// A statement that is surely a block label with its `:` forgotten (`bb3`, `bb1(%0 : $T)`).
+fn missing_label_colon(toks: &[Token]) -> Option<&Token> {
+    let first = toks.first()?;
+    if first.kind != Kind::Ident || !matches!(SilOp::from_name(&first.text), SilOp::Other(_)) {
+        return None;
+    }
+    let bb_number = first.text.strip_prefix("bb").is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()));
+    let args_like = toks.get(1).is_some_and(|t| t.is_punct("("))
+        && toks.get(2).is_some_and(|t| t.kind == Kind::Value)
+        && toks.get(3).is_some_and(|t| t.is_punct(":"));
+    if (bb_number && (toks.len() == 1 || toks[1].is_punct("("))) || args_like {
+        Some(first)
+    } else {
+        None
+    }
+}

@@ -1,0 +1,290 @@
+//! "Why is this instruction still here?" — the chain of reasons in a trace, in words.
+//!
+//! Each marking event names the node that made it live (the user of its value, the live
+//! argument it feeds, the live block it controls, …); following those links from an
+//! instruction back to a root gives one line per step, e.g.
+//!
+//! ```text
+//! `%8 = struct $Int32 (%7 : $Builtin.Int32)` (bb0) is live: it defines an operand of `return %8 : $Int32` (bb3)
+//! `return %8 : $Int32` (bb3) is live: it is a root — control leaves the function here
+//! ```
+
+use super::trace::{Event, Node, Reason, RootKind, Trace};
+use crate::ir::{BlockId, Function, Inst, InstId, Lang, Piece, Type};
+use std::collections::{HashMap, HashSet};
+
+/// The chain of reasons for `inst`, one sentence per link, ending at a root. A dead
+/// instruction gets what the sweep did to it instead.
+pub fn explain(f: &Function, trace: &Trace, inst: InstId) -> Vec<String> {
+    if f.insts.get(inst).is_none() {
+        return vec![format!("there is no instruction {inst} in `{}`", f.name)];
+    }
+    let mut why: HashMap<Node, (&Reason, BlockId)> = HashMap::new();
+    for e in &trace.events {
+        match e {
+            Event::Live { inst, block, reason } => {
+                why.entry(Node::Inst(*inst)).or_insert((reason, *block));
+            }
+            Event::LiveArg { arg, block, reason } => {
+                why.entry(Node::Arg(*arg)).or_insert((reason, *block));
+            }
+            _ => {}
+        }
+    }
+    let mut lines = Vec::new();
+    let mut node = Node::Inst(inst);
+    let mut seen = HashSet::new();
+    loop {
+        if !seen.insert(node) {
+            lines.push("(the chain loops back here)".to_string());
+            break;
+        }
+        let Some(&(reason, block)) = why.get(&node) else {
+            lines.push(format!("{} is dead: {}", describe(f, node, None), fate(f, trace, node)));
+            break;
+        };
+        let subject = describe(f, node, Some(block));
+        let (text, next) = match reason {
+            Reason::Root { root } => (format!("it is a root — {}", root_text(*root)), None),
+            Reason::Operand { of } => {
+                let verb = if matches!(node, Node::Arg(_)) { "is" } else { "defines" };
+                (format!("it {verb} an operand of {}", describe_inst(f, trace, *of)), Some(Node::Inst(*of)))
+            }
+            Reason::ReachingDef { use_in, var } => (
+                format!(
+                    "it assigns `{}`, and this assignment reaches {}",
+                    f.values.get(*var).map_or("?", |v| v.name.as_str()),
+                    describe_inst(f, trace, *use_in)
+                ),
+                Some(Node::Inst(*use_in)),
+            ),
+            Reason::IncomingValue { arg, block } => (
+                format!("it is passed for the live argument {} of {}", value_text(f, *arg), block_name(f, *block)),
+                Some(Node::Arg(*arg)),
+            ),
+            Reason::BranchFeedsLiveArg { arg, block } => (
+                format!("it passes the live argument {} of {}", value_text(f, *arg), block_name(f, *block)),
+                Some(Node::Arg(*arg)),
+            ),
+            Reason::ControlDependence { block, via } => (
+                format!(
+                    "it decides whether {} runs, which holds the live {}",
+                    block_name(f, *block),
+                    describe(f, *via, why.get(via).map(|w| w.1))
+                ),
+                Some(*via),
+            ),
+            Reason::ReverseDependency { on } => (
+                format!("it belongs to {}, which is live", describe(f, *on, why.get(on).map(|w| w.1))),
+                Some(*on),
+            ),
+        };
+        lines.push(format!("{subject} is live: {text}"));
+        match next {
+            Some(n) => node = n,
+            None => break,
+        }
+    }
+    lines
+}
+
+/// Finds the instruction at `BLOCK:INDEX` (block name as written, with or without Bril's
+/// `.`; index 0-based among the block's instructions, terminator last) — the CLI's
+/// `--explain` argument.
+pub fn locate(f: &Function, spec: &str) -> Option<InstId> {
+    let (b, k) = spec.rsplit_once(':')?;
+    let b = b.trim().trim_start_matches('.');
+    let k: usize = k.trim().parse().ok()?;
+    let block = f.block_by_name(b)?;
+    f.blocks[block].all_insts().nth(k)
+}
+
+fn root_text(r: RootKind) -> &'static str {
+    match r {
+        RootKind::SideEffect => "it may have side effects",
+        RootKind::FunctionExit => "control leaves the function here",
+        RootKind::Unknown => "an operation the lab does not model, assumed to have side effects",
+        RootKind::Lexical => "its result has a lexical lifetime",
+        RootKind::DebugOfArgument => "it describes a function argument (or undef) to the debugger",
+        RootKind::FixLifetime => "it keeps a non-trivial value or an address alive",
+        RootKind::AddressEndLifetime => "it ends the lifetime of memory, which DCE does not analyse",
+        RootKind::AccessScope => "access scopes are kept in functions without ownership (Swift's non-OSSA behaviour)",
+        RootKind::NoLivePostDominator => {
+            "no block with live code post-dominates it (control may never reach an exit), so it is kept"
+        }
+    }
+}
+
+/// What the sweep did with a node that was never marked live.
+fn fate(f: &Function, trace: &Trace, node: Node) -> String {
+    for e in &trace.events {
+        match (e, node) {
+            (Event::Delete { inst, .. }, Node::Inst(i)) if *inst == i => return "nothing live needs it, so it was deleted".into(),
+            (Event::RewriteBranch { old, target, .. }, Node::Inst(i)) if *old == i => {
+                return format!(
+                    "no live code depends on which way it goes, so it became a jump to {}",
+                    block_name(f, *target)
+                )
+            }
+            (Event::RewriteBranch { new, .. }, Node::Inst(i)) if *new == i => {
+                return "it was inserted by the sweep in place of a dead branch".into()
+            }
+            (Event::EndLifetime { new, before, .. }, Node::Inst(i)) if *new == i => {
+                return format!(
+                    "it was inserted when the dead {} was deleted, to end the lifetime of what that consumed",
+                    describe(f, Node::Inst(*before), None)
+                )
+            }
+            (Event::ExplicitJump { new, .. }, Node::Inst(i)) if *new == i => {
+                return "it was inserted to keep a fall-through going to the same block".into()
+            }
+            _ => {}
+        }
+    }
+    let block = match node {
+        Node::Inst(i) => f.block_of(i),
+        Node::Arg(v) => match f.values.get(v).map(|d| d.def) {
+            Some(crate::ir::ValueDef::Param { block, .. }) => Some(block),
+            _ => None,
+        },
+    };
+    if let Some(b) = block {
+        if trace.events.iter().any(|e| matches!(e, Event::RemoveBlock { block } if *block == b)) {
+            return format!("its block {} became unreachable and was removed", block_name(f, b));
+        }
+    }
+    match node {
+        Node::Arg(_) => "nothing live reads it; the parameter stays, and its incoming values became undef".into(),
+        Node::Inst(i) if f.insts.get(i).is_some_and(|x| super::classify::is_jump(&x.op)) => {
+            "unconditional branches are never deleted by themselves".into()
+        }
+        Node::Inst(_) => "nothing live needs it".into(),
+    }
+}
+
+fn describe(f: &Function, node: Node, block: Option<BlockId>) -> String {
+    match node {
+        Node::Inst(i) => {
+            let b = block.or_else(|| f.block_of(i));
+            match b {
+                Some(b) => format!("`{}` ({})", inst_text(f, i), block_name(f, b)),
+                None => format!("`{}`", inst_text(f, i)),
+            }
+        }
+        Node::Arg(v) => match f.values.get(v).map(|d| d.def) {
+            Some(crate::ir::ValueDef::Param { block, .. }) => {
+                format!("argument {} of {}", value_text(f, v), block_name(f, block))
+            }
+            _ => format!("argument {}", value_text(f, v)),
+        },
+    }
+}
+
+fn describe_inst(f: &Function, trace: &Trace, i: InstId) -> String {
+    let block = trace.events.iter().find_map(|e| match e {
+        Event::Live { inst, block, .. } if *inst == i => Some(*block),
+        _ => None,
+    });
+    describe(f, Node::Inst(i), block)
+}
+
+fn block_name(f: &Function, b: BlockId) -> String {
+    match f.blocks.get(b) {
+        Some(block) if f.lang == Lang::Bril => format!(".{}", block.name),
+        Some(block) => block.name.clone(),
+        None => b.to_string(),
+    }
+}
+
+fn value_text(f: &Function, v: crate::ir::ValueId) -> String {
+    match f.values.get(v) {
+        Some(d) if d.def == crate::ir::ValueDef::Undef => "undef".into(),
+        Some(d) if f.lang == Lang::Sil => format!("%{}", d.name),
+        Some(d) => d.name.clone(),
+        None => v.to_string(),
+    }
+}
+
+/// One instruction as source text with the user's names (for messages only).
+pub fn inst_text(f: &Function, i: InstId) -> String {
+    let Some(inst) = f.insts.get(i) else { return i.to_string() };
+    match f.lang {
+        Lang::Sil => sil_text(f, inst),
+        Lang::Bril => bril_text(f, inst),
+    }
+}
+
+fn sil_text(f: &Function, inst: &Inst) -> String {
+    let mut s = String::new();
+    if !inst.results.is_empty() {
+        let rs: Vec<String> = inst.results.iter().map(|&r| value_text(f, r)).collect();
+        if rs.len() == 1 {
+            s.push_str(&rs[0]);
+        } else {
+            s.push_str(&format!("({})", rs.join(", ")));
+        }
+        s.push_str(" = ");
+    }
+    if inst.sil.is_empty() {
+        s.push_str(inst.op.name());
+        let args: Vec<String> = inst.args.iter().map(|&v| value_text(f, v)).collect();
+        if !args.is_empty() {
+            s.push(' ');
+            s.push_str(&args.join(", "));
+        }
+        return s;
+    }
+    for p in &inst.sil {
+        match p {
+            Piece::Text(t) => s.push_str(t),
+            Piece::Arg(k) => s.push_str(&inst.args.get(*k as usize).map_or("?".into(), |&v| value_text(f, v))),
+            Piece::Succ(k) => s.push_str(&inst.succs.get(*k as usize).map_or("?".into(), |x| block_name(f, x.block))),
+            Piece::SuccArg(k, j) => s.push_str(
+                &inst
+                    .succs
+                    .get(*k as usize)
+                    .and_then(|x| x.args.get(*j as usize))
+                    .map_or("?".into(), |&v| value_text(f, v)),
+            ),
+        }
+    }
+    s
+}
+
+fn bril_text(f: &Function, inst: &Inst) -> String {
+    let mut s = String::new();
+    if let Some(&d) = inst.results.first() {
+        s.push_str(&value_text(f, d));
+        if let Some(t) = &inst.ty {
+            s.push_str(&format!(": {}", bril_type(t)));
+        }
+        s.push_str(" = ");
+    }
+    s.push_str(inst.op.name());
+    for name in &inst.funcs {
+        s.push_str(&format!(" @{name}"));
+    }
+    for &v in &inst.args {
+        s.push(' ');
+        s.push_str(&value_text(f, v));
+    }
+    for x in &inst.succs {
+        s.push(' ');
+        s.push_str(&block_name(f, x.block));
+    }
+    match &inst.imm {
+        crate::ir::Imm::None => {}
+        crate::ir::Imm::Int(n) => s.push_str(&format!(" {n}")),
+        crate::ir::Imm::Bool(b) => s.push_str(&format!(" {b}")),
+        crate::ir::Imm::Float(x) => s.push_str(&format!(" {x}")),
+        crate::ir::Imm::Char(c) => s.push_str(&format!(" '{c}'")),
+        crate::ir::Imm::Name(n) => s.push_str(&format!(" {n}")),
+        crate::ir::Imm::Index(n) => s.push_str(&format!(" {n}")),
+    }
+    s.push(';');
+    s
+}
+
+fn bril_type(t: &Type) -> String {
+    t.to_string()
+}

@@ -1,0 +1,261 @@
+//! The mark phase: the article's three conditions for a live statement (seed 000, after
+//! Appel's *Modern Compiler Implementation*), with Swift's refinements:
+//!
+//! 1. roots — [`classify`] says which instructions are live by themselves;
+//! 2. an operand's definition is live: in SIL the one defining instruction or block
+//!    parameter; in Bril, which is not SSA, every definition that reaches the use
+//!    ([`ReachingDefs`]); a live SIL block parameter makes each predecessor's terminator and
+//!    the value it passes on that edge live;
+//! 3. the terminators of the blocks a live block is control dependent on are live.
+//!
+//! Every marking appends an event with its reason, in marking order: roots first (layout
+//! order), then breadth-first propagation, so the trace reads outward from the roots.
+
+use super::classify::{classify, is_conditional_branch, is_ossa, Class};
+use super::trace::{Event, Node, Phase, Reason, RootKind};
+use super::Analyses;
+use crate::dataflow::DefSite;
+use crate::entity::{EntityRef, EntitySet, EntityVec};
+use crate::ir::{BlockId, Function, InstId, Lang, ValueDef, ValueId};
+use std::collections::VecDeque;
+
+/// The result of marking.
+pub(crate) struct Liveness {
+    pub insts: EntitySet<InstId>,
+    pub args: EntitySet<ValueId>,
+    /// Blocks holding a live instruction or a live parameter (where dead branches may jump).
+    pub blocks: EntitySet<BlockId>,
+    /// The block of every instruction placed in a reachable block.
+    pub block_of: EntityVec<InstId, Option<BlockId>>,
+}
+
+struct Marker<'a> {
+    f: &'a Function,
+    a: &'a Analyses,
+    live: Liveness,
+    /// Instructions that are live exactly when the key value is.
+    reverse: EntityVec<ValueId, Vec<InstId>>,
+    /// Bril: per instruction, each operand with the instructions defining it that reach it.
+    reaching: EntityVec<InstId, Vec<(ValueId, Vec<InstId>)>>,
+    queue: VecDeque<InstId>,
+    events: Vec<Event>,
+}
+
+pub(crate) fn mark(f: &Function, a: &Analyses, events: &mut Vec<Event>) -> Liveness {
+    let ni = f.insts.len();
+    let nv = f.values.len();
+    let nb = f.blocks.len();
+    let mut block_of = EntityVec::filled(ni, None);
+    for &b in a.cfg.blocks() {
+        if a.cfg.is_reachable(b) {
+            for i in f.blocks[b].all_insts() {
+                if i.index() < ni {
+                    block_of[i] = Some(b);
+                }
+            }
+        }
+    }
+    let mut reaching = EntityVec::filled(ni, Vec::new());
+    if let Some(rd) = &a.reaching {
+        for &b in a.cfg.blocks() {
+            if !a.cfg.is_reachable(b) {
+                continue;
+            }
+            for (i, uses) in rd.uses_in_block(f, b) {
+                reaching[i] = uses
+                    .into_iter()
+                    .map(|(v, defs)| {
+                        let sites = defs
+                            .into_iter()
+                            .filter_map(|d| match rd.defs[d].site {
+                                DefSite::Inst(j) => Some(j),
+                                // Function parameters are always live.
+                                DefSite::Param(_) => None,
+                            })
+                            .collect();
+                        (v, sites)
+                    })
+                    .collect();
+            }
+        }
+    }
+    let mut m = Marker {
+        f,
+        a,
+        live: Liveness {
+            insts: EntitySet::new_empty(ni),
+            args: EntitySet::new_empty(nv),
+            blocks: EntitySet::new_empty(nb),
+            block_of,
+        },
+        reverse: EntityVec::filled(nv, Vec::new()),
+        reaching,
+        queue: VecDeque::new(),
+        events: std::mem::take(events),
+    };
+    m.run();
+    *events = m.events;
+    m.live
+}
+
+impl Marker<'_> {
+    fn run(&mut self) {
+        let f = self.f;
+        let ossa = is_ossa(f);
+        self.events.push(Event::Phase { phase: Phase::Roots });
+        for &b in self.a.cfg.blocks() {
+            if !self.a.cfg.is_reachable(b) {
+                continue;
+            }
+            for i in f.blocks[b].all_insts() {
+                if i.index() >= f.insts.len() {
+                    continue;
+                }
+                match classify(f, i, ossa) {
+                    Class::Root(root) => self.mark_inst(i, Reason::Root { root }),
+                    Class::Reverse(v) if v.index() < f.values.len() => self.reverse[v].push(i),
+                    Class::Reverse(_) | Class::Normal => {}
+                }
+            }
+        }
+        self.events.push(Event::Phase { phase: Phase::Propagate });
+        self.drain();
+        self.keep_branches_without_live_post_dominator();
+    }
+
+    /// A conditional branch that is dead but has no live post-dominator to jump to (control
+    /// may never reach an exit from it) is kept as it is — and so is what it reads. Marking
+    /// one can give a later one a live post-dominator, hence one at a time, in layout order.
+    fn keep_branches_without_live_post_dominator(&mut self) {
+        let f = self.f;
+        for &b in self.a.cfg.blocks() {
+            if !self.a.cfg.is_reachable(b) {
+                continue;
+            }
+            let Some(t) = f.blocks[b].term else { continue };
+            if self.live.insts.contains(t) || !is_conditional_branch(&f.insts[t].op) {
+                continue;
+            }
+            if nearest_live_post_dominator(self.a, &self.live, b).is_none() {
+                self.mark_inst(t, Reason::Root { root: RootKind::NoLivePostDominator });
+                self.drain();
+            }
+        }
+    }
+
+    fn drain(&mut self) {
+        while let Some(i) = self.queue.pop_front() {
+            self.propagate(i);
+        }
+    }
+
+    fn mark_inst(&mut self, i: InstId, reason: Reason) {
+        let Some(Some(block)) = self.live.block_of.get(i).copied() else { return };
+        if self.live.insts.insert(i) {
+            self.events.push(Event::Live { inst: i, block, reason });
+            self.queue.push_back(i);
+        }
+    }
+
+    /// SIL: marks the definition of `v` (instruction or parameter) live.
+    fn mark_value(&mut self, v: ValueId, reason: Reason) {
+        let Some(data) = self.f.values.get(v) else { return };
+        match data.def {
+            ValueDef::Result { inst, .. } => self.mark_inst(inst, reason),
+            ValueDef::Param { block, index } => self.mark_arg(v, block, index, reason),
+            ValueDef::Var | ValueDef::Undef => {}
+        }
+    }
+
+    fn mark_arg(&mut self, v: ValueId, block: BlockId, index: u32, reason: Reason) {
+        if !self.a.cfg.is_reachable(block) || !self.live.args.insert(v) {
+            return;
+        }
+        self.events.push(Event::LiveArg { arg: v, block, reason });
+        self.mark_block(block, Node::Arg(v));
+        self.mark_reverse_deps(v, Node::Arg(v));
+        // Every predecessor must deliver the argument: its terminator and, on each edge
+        // into `block`, the value it passes.
+        let mut preds: Vec<BlockId> = self.a.cfg.preds(block).to_vec();
+        preds.dedup();
+        for p in preds {
+            let Some(t) = self.f.blocks[p].term else { continue };
+            self.mark_inst(t, Reason::BranchFeedsLiveArg { arg: v, block });
+            let incoming: Vec<ValueId> = self.f.insts[t]
+                .succs
+                .iter()
+                .filter(|s| s.block == block)
+                .filter_map(|s| s.args.get(index as usize).copied())
+                .collect();
+            for x in incoming {
+                self.mark_value(x, Reason::IncomingValue { arg: v, block });
+            }
+        }
+    }
+
+    /// The first live thing in `block` makes the terminators it is control dependent on live.
+    fn mark_block(&mut self, block: BlockId, via: Node) {
+        if !self.live.blocks.insert(block) {
+            return;
+        }
+        for &c in self.a.cdg.deps(block) {
+            if let Some(t) = self.f.blocks[c].term {
+                self.mark_inst(t, Reason::ControlDependence { block, via });
+            }
+        }
+    }
+
+    fn mark_reverse_deps(&mut self, v: ValueId, on: Node) {
+        let deps = self.reverse.get(v).cloned().unwrap_or_default();
+        for d in deps {
+            self.mark_inst(d, Reason::ReverseDependency { on });
+        }
+    }
+
+    fn propagate(&mut self, i: InstId) {
+        let f = self.f;
+        let Some(Some(block)) = self.live.block_of.get(i).copied() else { return };
+        self.mark_block(block, Node::Inst(i));
+        let inst = &f.insts[i];
+        match f.lang {
+            Lang::Sil => {
+                // Operands only: a terminator's successor arguments are live per parameter.
+                for &v in &inst.args {
+                    self.mark_value(v, Reason::Operand { of: i });
+                }
+            }
+            Lang::Bril => {
+                let uses = std::mem::take(&mut self.reaching[i]);
+                for (var, defs) in &uses {
+                    for &d in defs {
+                        self.mark_inst(d, Reason::ReachingDef { use_in: i, var: *var });
+                    }
+                }
+                self.reaching[i] = uses;
+            }
+        }
+        for &r in &inst.results {
+            if f.lang == Lang::Sil {
+                self.mark_reverse_deps(r, Node::Inst(i));
+            }
+        }
+    }
+}
+
+/// Walks the post-dominator tree up from `b` to the first block holding something live;
+/// `None` when the walk reaches the virtual exit.
+pub(crate) fn nearest_live_post_dominator(a: &Analyses, live: &Liveness, b: BlockId) -> Option<BlockId> {
+    let mut cur = a.pdt.idom(b);
+    let mut steps = 0usize;
+    while let Some(p) = cur {
+        if live.blocks.contains(p) {
+            return Some(p);
+        }
+        steps += 1;
+        if steps > a.cfg.num_blocks() {
+            return None;
+        }
+        cur = a.pdt.idom(p);
+    }
+    None
+}

@@ -1,0 +1,183 @@
+//! Lazy Code Motion — seed 004 (`004_d6a4027f0f8eba0f.txt`, "Lazy Code Motion", after
+//! J. Knoop, O. Rüthing and B. Steffen, *Lazy Code Motion*, PLDI 1992, in the node form of
+//! Nakata's コンパイラの構成と最適化 and Morgan's *Building an Optimizing Compiler*; the
+//! equations, whose figures the seed lost, are `docs/lcm-equations.md`).
+//!
+//! Partial redundancy elimination that never adds an evaluation to any path (safe), removes
+//! every redundancy a safe placement can (computationally optimal) and places computations as
+//! late as possible (lifetime optimal). The seed's steps, each its own module:
+//!
+//! 1. [`split`]: split critical edges; give the function a start node without predecessors.
+//! 2. [`exprs`]: candidate expressions and `NComp`, `XComp`, `Transp` per block.
+//! 3. [`predicates`]: `NdSafe/XdSafe`, `NuSafe/XuSafe` (greatest fixpoints),
+//! 4. `NEarliest/XEarliest`, 5. `NDelayed/XDelayed` (greatest fixpoint),
+//! 6. `NLatest/XLatest` — all expressions at once, one bit vector per block and predicate.
+//! 7. [`transform`]: one temporary per moved expression, deletions and insertions.
+//!
+//! [`run_function`] returns the function after step 1 (what the predicates describe), the
+//! transformed function, the predicates and a [`Trace`] of every step; [`report`] turns the
+//! predicates into the JSON and the Markdown/LaTeX/CSV tables the CLI and the web app
+//! export.
+//!
+//! LCM runs on Bril only. In SIL every value is defined once: a temporary assigned in two
+//! predecessors of a join (an insertion in one, a kept computation in the other) would need a
+//! new block argument at the join and on every branch into it, and the deleted computations'
+//! uses would have to be rewritten to those arguments — an SSA-aware variant (SSAPRE-style
+//! renaming) that this pass does not implement, so SIL functions are refused with
+//! [`LcmError::NotBril`] rather than transformed wrongly.
+
+mod exprs;
+mod graph;
+mod predicates;
+pub mod report;
+mod split;
+mod trace;
+mod transform;
+
+pub use exprs::{may_trap, Expr, ExprId, Local, Options};
+pub use graph::Graph;
+pub use predicates::{BitChange, Fixpoint, PerBlock, Pred, Predicates};
+pub use split::{SplitEdge, Splits};
+pub use trace::{BlockInfo, Edit, Point, PredValues, Step, Temp, Trace};
+
+use crate::entity::EntityVec;
+use crate::ir::{verify, BlockId, Function, Lang, Module};
+
+/// Why LCM refused a function. The messages are for users (CLI and UI show them as is).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LcmError {
+    #[error(
+        "LCM runs on Bril; `{function}` is a SIL function. In SSA form a moved computation \
+         that reaches a join from two places would need a new block argument there, which \
+         this pass does not construct — try the Bril examples"
+    )]
+    NotBril { function: String },
+    #[error("LCM cannot run on `{function}`: the function is malformed ({message})")]
+    Malformed { function: String, message: String },
+    #[error("no expression `{expr}`{}; expressions are: {}", in_function(.function), .available.join(", "))]
+    UnknownExpr { expr: String, function: Option<String>, available: Vec<String> },
+    #[error("internal error in LCM on `{function}`: {message}")]
+    Internal { function: String, message: String },
+}
+
+fn in_function(f: &Option<String>) -> String {
+    f.as_ref().map(|f| format!(" in `@{f}`")).unwrap_or_default()
+}
+
+/// LCM's results for one function.
+#[derive(Clone, Debug)]
+pub struct LcmOutput {
+    pub name: String,
+    /// The function after step 1: the graph all predicates are about.
+    pub split: Function,
+    /// The function after step 7 (split blocks that received nothing removed again).
+    pub result: Function,
+    pub exprs: EntityVec<ExprId, Expr>,
+    pub preds: Predicates,
+    /// Blocks of `split` reachable from its entry (the others have no global predicates).
+    pub graph: Graph,
+    pub trace: Trace,
+}
+
+impl LcmOutput {
+    /// The blocks after step 1, in layout order.
+    pub fn blocks(&self) -> &[BlockId] {
+        &self.split.layout
+    }
+
+    /// The expression written `text` (`add a b`; spacing is not significant).
+    pub fn expr_by_text(&self, text: &str) -> Option<ExprId> {
+        let want: Vec<&str> = text.split_whitespace().collect();
+        self.exprs.iter().find(|(_, e)| e.text().split(' ').eq(want.iter().copied())).map(|(id, _)| id)
+    }
+
+    /// The expressions step 7 rewrote.
+    pub fn moved(&self) -> &[ExprId] {
+        self.trace
+            .steps
+            .iter()
+            .find_map(|s| match s {
+                Step::Transform { moved, .. } => Some(moved.as_slice()),
+                _ => None,
+            })
+            .unwrap_or(&[])
+    }
+}
+
+fn values(preds: &Predicates, list: &[Pred]) -> Vec<PredValues> {
+    list.iter().map(|&p| PredValues { pred: p, blocks: preds.get(p).clone() }).collect()
+}
+
+/// Runs all seven steps on one Bril function. Never panics: malformed input is refused with
+/// [`LcmError::Malformed`] (after [`crate::ir::verify`]).
+pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError> {
+    if f.lang != Lang::Bril {
+        return Err(LcmError::NotBril { function: f.name.clone() });
+    }
+    if let Err(d) = verify(f) {
+        let message = d.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; ");
+        return Err(LcmError::Malformed { function: f.name.clone(), message });
+    }
+    let mut g = f.clone();
+    let splits = split::split_critical_edges(&mut g);
+    let graph = Graph::new(&g);
+    let ex = exprs::Exprs::collect(&g, opts);
+    let local = exprs::compute_local(&g, &graph, &ex);
+    let global = predicates::compute_global(&graph, &local, ex.len());
+    if !global.converged {
+        return Err(LcmError::Internal { function: f.name.clone(), message: "a fixpoint did not converge".into() });
+    }
+    let preds = global.preds;
+    let t = transform::transform(&g, &graph, &ex, &preds, &splits);
+    if let Err(d) = verify(&t.function) {
+        let message = d.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; ");
+        return Err(LcmError::Internal { function: f.name.clone(), message: format!("result does not verify: {message}") });
+    }
+
+    let blocks = g
+        .layout
+        .iter()
+        .map(|&b| BlockInfo {
+            id: b,
+            name: g.blocks[b].name.clone(),
+            reachable: graph.reachable.contains(b),
+            new: splits.is_new(b),
+        })
+        .collect();
+    use Pred::*;
+    let steps = vec![
+        Step::SplitEdges { splits },
+        Step::Local { values: values(&preds, &[NComp, XComp, Transp]) },
+        Step::DownSafety { values: values(&preds, &[NdSafe, XdSafe]), fixpoint: global.dsafe },
+        Step::UpSafety { values: values(&preds, &[NuSafe, XuSafe]), fixpoint: global.usafe },
+        Step::Earliest { values: values(&preds, &[NEarliest, XEarliest]) },
+        Step::Delayed { values: values(&preds, &[NDelayed, XDelayed]), fixpoint: global.delayed },
+        Step::Latest { values: values(&preds, &[NLatest, XLatest]) },
+        Step::Transform { moved: t.moved, temps: t.temps, edits: t.edits },
+    ];
+    let trace = Trace {
+        function: f.name.clone(),
+        exprs: ex.list.values().map(|e| e.text()).collect(),
+        blocks,
+        steps,
+    };
+    Ok(LcmOutput { name: f.name.clone(), split: g, result: t.function, exprs: ex.list, preds, graph, trace })
+}
+
+/// Runs LCM on every function of a Bril module; returns the transformed module and each
+/// function's results. A SIL module is refused with [`LcmError::NotBril`].
+pub fn run_module(m: &Module, opts: &Options) -> Result<(Module, Vec<LcmOutput>), LcmError> {
+    if m.lang != Lang::Bril {
+        let function = m.functions.first().map(|f| f.name.clone()).unwrap_or_default();
+        return Err(LcmError::NotBril { function });
+    }
+    let outputs = m.functions.iter().map(|f| run_function(f, opts)).collect::<Result<Vec<_>, _>>()?;
+    let mut out = m.clone();
+    for (f, o) in out.functions.iter_mut().zip(&outputs) {
+        *f = o.result.clone();
+    }
+    Ok((out, outputs))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,334 @@
+//! Unit tests of the LCM pass on small Bril programs (golden tables and random-program
+//! properties live in `core/tests/lcm_*.rs`).
+
+use super::*;
+use crate::entity::EntitySet;
+use crate::print::{print_function, Naming};
+use crate::{parse_module, Lang};
+
+fn run_text(text: &str, opts: Options) -> LcmOutput {
+    let m = parse_module(Lang::Bril, "t.bril", text).unwrap_or_else(|d| panic!("parse: {d:?}"));
+    run_function(&m.functions[0], &opts).unwrap_or_else(|e| panic!("lcm: {e}"))
+}
+
+fn lcm(text: &str) -> LcmOutput {
+    run_text(text, Options::default())
+}
+
+/// The names of the blocks where predicate `p` holds for expression `text`.
+fn blocks_where(o: &LcmOutput, p: Pred, text: &str) -> Vec<String> {
+    let e = o.expr_by_text(text).unwrap_or_else(|| panic!("no expression {text}"));
+    o.blocks().iter().filter(|&&b| o.preds.holds(p, b, e)).map(|&b| o.split.blocks[b].name.clone()).collect()
+}
+
+fn printed(o: &LcmOutput) -> String {
+    print_function(&o.result, Naming::User)
+}
+
+const DIAMOND: &str = "@main(a: int, b: int, p: bool) {
+  br p .left .right;
+.left:
+  x: int = add a b;
+  print x;
+  jmp .join;
+.right:
+  jmp .join;
+.join:
+  y: int = add a b;
+  print y;
+}
+";
+
+#[test]
+fn partially_redundant_diamond_inserts_on_the_other_arm() {
+    let o = lcm(DIAMOND);
+    assert_eq!(blocks_where(&o, Pred::NComp, "add a b"), ["left", "join"]);
+    assert_eq!(blocks_where(&o, Pred::XLatest, "add a b"), ["right"]);
+    assert_eq!(blocks_where(&o, Pred::NLatest, "add a b"), ["left"]);
+    assert_eq!(
+        printed(&o),
+        "@main(a: int, b: int, p: bool) {
+  br p .left .right;
+.left:
+  add.a.b: int = add a b;
+  x: int = id add.a.b;
+  print x;
+  jmp .join;
+.right:
+  add.a.b: int = add a b;
+  jmp .join;
+.join:
+  y: int = id add.a.b;
+  print y;
+}
+"
+    );
+}
+
+#[test]
+fn do_while_invariant_is_hoisted_and_the_unused_split_block_removed() {
+    let text = "@main(a: int, b: int, n: int) {
+  i: int = const 0;
+  one: int = const 1;
+.body:
+  x: int = mul a b;
+  print x;
+  i: int = add i one;
+  c: bool = lt i n;
+  br c .body .done;
+.done:
+  ret;
+}
+";
+    let o = lcm(text);
+    // The back edge body → body is critical and gets a block named after it.
+    let names: Vec<&str> = o.blocks().iter().map(|&b| o.split.blocks[b].name.as_str()).collect();
+    assert_eq!(names, ["b0", "body", "body_body", "done"]);
+    assert_eq!(blocks_where(&o, Pred::XLatest, "mul a b"), ["b0"]);
+    // `add i one` computes then modifies `i`: an entry computation, not transparent.
+    assert_eq!(blocks_where(&o, Pred::NComp, "add i one"), ["body"]);
+    assert!(!blocks_where(&o, Pred::Transp, "add i one").contains(&"body".to_string()));
+    // `lt i n` follows the last modification of `i`: an exit computation.
+    assert_eq!(blocks_where(&o, Pred::XComp, "lt i n"), ["body"]);
+    assert_eq!(
+        printed(&o),
+        "@main(a: int, b: int, n: int) {
+  i: int = const 0;
+  one: int = const 1;
+  mul.a.b: int = mul a b;
+.body:
+  x: int = id mul.a.b;
+  print x;
+  i: int = add i one;
+  c: bool = lt i n;
+  br c .body .done;
+.done:
+  ret;
+}
+"
+    );
+    // Nothing moved but `mul a b`.
+    assert_eq!(o.moved().len(), 1);
+}
+
+#[test]
+fn an_insertion_on_a_critical_edge_keeps_its_block() {
+    let text = "@main(a: int, b: int, p: bool) {
+  br p .left .join;
+.left:
+  x: int = add a b;
+  jmp .join;
+.join:
+  y: int = add a b;
+  print y;
+}
+";
+    let o = lcm(text);
+    assert_eq!(o.trace.blocks.iter().filter(|b| b.new).count(), 1);
+    assert_eq!(blocks_where(&o, Pred::XLatest, "add a b"), ["b0_join"]);
+    assert_eq!(
+        printed(&o),
+        "@main(a: int, b: int, p: bool) {
+  br p .left .b0_join;
+.left:
+  add.a.b: int = add a b;
+  x: int = id add.a.b;
+  jmp .join;
+.b0_join:
+  add.a.b: int = add a b;
+.join:
+  y: int = id add.a.b;
+  print y;
+}
+"
+    );
+}
+
+#[test]
+fn a_division_in_a_while_loop_is_not_hoisted() {
+    // Hoisting `div a b` above the loop test would divide on the path that skips the loop.
+    let text = "@main(a: int, b: int, n: int) {
+  i: int = const 0;
+  one: int = const 1;
+.head:
+  c: bool = lt i n;
+  br c .body .done;
+.body:
+  q: int = div a b;
+  i: int = add i one;
+  jmp .head;
+.done:
+  print i;
+}
+";
+    let o = lcm(text);
+    assert!(o.moved().is_empty());
+    assert_eq!(printed(&o), crate::print::print_function(&parse_module(Lang::Bril, "t", text).unwrap().functions[0], Naming::User));
+}
+
+#[test]
+fn a_trapping_expression_does_not_cross_a_print() {
+    // Without the barrier, `div a b` would be hoisted to the end of b0 — above `print p`
+    // on the right arm — and a division by zero would lose that output.
+    let text = "@main(a: int, b: int, p: bool) {
+  br p .left .right;
+.left:
+  x: int = div a b;
+  jmp .join;
+.right:
+  print p;
+  jmp .join;
+.join:
+  y: int = div a b;
+  print y;
+}
+";
+    let o = lcm(text);
+    // `print p` and `print y` are barriers for the division.
+    assert_eq!(blocks_where(&o, Pred::Transp, "div a b"), ["b0", "left"]);
+    assert_eq!(blocks_where(&o, Pred::XLatest, "div a b"), ["right"]);
+    let out = printed(&o);
+    let right = out.find(".right:").unwrap();
+    let print_p = out[right..].find("print p").unwrap();
+    let insert = out[right..].find("div.a.b: int = div a b").unwrap();
+    assert!(print_p < insert, "{out}");
+    // The same program with `add` moves the computation freely.
+    let o = lcm(&text.replace("div", "add"));
+    assert_eq!(blocks_where(&o, Pred::Transp, "add a b").len(), 4);
+}
+
+#[test]
+fn untouched_programs_print_exactly_as_they_came() {
+    let text = "@main(a: int, b: int) {
+.top:
+  x: int = add a b;
+  a: int = add x b;
+  c: bool = lt a b;
+  br c .top .out;
+.out:
+  y: int = mul a b;
+  print y;
+}
+";
+    let o = lcm(text);
+    assert!(o.moved().is_empty(), "{:?}", o.moved());
+    let original = parse_module(Lang::Bril, "t", text).unwrap();
+    assert_eq!(printed(&o), print_function(&original.functions[0], Naming::User));
+    // The entry was a loop header: step 1 added a fresh entry, step 7 removed it again.
+    assert!(o.trace.blocks[0].new);
+    assert!(o.trace.steps.iter().any(|s| matches!(s, Step::Transform { edits, .. }
+        if edits.iter().any(|e| matches!(e, Edit::RemoveEntry { .. })))));
+}
+
+#[test]
+fn commute_merges_swapped_operands_only_when_asked() {
+    let text = "@main(a: int, b: int) {
+  x: int = add a b;
+  y: int = add b a;
+  print x y;
+}
+";
+    assert_eq!(lcm(text).exprs.len(), 2);
+    let o = run_text(text, Options { commute: true });
+    assert_eq!(o.exprs.len(), 1);
+    assert_eq!(o.exprs[ExprId(0)].text(), "add a b");
+}
+
+#[test]
+fn an_infinite_loop_gets_no_insertions() {
+    // No path reaches an exit, so down-safety must not hold vacuously.
+    let text = "@main(a: int, b: int, p: bool) {
+.l:
+  br p .x .y;
+.x:
+  q: int = div a b;
+  print q;
+  jmp .l;
+.y:
+  jmp .l;
+}
+";
+    let o = lcm(text);
+    assert!(o.moved().is_empty());
+    assert_eq!(blocks_where(&o, Pred::NdSafe, "div a b"), ["x"]);
+}
+
+#[test]
+fn unreachable_blocks_take_no_part() {
+    let text = "@main(a: int, b: int, p: bool) {
+  br p .l .r;
+.l:
+  x: int = add a b;
+  jmp .j;
+.r:
+  jmp .j;
+.j:
+  ret;
+.dead:
+  y: int = add a b;
+  jmp .j;
+}
+";
+    let o = lcm(text);
+    let e = o.expr_by_text("add a b").unwrap();
+    let dead = o.split.block_by_name("dead").unwrap();
+    assert!(!o.graph.reachable.contains(dead));
+    assert!(o.preds.holds(Pred::NComp, dead, e));
+    for p in &Pred::ALL[3..] {
+        assert!(!o.preds.holds(*p, dead, e), "{p}");
+    }
+    assert!(o.moved().is_empty());
+}
+
+#[test]
+fn sil_is_refused_with_a_clear_message() {
+    let mut f = Function::new("f", Lang::Sil);
+    f.add_block(crate::ir::Block::new("bb0"));
+    let err = run_function(&f, &Options::default()).unwrap_err();
+    assert!(err.to_string().starts_with("LCM runs on Bril;"), "{err}");
+}
+
+#[test]
+fn fixpoint_rounds_are_recorded_and_end_quiet() {
+    let o = lcm(DIAMOND);
+    for s in &o.trace.steps {
+        if let Step::DownSafety { fixpoint, .. } | Step::UpSafety { fixpoint, .. } | Step::Delayed { fixpoint, .. } = s {
+            assert!(fixpoint.rounds.len() >= 2, "{}", s.title());
+            assert!(fixpoint.rounds.last().unwrap().is_empty());
+            assert!(fixpoint.rounds[0].iter().all(|c| c.new.count() <= c.old.count()));
+        }
+    }
+    // The trace is data: it survives a JSON round trip.
+    let json = serde_json::to_string(&o.trace).unwrap();
+    let back: Trace = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, o.trace);
+}
+
+#[test]
+fn report_formats_agree() {
+    let o = lcm(DIAMOND);
+    let outs = [o];
+    let md = report::table(&outs, report::TableFormat::Markdown, Some("add  a b")).unwrap();
+    assert!(md.starts_with("### `@main`: `add a b`\n"), "{md}");
+    assert_eq!(md.lines().filter(|l| l.starts_with("| ")).count(), 1 + outs[0].blocks().len());
+    let csv = report::table(&outs, report::TableFormat::Csv, None).unwrap();
+    assert!(csv.starts_with("function,expr,block,NComp,XComp,Transp,NdSafe,XdSafe,NuSafe,XuSafe,NEarliest,XEarliest,NDelayed,XDelayed,NLatest,XLatest\n"));
+    assert!(csv.contains("\nmain,add a b,right,F,F,T,T,T,F,F,F,F,T,T,F,T\n"), "{csv}");
+    let tex = report::table(&outs, report::TableFormat::Latex, Some("add a b")).unwrap();
+    assert!(tex.contains("right & F & F & T & T & T & F & F & F & F & T & T & F & T \\\\"), "{tex}");
+    let err = report::table(&outs, report::TableFormat::Csv, Some("sub a b")).unwrap_err();
+    assert!(err.to_string().contains("add a b"), "{err}");
+    let json = report::json(&outs, false);
+    assert!(json.starts_with(r#"{"functions":[{"name":"main","blocks":["b0","left","right","join"],"expressions":[{"expr":"add a b","blocks":[{"label":"b0","NComp":false,"XComp":false,"Transp":true,"NdSafe":false"#), "{json}");
+}
+
+#[test]
+fn bit_vectors_hold_only_expression_ids() {
+    let o = lcm(DIAMOND);
+    for set in &o.preds.sets {
+        for s in set.values() {
+            assert_eq!(s.capacity(), o.exprs.len());
+        }
+    }
+    let _: EntitySet<ExprId> = EntitySet::new_empty(0);
+}

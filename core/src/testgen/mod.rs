@@ -1,0 +1,28 @@
+//! The semantic safety net: random Bril programs and a differential harness.
+//!
+//! A pass is correct on a program if the program behaves the same after it: same printed
+//! output, same return value, same error (or none). [`gen`] makes seeded random programs that
+//! always terminate and are full of what DCE and LCM act on (dead temporaries, recomputed
+//! expressions on different paths, guarded and unguarded divisions); [`harness`] runs the
+//! original and the transformed module in the interpreter and compares them, also returning
+//! both dynamic instruction counts so an LCM test can assert the count never grows.
+//!
+//! A pass test is one line:
+//!
+//! ```ignore
+//! let stats = testgen::check_pass(0..2000, |m| { let mut m = m.clone(); my_pass(&mut m); m })
+//!     .unwrap_or_else(|fail| panic!("{fail}"));   // prints the seed and both programs
+//! assert!(stats.never_grew());                       // LCM: no path got longer
+//! ```
+//!
+//! For a single program, `testgen::differential(&before, &after, &inputs)` compares any two
+//! modules (Bril `@main`, or `differential_entry` for a SIL function and its arguments).
+//! [`build`] makes a module and its text from lines, for hand-written test programs.
+
+pub mod build;
+pub mod gen;
+pub mod harness;
+
+pub use build::{build_module, BrilInst, FuncSpec, Line};
+pub use gen::{generate, GenConfig, Generated, Rng};
+pub use harness::{check_pass, check_pass_with, differential, differential_entry, Counts, Mismatch, PassFailure, PassStats};
