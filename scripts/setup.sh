@@ -166,22 +166,27 @@ setup_fetch() {
     setup_say "cargo fetch --locked: done in $(setup_secs "$t0") s"
 }
 
-# Everything, apt in the background while cargo compiles (apt is mostly download).
+# Everything. apt (mostly download) runs in the background throughout, and wasm-bindgen-cli
+# builds beside trunk: trunk's last step is a long single-threaded LTO link that leaves the
+# second core idle.
 setup_all() {
-    local t0 apt_pid apt_rc=0
+    local t0 apt_pid wbg_pid rc=0
     t0=$(date +%s)
     setup_apt &
     apt_pid=$!
-    setup_wasm_target &&
-        setup_npm &&
-        setup_fetch &&
-        setup_wasm_bindgen &&
-        setup_trunk || {
-        wait "$apt_pid" || true
+    if setup_wasm_target && setup_npm && setup_fetch; then
+        setup_wasm_bindgen &
+        wbg_pid=$!
+        setup_trunk || rc=1
+        wait "$wbg_pid" || rc=1
+    else
+        rc=1
+    fi
+    wait "$apt_pid" || rc=1
+    if [[ $rc -ne 0 ]]; then
+        setup_say "FAILED (see above)"
         return 1
-    }
-    wait "$apt_pid" || apt_rc=$?
-    [[ $apt_rc -eq 0 ]] || return 1
+    fi
     setup_say "all tools ready in $(setup_secs "$t0") s"
 }
 

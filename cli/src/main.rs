@@ -4,6 +4,7 @@
 
 mod graphs;
 mod input;
+mod passes;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use input::{load, Failure};
@@ -88,6 +89,58 @@ enum Command {
         #[arg(long, value_enum, default_value = "json")]
         format: GraphFormat,
     },
+    /// Aggressive dead code elimination (seed 000): prints the optimized program.
+    Dce {
+        #[command(flatten)]
+        src: Source,
+        /// SIL: number blocks and values as sil-opt prints.
+        #[arg(long)]
+        renumber: bool,
+        /// Print the pass's trace instead of the program (`json`).
+        #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
+        trace: Option<String>,
+        /// Explain why the instruction at BLOCK:INDEX (0-based, terminator last) is live or dead.
+        #[arg(long, value_name = "BLOCK:INDEX")]
+        explain: Option<String>,
+        /// The function for --explain / --trace (default: the only one, or main).
+        #[arg(long)]
+        function: Option<String>,
+        /// Append a line counting what was removed.
+        #[arg(long)]
+        stats: bool,
+    },
+    /// Lazy code motion (seed 004) on Bril: predicate tables, or the transformed program.
+    Lcm {
+        #[command(flatten)]
+        src: Source,
+        /// json (every expression), or a table: markdown, latex, csv.
+        #[arg(long)]
+        format: Option<String>,
+        /// The expression a table shows, as `op arg1 arg2` (e.g. "add a b").
+        #[arg(long)]
+        expr: Option<String>,
+        /// Print the transformed program instead.
+        #[arg(long)]
+        emit: bool,
+        /// Treat `add a b` and `add b a` as one expression.
+        #[arg(long)]
+        commute: bool,
+    },
+    /// Run the program in the interpreter (Bril: @main; SIL: --function NAME).
+    Run {
+        #[command(flatten)]
+        src: Source,
+        /// Arguments of the entry function.
+        args: Vec<String>,
+        #[arg(long)]
+        function: Option<String>,
+        /// Print `total_dyn_inst: N` (executed instructions) on stderr.
+        #[arg(long)]
+        profile: bool,
+        /// Stop after this many executed instructions.
+        #[arg(long)]
+        step_limit: Option<u64>,
+    },
 }
 
 fn run(cli: Cli) -> Result<String, Failure> {
@@ -123,11 +176,53 @@ fn run(cli: Cli) -> Result<String, Failure> {
             let input = load(&src.file, src.lang.map(Into::into))?;
             graphs::cdg(&input.module, format)
         }
+        Command::Dce { src, renumber, trace, explain, function, stats } => {
+            let input = load(&src.file, src.lang.map(Into::into))?;
+            let args = passes::DceArgs {
+                renumber,
+                trace_json: trace.is_some(),
+                explain: explain.as_deref(),
+                function: function.as_deref(),
+                stats,
+            };
+            passes::dce(&input, args)
+        }
+        Command::Lcm { src, format, expr, emit, commute } => {
+            let input = load(&src.file, src.lang.map(Into::into))?;
+            let args = passes::LcmArgs { format: format.as_deref(), expr: expr.as_deref(), emit, commute };
+            passes::lcm(&input, args)
+        }
+        // `main` handles `run` itself: it writes to both streams.
+        Command::Run { .. } => Err(Failure("error: `run` is handled separately".into())),
+    }
+}
+
+/// `run` prints the program's own output and, separately, errors and the profile.
+fn run_program(src: Source, args: Vec<String>, function: Option<String>, profile: bool, step_limit: Option<u64>) -> ExitCode {
+    let input = match load(&src.file, src.lang.map(Into::into)) {
+        Ok(i) => i,
+        Err(Failure(msg)) => {
+            eprintln!("{msg}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let a = passes::RunArgs { args: &args, function: function.as_deref(), profile, step_limit };
+    let (out, err, ok) = passes::run(&input, a);
+    print!("{out}");
+    eprint!("{err}");
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let cli = Cli::parse();
+    if let Command::Run { src, args, function, profile, step_limit } = cli.command {
+        return run_program(src, args, function, profile, step_limit);
+    }
+    match run(cli) {
         Ok(out) => {
             print!("{out}");
             ExitCode::SUCCESS

@@ -16,13 +16,87 @@ use proptest::test_runner::TestCaseError;
 use std::sync::OnceLock;
 
 const VOCAB: &[&str] = &[
-    "@main", "@f", "@g", "(", ")", "{", "}", ":", ";", "=", ",", "<", ">", "int", "bool",
-    "float", "char", "ptr", "x", "y", "v0.1", "b0", "b1", "true", "false", "nan", "inf", ".L",
-    ".b1", ".b0", ".while.cond", "const", "id", "add", "mul", "div", "eq", "lt", "not", "and",
-    "fadd", "feq", "ceq", "char2int", "int2char", "alloc", "load", "store", "free", "ptradd",
-    "call", "print", "jmp", "br", "ret", "nop", "speculate", "5", "-3", "+7", "0", "1.5",
-    "-0.25", "1e-5", ".5", "-inf", "'a'", "'\\n'", "'\\'", "'''", "'ab'", "99999999999999999999",
-    "9223372036854775807", "#c\n", "\n", "$", "@", ".", "é", "\r\n", "\t",
+    "@main",
+    "@f",
+    "@g",
+    "(",
+    ")",
+    "{",
+    "}",
+    ":",
+    ";",
+    "=",
+    ",",
+    "<",
+    ">",
+    "int",
+    "bool",
+    "float",
+    "char",
+    "ptr",
+    "x",
+    "y",
+    "v0.1",
+    "b0",
+    "b1",
+    "true",
+    "false",
+    "nan",
+    "inf",
+    ".L",
+    ".b1",
+    ".b0",
+    ".while.cond",
+    "const",
+    "id",
+    "add",
+    "mul",
+    "div",
+    "eq",
+    "lt",
+    "not",
+    "and",
+    "fadd",
+    "feq",
+    "ceq",
+    "char2int",
+    "int2char",
+    "alloc",
+    "load",
+    "store",
+    "free",
+    "ptradd",
+    "call",
+    "print",
+    "jmp",
+    "br",
+    "ret",
+    "nop",
+    "speculate",
+    "5",
+    "-3",
+    "+7",
+    "0",
+    "1.5",
+    "-0.25",
+    "1e-5",
+    ".5",
+    "-inf",
+    "'a'",
+    "'\\n'",
+    "'\\'",
+    "'''",
+    "'ab'",
+    "99999999999999999999",
+    "9223372036854775807",
+    "#c\n",
+    "\n",
+    "$",
+    "@",
+    ".",
+    "é",
+    "\r\n",
+    "\t",
 ];
 
 fn config(cases: u32) -> ProptestConfig {
@@ -31,9 +105,8 @@ fn config(cases: u32) -> ProptestConfig {
 
 /// Module equality, except that a NaN constant (unequal to itself) compares by its text.
 fn same(a: &Module, b: &Module) -> bool {
-    let has_nan = |m: &Module| {
-        m.functions.iter().any(|f| f.insts.values().any(|i| matches!(i.imm, Imm::Float(x) if x.is_nan())))
-    };
+    let has_nan =
+        |m: &Module| m.functions.iter().any(|f| f.insts.values().any(|i| matches!(i.imm, Imm::Float(x) if x.is_nan())));
     a == b || (has_nan(a) && print_module(a) == print_module(b))
 }
 
@@ -85,9 +158,21 @@ fn program() -> impl Strategy<Value = String> {
     let ty = select(&["int", "bool", "float", "char", "ptr<int>", "ptr<ptr<float>>"][..]);
     let typed_lit = select(
         &[
-            ("int", "0"), ("int", "-1"), ("bool", "true"), ("bool", "false"), ("float", "2.5"),
-            ("float", "1e300"), ("float", "1e999"), ("float", "-0.0"), ("float", "7"),
-            ("char", "'x'"), ("char", "'\\0'"), ("char", "'''"), ("char", "'\\n'"), ("float", "nan"), ("float", "-inf"),
+            ("int", "0"),
+            ("int", "-1"),
+            ("bool", "true"),
+            ("bool", "false"),
+            ("float", "2.5"),
+            ("float", "1e300"),
+            ("float", "1e999"),
+            ("float", "-0.0"),
+            ("float", "7"),
+            ("char", "'x'"),
+            ("char", "'\\0'"),
+            ("char", "'''"),
+            ("char", "'\\n'"),
+            ("float", "nan"),
+            ("float", "-inf"),
         ][..],
     );
     let op = select(
@@ -123,11 +208,7 @@ fn program() -> impl Strategy<Value = String> {
     });
     prop::collection::vec(body, 1..4).prop_map(|bodies| {
         let names = ["main", "f", "g"];
-        bodies
-            .iter()
-            .zip(names)
-            .map(|(body, name)| format!("@{name}(a: int, b: bool): int {{\n{body}\n}}\n"))
-            .collect()
+        bodies.iter().zip(names).map(|(body, name)| format!("@{name}(a: int, b: bool): int {{\n{body}\n}}\n")).collect()
     })
 }
 

@@ -269,7 +269,8 @@ fn diagnostics_carry_precise_spans() {
 #[test]
 fn deeply_nested_types_are_an_error_not_a_stack_overflow() {
     let depth = 200_000;
-    let text = format!("@main {{\n  x: {}int{} = id y;\n  z: int = add y;\n}}\n", "ptr<".repeat(depth), ">".repeat(depth));
+    let text =
+        format!("@main {{\n  x: {}int{} = id y;\n  z: int = add y;\n}}\n", "ptr<".repeat(depth), ">".repeat(depth));
     let d = parse("t.bril", &text).unwrap_err();
     let msgs: Vec<&str> = d.iter().map(|e| e.message.as_str()).collect();
     assert_eq!(msgs, ["type nested more than 64 levels deep", "`add` takes two arguments"]);

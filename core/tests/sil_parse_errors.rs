@@ -1,12 +1,282 @@
+//! Malformed SIL → the exact messages a user sees (`FILE:LINE:COL: error: …`, the line, a
+//! caret under the culprit). The parser recovers, so one file can report several errors.
+
 use optlab_core::parse::sil::parse;
 use optlab_core::SourceFile;
-#[test]
-fn scratch() {
-    for f in ["/tmp/silerr/a.sil", "/tmp/silerr/b.sil"] {
-        let text = std::fs::read_to_string(f).unwrap();
-        match parse("x.sil", &text) {
-            Ok(_) => println!("OK?"),
-            Err(d) => println!("{}\n-----", d.render(&SourceFile::new("x.sil", text.clone()))),
-        }
+
+fn errors(text: &str) -> String {
+    match parse("t.sil", text) {
+        Ok(m) => panic!("expected errors, parsed {} function(s)", m.functions.len()),
+        Err(d) => d.render(&SourceFile::new("t.sil", text)),
     }
+}
+
+#[test]
+fn use_of_undefined_value() {
+    let text = "sil @f : $@convention(thin) (Int32) -> Int32 {\nbb0(%0 : $Int32):\n  return %9 : $Int32\n}\n";
+    assert_eq!(
+        errors(text),
+        "t.sil:3:10: error: use of undefined value `%9`\n  return %9 : $Int32\n         ^^"
+    );
+}
+
+#[test]
+fn unknown_block() {
+    let text = "sil @f : $() -> () {\nbb0:\n  cond_br undef, bb1, bb7\nbb1:\n  unreachable\n}\n";
+    assert_eq!(errors(text), "t.sil:3:23: error: unknown block `bb7`\n  cond_br undef, bb1, bb7\n                      ^^^");
+}
+
+#[test]
+fn missing_colon_after_function_name() {
+    assert_eq!(
+        errors("sil [ossa] @f $() -> ()\n"),
+        "t.sil:1:15: error: expected `:` after function name, found `$() -> ()`\nsil [ossa] @f $() -> ()\n              ^^^^^^^^^"
+    );
+}
+
+#[test]
+fn value_defined_twice() {
+    let text = "sil @f : $() -> () {\nbb0:\n  %0 = tuple ()\n  %0 = tuple ()\n  return %0 : $()\n}\n";
+    assert_eq!(errors(text), "t.sil:4:3: error: value `%0` defined twice\n  %0 = tuple ()\n  ^^");
+    let text = "sil @f : $(Int) -> () {\nbb0(%0 : $Int, %0 : $Int):\n  unreachable\n}\n";
+    assert_eq!(errors(text), "t.sil:2:16: error: value `%0` defined twice\nbb0(%0 : $Int, %0 : $Int):\n               ^^");
+}
+
+#[test]
+fn unterminated_function_body() {
+    // At the end of the file …
+    let text = "sil @f : $() -> () {\nbb0:\n  %0 = tuple ()\n";
+    assert_eq!(
+        errors(text),
+        "t.sil:1:20: error: unterminated function body: expected `}`\nsil @f : $() -> () {\n                   ^"
+    );
+    // … and when the next function starts: that one is still read (here, its error too).
+    let text = "sil @f : $() -> () {\nbb0:\n  unreachable\n\nsil @g : $() -> () {\nbb0:\n  br bb9\n}\n";
+    assert_eq!(
+        errors(text),
+        "t.sil:1:20: error: unterminated function body: expected `}`\nsil @f : $() -> () {\n                   ^\n\
+         t.sil:7:6: error: unknown block `bb9`\n  br bb9\n     ^^^"
+    );
+}
+
+#[test]
+fn branch_argument_count_must_match_the_target() {
+    let text = "sil @f : $() -> () {\nbb0:\n  %0 = integer_literal $Builtin.Int32, 0\n  br bb1(%0 : $Builtin.Int32)\n\n\
+                bb1(%1 : $Builtin.Int32, %2 : $Builtin.Int32):\n  unreachable\n}\n";
+    assert_eq!(
+        errors(text),
+        "t.sil:4:6: error: branch to `bb1` passes 1 argument(s); the block takes 2\n  br bb1(%0 : $Builtin.Int32)\n     ^^^"
+    );
+}
+
+#[test]
+fn block_structure_errors() {
+    let text = "sil @f : $() -> () {\nbb0:\n  %0 = tuple ()\n  return %0 : $()\n  %1 = tuple ()\n}\n";
+    assert_eq!(
+        errors(text),
+        "t.sil:5:3: error: instruction after the terminator `return` of block `bb0`; start a new block with a label\n  %1 = tuple ()\n  ^^^^^^^^^^^^^"
+    );
+    let text = "sil @f : $() -> () {\nbb0:\n  %0 = tuple ()\n}\n";
+    assert_eq!(
+        errors(text),
+        "t.sil:2:1: error: block `bb0` does not end with a terminator (`tuple` is not one)\nbb0:\n^^^"
+    );
+    let text = "sil @f : $() -> () {\nbb0:\n  br bb1\nbb1:\n  br bb0\nbb1:\n  unreachable\n}\n";
+    assert_eq!(errors(text), "t.sil:6:1: error: block `bb1` defined twice\nbb1:\n^^^");
+    let text = "sil @f : $() -> () {\n}\n";
+    assert_eq!(errors(text), "t.sil:1:20: error: function `@f` has an empty body\nsil @f : $() -> () {\n                   ^");
+    let text = "sil @f : $() -> () {\nbb0:\n  br bb1\nbb1\n  unreachable\n}\n";
+    assert_eq!(errors(text), "t.sil:4:1: error: expected `:` after block label `bb1`\nbb1\n^^^");
+}
+
+#[test]
+fn lexical_errors() {
+    assert_eq!(
+        errors("sil @f : $(Int, -> () {\nbb0:\n  unreachable\n}\n"),
+        "t.sil:1:11: error: unterminated `(` in type\nsil @f : $(Int, -> () {\n          ^"
+    );
+    assert_eq!(
+        errors("sil @f : $() -> () {\nbb0:\n  %0 = string_literal utf8 \"abc\n  unreachable\n}\n"),
+        "t.sil:3:28: error: unterminated string literal\n  %0 = string_literal utf8 \"abc\n                           ^"
+    );
+    assert_eq!(
+        errors("sil @f : $() -> () {\nbb0:\n  %0 = tuple $(Int] (%1)\n  unreachable\n}\n"),
+        "t.sil:3:19: error: mismatched `]` in type (expected `)`)\n  %0 = tuple $(Int] (%1)\n                  ^"
+    );
+    assert_eq!(
+        errors("sil @f : $() -> () {\nbb0:\n  return % : $()\n}\n"),
+        "t.sil:3:10: error: expected a value name after `%`\n  return % : $()\n         ^"
+    );
+}
+
+#[test]
+fn top_level_errors() {
+    assert_eq!(
+        errors("%0 = tuple ()\nsil @f : $() -> ()\n"),
+        "t.sil:1:1: error: expected `sil`, `sil_stage`, `import` or a declaration, found `%0`\n%0 = tuple ()\n^^"
+    );
+    assert_eq!(
+        errors("sil @f : $() -> ()\nsil @f : $() -> ()\n"),
+        "t.sil:2:5: error: function `@f` is defined twice (first on line 1)\nsil @f : $() -> ()\n    ^^"
+    );
+    assert_eq!(
+        errors("sil weird @p : $() -> ()\n"),
+        "t.sil:1:5: error: unknown linkage or attribute `weird` in function header\nsil weird @p : $() -> ()\n    ^^^^^"
+    );
+    assert_eq!(
+        errors("sil [ossa @p : $() -> ()\n"),
+        "t.sil:1:5: error: unterminated `[` in function attributes\nsil [ossa @p : $() -> ()\n    ^"
+    );
+    assert_eq!(
+        errors("struct S {\n  var x: Int\n"),
+        "t.sil:1:1: error: unterminated `{` in declaration\nstruct S {\n^^^^^^"
+    );
+}
+
+#[test]
+fn malformed_instructions_each_report_once() {
+    let text = "\
+sil @f : $() -> () {
+bb0:
+  %0 = integer_literal $Builtin.Int8, 999999999999999999999999999999999999999999
+  %1 = struct_extract %0 : $Int, 3
+  %2 = tuple_extract %0 : $(Int, Int), #x
+  %3 = builtin \"add_Int8\"(%0 : $Builtin.Int8)
+  %4 = apply %f() : $() -> (), normal bb1
+  %5 = function_ref foo : $() -> ()
+  store %0 into %1 : $*Int
+  %6 = enum $E, %0
+  %7 = load [take %0 : $*Int
+  %8 = tuple (%0 : $Int, %1 : $Int
+  (%9, %10 = destructure_tuple undef : $(Int, Int)
+  (%11, 12) = destructure_tuple undef : $(Int, Int)
+  %13 =
+  switch_enum %0 : $E, case #E.a: bb0, bogus bb0
+}
+";
+    assert_eq!(
+        errors(text),
+        "\
+t.sil:3:39: error: integer literal `999999999999999999999999999999999999999999` is not a number that fits in 128 bits
+  %0 = integer_literal $Builtin.Int8, 999999999999999999999999999999999999999999
+                                      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+t.sil:4:34: error: expected a field such as `#S.field`, found `3`
+  %1 = struct_extract %0 : $Int, 3
+                                 ^
+t.sil:5:40: error: expected an element index, found `#x`
+  %2 = tuple_extract %0 : $(Int, Int), #x
+                                       ^^
+t.sil:6:46: error: expected `:` and the result type after the builtin's operands, found end of line
+  %3 = builtin \"add_Int8\"(%0 : $Builtin.Int8)
+                                             ^
+t.sil:7:30: error: unexpected `,` after `apply`
+  %4 = apply %f() : $() -> (), normal bb1
+                             ^
+t.sil:8:21: error: expected a function name `@f`, found `foo`
+  %5 = function_ref foo : $() -> ()
+                    ^^^
+t.sil:9:12: error: expected `to` between source and destination in `store`, found `into`
+  store %0 into %1 : $*Int
+           ^^^^
+t.sil:10:17: error: expected an enum case such as `#E.a!enumelt`, found `%0`
+  %6 = enum $E, %0
+                ^^
+t.sil:11:13: error: unterminated `[` attribute
+  %7 = load [take %0 : $*Int
+            ^
+t.sil:12:35: error: expected `,` or `)` in the operand list, found end of line
+  %8 = tuple (%0 : $Int, %1 : $Int
+                                  ^
+t.sil:13:12: error: expected `)` before `=` to close the result list
+  (%9, %10 = destructure_tuple undef : $(Int, Int)
+           ^
+t.sil:14:9: error: expected a result name `%name`, found `12`
+  (%11, 12) = destructure_tuple undef : $(Int, Int)
+        ^^
+t.sil:15:8: error: expected an instruction name after `=`
+  %13 =
+       ^
+t.sil:16:40: error: expected `case`, `default` or `forwarding:`, found `bogus`
+  switch_enum %0 : $E, case #E.a: bb0, bogus bb0
+                                       ^^^^^"
+    );
+}
+
+/// One file with mistakes in several functions and between them: each is reported once,
+/// in source order, and the good function between them does not hide the later ones.
+#[test]
+fn several_errors_in_one_file() {
+    let text = "\
+sil_stage canonical
+
+import Swift
+
+sil @a : $@convention(thin) (Int32) -> Int32 {
+bb0(%0 : $Int32):
+  %1 = struct_extract %0 : $Int32, #Int32._value
+  br bb7(%9 : $Int32)
+}
+
+sil @ok : $() -> () {
+bb0:
+  %0 = tuple ()
+  return %0 : $()
+}
+
+sil @b $() -> () {
+bb0:
+  unreachable
+}
+
+this is not sil
+
+sil @c : $() -> () {
+bb0:
+  %0 = integer_literal $Builtin.Int32, 1
+  %0 = integer_literal $Builtin.Int32, 2
+  cond_br %0, bb1
+bb1:
+  %3 = frobnicate %0 : $Int, %undefined
+  return %3 : $()
+}
+
+sil @d : $() -> () {
+bb0(%x : $Int):
+  br bb0(%x : $Int, %x : $Int)
+";
+    assert_eq!(
+        errors(text),
+        "\
+t.sil:8:6: error: unknown block `bb7`
+  br bb7(%9 : $Int32)
+     ^^^
+t.sil:17:8: error: expected `:` after function name, found `$() -> ()`
+sil @b $() -> () {
+       ^^^^^^^^^
+t.sil:22:1: error: expected `sil`, `sil_stage`, `import` or a declaration, found `this`
+this is not sil
+^^^^
+t.sil:27:3: error: value `%0` defined twice
+  %0 = integer_literal $Builtin.Int32, 2
+  ^^
+t.sil:28:18: error: expected `,` between the successors of `cond_br`, found end of line
+  cond_br %0, bb1
+                 ^
+t.sil:30:30: error: use of undefined value `%undefined`
+  %3 = frobnicate %0 : $Int, %undefined
+                             ^^^^^^^^^^
+t.sil:34:20: error: unterminated function body: expected `}`
+sil @d : $() -> () {
+                   ^"
+    );
+}
+
+#[test]
+fn labels_with_bad_arguments_do_not_cascade() {
+    let text = "sil @f : $() -> () {\nbb0(%0 : $Int, %1):\n  br bb1(%0 : $Int)\nbb1(%2 $Int):\n  return %2 : $Int\n}\n";
+    assert_eq!(
+        errors(text),
+        "t.sil:2:18: error: expected `:` and a type after the argument in the arguments of block `bb0`, found `)`\nbb0(%0 : $Int, %1):\n                 ^\n\
+         t.sil:4:8: error: expected `:` and a type after the argument in the arguments of block `bb1`, found `$Int`\nbb1(%2 $Int):\n       ^^^^"
+    );
 }

@@ -63,7 +63,10 @@ pub fn view_pane(props: &ViewPaneProps) -> Html {
     match &props.view {
         View::Cfg { function, blocks, svg } => html! {
             <>
-                <h2>{ format!("CFG of @{function} · {blocks} blocks") }</h2>
+                <h2>
+                    { format!("CFG of @{function} · {blocks} blocks · branch edges: ") }
+                    <span class="legend-true">{ "true" }</span>{ " / " }<span class="legend-false">{ "false" }</span>
+                </h2>
                 <SvgView svg={svg.clone()} />
             </>
         },

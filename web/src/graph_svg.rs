@@ -122,13 +122,23 @@ impl Style {
 const NODE_TAG: &str = "n";
 const EDGE_TAG: &str = "e";
 
+/// An edge as layout-rs routed it. A back edge comes out reversed: drawn from its target,
+/// with the arrow head at the start.
+struct Route {
+    edge: usize,
+    /// layout-rs's curve: the first pair is (start, exit control point), every later pair
+    /// (entry control point, point).
+    path: Vec<(Point, Point)>,
+    head_at_start: bool,
+    head_at_end: bool,
+}
+
 /// Everything layout-rs drew, in its coordinates.
 #[derive(Default)]
 struct Recorder {
     /// (node index, top-left, size)
     boxes: Vec<(usize, Point, Point)>,
-    /// (edge index, curve, arrow head at start, at end)
-    arrows: Vec<(usize, Vec<(Point, Point)>, bool, bool)>,
+    arrows: Vec<Route>,
     /// Edge labels: (centre, text)
     labels: Vec<(Point, String)>,
 }
@@ -161,7 +171,7 @@ impl RenderBackend for Recorder {
         _text: &str,
     ) {
         if let Some(i) = tagged(&props, EDGE_TAG) {
-            self.arrows.push((i, path.to_vec(), head.0, head.1));
+            self.arrows.push(Route { edge: i, path: path.to_vec(), head_at_start: head.0, head_at_end: head.1 });
         }
     }
     fn create_clip(&mut self, _: Point, _: Point, _: usize) -> ClipHandle {
@@ -321,8 +331,8 @@ fn write_svg(g: &Graph, style: &Style, rec: &Recorder) -> String {
         bb.add(xy.x, xy.y);
         bb.add(xy.x + size.x, xy.y + size.y);
     }
-    for (_, path, _, _) in &rec.arrows {
-        for (a, b) in path {
+    for route in &rec.arrows {
+        for (a, b) in &route.path {
             bb.add(a.x, a.y);
             bb.add(b.x, b.y);
         }
@@ -361,8 +371,8 @@ fn write_svg(g: &Graph, style: &Style, rec: &Recorder) -> String {
     s.push_str("</defs>");
 
     s.push_str(r#"<g class="edges" fill="none">"#);
-    for (i, path, start, end) in &rec.arrows {
-        let e = &g.edges[*i];
+    for route in &rec.arrows {
+        let (e, path) = (&g.edges[route.edge], &route.path);
         let mut d = String::new();
         if path.len() >= 2 {
             let _ = write!(
@@ -390,8 +400,8 @@ fn write_svg(g: &Graph, style: &Style, rec: &Recorder) -> String {
             escape(&g.nodes[e.to].id),
             edge_colour(e.kind),
             if e.kind == EdgeKind::Dashed { r#" stroke-dasharray="5,4""# } else { "" },
-            if *start { format!(r#" marker-start="url(#{id}-start)""#) } else { String::new() },
-            if *end { format!(r#" marker-end="url(#{id}-end)""#) } else { String::new() },
+            if route.head_at_start { format!(r#" marker-start="url(#{id}-start)""#) } else { String::new() },
+            if route.head_at_end { format!(r#" marker-end="url(#{id}-end)""#) } else { String::new() },
         );
     }
     s.push_str("</g>");

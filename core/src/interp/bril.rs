@@ -145,6 +145,9 @@ pub fn run_function(module: &Module, entry: &str, cfg: &RunConfig) -> RunResult 
         return failed(kind, Span::DUMMY);
     };
     let func = &prog.funcs[fi as usize];
+    if !func.params_ok {
+        return failed(malformed("a parameter is out of range"), func.f.span);
+    }
     let args = match parse_args(func, &cfg.args) {
         Ok(a) => a,
         Err(kind) => return failed(kind, func.f.span),
@@ -214,8 +217,8 @@ fn parse_int_arg(s: &str) -> Option<i64> {
         return Some(i);
     }
     let x = parse_float_arg(t)?;
-    // 2^63 is the first double past the i64 range; `as` would silently saturate.
-    (x.fract() == 0.0 && x.abs() < 9.223_372_036_854_775_808e18).then_some(x as i64)
+    // `i64::MAX as f64` is 2^63, the first double past the range; `as` would saturate.
+    (x.fract() == 0.0 && x.abs() < i64::MAX as f64).then_some(x as i64)
 }
 
 fn parse_float_arg(s: &str) -> Option<f64> {
@@ -308,6 +311,8 @@ struct LFunc<'m> {
     f: &'m Function,
     nvals: usize,
     params: Vec<(Slot, Option<Tag>)>,
+    /// False when a parameter's value id is out of range: entering the function then fails.
+    params_ok: bool,
     ret: Option<Tag>,
     code: Vec<Code>,
     /// The source instruction of each code offset, for spans and error messages.
@@ -366,7 +371,9 @@ impl<'m> LFunc<'m> {
                 (p.index() as Slot, tag)
             })
             .collect();
-        LFunc { f, nvals, params, ret: f.ret.as_ref().and_then(Tag::of_type), code: Vec::new(), src: Vec::new() }
+        let params_ok = f.params.iter().all(|p| p.index() < nvals);
+        let ret = f.ret.as_ref().and_then(Tag::of_type);
+        LFunc { f, nvals, params, params_ok, ret, code: Vec::new(), src: Vec::new() }
     }
 
     fn lower_body(&mut self, by_name: &HashMap<&str, u32>, n_params: &[usize]) {
@@ -661,15 +668,21 @@ impl Machine<'_, '_> {
         let mut pc = 0usize;
         let mut base = 0usize;
         self.regs.resize(cur.nvals, Value::Undef);
+        if !cur.params_ok {
+            return Err(Fault { kind: malformed("a parameter is out of range"), func: fi, pc });
+        }
         for (&(slot, _), &v) in cur.params.iter().zip(args) {
             self.regs[slot as usize] = v;
         }
         let regs = &mut self.regs;
+        // The count lives in a register during the loop and is written back on every exit.
+        let mut steps = self.steps;
 
         macro_rules! fail {
-            ($kind:expr) => {
-                return Err(Fault { kind: $kind, func: fi, pc })
-            };
+            ($kind:expr) => {{
+                self.steps = steps;
+                return Err(Fault { kind: $kind, func: fi, pc });
+            }};
         }
         // Reads an operand of the expected variant, or fails with the precise reason.
         macro_rules! get {
@@ -699,10 +712,10 @@ impl Machine<'_, '_> {
             if let Code::End = code {
                 // Falls through to the return path below without counting.
             } else {
-                if self.steps >= limit {
+                if steps >= limit {
                     fail!(ErrorKind::StepLimit(limit));
                 }
-                self.steps += 1;
+                steps += 1;
             }
             let ret: Option<Value> = match code {
                 Code::Const { dst, val } => {
@@ -916,6 +929,9 @@ impl Machine<'_, '_> {
                         fail!(ErrorKind::DepthLimit(self.cfg.depth_limit));
                     }
                     let callee_f = &prog.funcs[*callee as usize];
+                    if !callee_f.params_ok {
+                        fail!(malformed(format!("a parameter of `@{}` is out of range", callee_f.f.name)));
+                    }
                     let new_base = base + cur.nvals;
                     let end = new_base + callee_f.nvals;
                     if regs.len() < end {
@@ -951,6 +967,7 @@ impl Machine<'_, '_> {
             // Return from the current function.
             let callee = cur;
             let Some(frame) = self.frames.pop() else {
+                self.steps = steps;
                 return Ok(ret);
             };
             fi = frame.func;

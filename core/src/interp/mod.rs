@@ -223,7 +223,8 @@ fn exponent_form(a: f64) -> String {
     // A carry out of the leading digit (9.99…95 → 10.00…0) renormalises.
     let rounded = if rounded.starts_with("10") {
         exp += 1;
-        format!("1.{}", &rounded.replace('.', "")[1..19])
+        // "10.000…0" (17 zeros after the point) → "1." and 17 zeros.
+        format!("1.{}", &rounded.replace('.', "")[2..19])
     } else {
         rounded
     };
@@ -302,9 +303,10 @@ mod tests {
         assert_eq!(format_float(3.083_945_934_529_577e53), "3.08394593452957709e+53");
         assert_eq!(format_float(1e10), "1.00000000000000000e+10");
         assert_eq!(format_float(1.5e-11), "1.49999999999999999e-11");
-        assert_eq!(format_float(-14.078_016_162_957_063), "-14.07801616295706282");
+        assert_eq!(format_float("-14.078016162957063".parse().unwrap()), "-14.07801616295706282");
         // Exact ties round away from zero, as JavaScript's toFixed/toExponential do.
-        assert_eq!(format_float(7_654_640_481.329_074_859_619_140_625), "7654640481.32907485961914063");
+        // 7654640481 + 86265/2^18 = 7654640481.329074859619140625 exactly.
+        assert_eq!(format_float(7_654_640_481.0 + 86_265.0 / 262_144.0), "7654640481.32907485961914063");
         assert_eq!(format_float(-0.000_003_814_697_265_625), "-0.00000381469726563");
         assert_eq!(format_float(1.5 * (1u64 << 60) as f64), "1.72938225691027046e+18");
     }

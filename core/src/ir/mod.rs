@@ -98,7 +98,7 @@ impl fmt::Debug for Type {
 }
 
 /// An immediate operand: a literal or a name the instruction carries besides its values.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub enum Imm {
     #[default]
     None,
@@ -111,6 +111,23 @@ pub enum Imm {
     Name(String),
     /// A SIL tuple element index.
     Index(u32),
+}
+
+impl PartialEq for Imm {
+    /// Floats compare by bit pattern, so a `nan` constant equals itself and a parse → print →
+    /// parse round trip of any literal is an identity.
+    fn eq(&self, other: &Imm) -> bool {
+        match (self, other) {
+            (Imm::None, Imm::None) => true,
+            (Imm::Int(a), Imm::Int(b)) => a == b,
+            (Imm::Bool(a), Imm::Bool(b)) => a == b,
+            (Imm::Float(a), Imm::Float(b)) => a.to_bits() == b.to_bits(),
+            (Imm::Char(a), Imm::Char(b)) => a == b,
+            (Imm::Name(a), Imm::Name(b)) => a == b,
+            (Imm::Index(a), Imm::Index(b)) => a == b,
+            _ => false,
+        }
+    }
 }
 
 /// One piece of a SIL instruction's printed form after `=`. Operands and successors are

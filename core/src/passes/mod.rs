@@ -1,1 +1,2 @@
 pub mod dce;
+pub mod lcm;

@@ -31,7 +31,7 @@ pub fn print_module(m: &Module, naming: Naming) -> String {
                 None => continue,
             },
         };
-        if !out.is_empty() && !(prev_import && is_import) {
+        if !out.is_empty() && (!prev_import || !is_import) {
             out.push('\n');
         }
         out.push_str(&text);

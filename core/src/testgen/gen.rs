@@ -210,23 +210,35 @@ impl<'r> Gen<'r> {
         self.emit(I::effect(B::Print, &bs));
     }
 
-    fn readable(&self, is_int: bool) -> Vec<String> {
+    /// A uniformly chosen readable variable of the kind: an entry-defined one or a scoped
+    /// temporary (chosen without building the candidate list: this runs per operand).
+    fn readable_operand(&mut self, is_int: bool) -> String {
         let base = if is_int { &self.ints } else { &self.bools };
-        let mut all = base.clone();
-        for scope in &self.scopes {
-            all.extend(scope.iter().filter(|(_, i)| *i == is_int).map(|(n, _)| n.clone()));
+        let scoped: usize = self.scopes.iter().map(|s| s.iter().filter(|(_, i)| *i == is_int).count()).sum();
+        let mut k = self.rng.below(base.len() + scoped);
+        if k < base.len() {
+            return base[k].clone();
         }
-        all
+        k -= base.len();
+        for (name, _) in self.scopes.iter().flatten().filter(|(_, i)| *i == is_int) {
+            if k == 0 {
+                return name.clone();
+            }
+            k -= 1;
+        }
+        base[0].clone()
+    }
+
+    fn is_readable(&self, name: &str) -> bool {
+        self.ints.iter().any(|v| v == name) || self.scopes.iter().flatten().any(|(v, _)| v == name)
     }
 
     fn int_operand(&mut self) -> String {
-        let all = self.readable(true);
-        self.rng.pick(&all).clone()
+        self.readable_operand(true)
     }
 
     fn bool_operand(&mut self) -> String {
-        let all = self.readable(false);
-        self.rng.pick(&all).clone()
+        self.readable_operand(false)
     }
 
     /// An integer destination: usually a program variable, sometimes a scoped temporary
@@ -235,7 +247,8 @@ impl<'r> Gen<'r> {
         if self.rng.chance(25) {
             (self.fresh_temp("t"), true)
         } else {
-            (self.rng.pick(&self.ints.clone()).clone(), false)
+            let k = self.rng.below(self.ints.len());
+            (self.ints[k].clone(), false)
         }
     }
 
@@ -271,10 +284,10 @@ impl<'r> Gen<'r> {
 
     fn binary(&mut self) -> (B, String, String) {
         if !self.pool.is_empty() && self.rng.chance(40) {
-            let e = self.rng.pick(&self.pool).clone();
-            let readable = self.readable(true);
-            if readable.contains(&e.1) && readable.contains(&e.2) {
-                return e;
+            let k = self.rng.below(self.pool.len());
+            let e = &self.pool[k];
+            if self.is_readable(&e.1) && self.is_readable(&e.2) {
+                return e.clone();
             }
         }
         let op = self.rng.pick(ARITH).clone();
@@ -303,7 +316,8 @@ impl<'r> Gen<'r> {
     }
 
     fn bool_assign(&mut self) {
-        let dest = self.rng.pick(&self.bools.clone()).clone();
+        let k = self.rng.below(self.bools.len());
+        let dest = self.bools[k].clone();
         let inst = match self.rng.below(4) {
             0 | 1 => {
                 let op = self.rng.pick(CMP).clone();

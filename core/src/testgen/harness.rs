@@ -42,7 +42,11 @@ impl fmt::Display for Mismatch {
 impl std::error::Error for Mismatch {}
 
 /// Runs `main` of both modules on every input (default limits) and compares them.
-pub fn differential(original: &Module, transformed: &Module, inputs: &[Vec<String>]) -> Result<Vec<Counts>, Mismatch> {
+///
+/// Inputs on which the original hits a resource limit prove nothing and are marked
+/// `inconclusive`; a transformed run that executes more than 4× the original's instructions
+/// plus 100,000 is stopped and reported as a mismatch (it most likely no longer terminates).
+pub fn differential(original: &Module, transformed: &Module, inputs: &[Vec<String>]) -> Result<Vec<Counts>, Box<Mismatch>> {
     differential_entry(original, transformed, "main", inputs, &RunConfig::default())
 }
 
@@ -54,14 +58,18 @@ pub fn differential_entry(
     entry: &str,
     inputs: &[Vec<String>],
     cfg: &RunConfig,
-) -> Result<Vec<Counts>, Mismatch> {
+) -> Result<Vec<Counts>, Box<Mismatch>> {
     let no_args = [Vec::new()];
     let inputs = if inputs.is_empty() { &no_args[..] } else { inputs };
     let mut counts = Vec::with_capacity(inputs.len());
     for input in inputs {
         let cfg = RunConfig { args: input.clone(), ..cfg.clone() };
         let before = run_entry(original, entry, &cfg);
-        let after = run_entry(transformed, entry, &cfg);
+        // A transformation that turns a finite loop into an endless one must be caught in
+        // milliseconds, not at the default limit: the transformed run gets a budget relative
+        // to the original's count, generous enough for edge splits and the like.
+        let budget = before.dyn_inst.saturating_mul(4).saturating_add(100_000).min(cfg.step_limit);
+        let after = run_entry(transformed, entry, &RunConfig { step_limit: budget, ..cfg.clone() });
         let kind = |r: &RunResult| r.error.as_ref().map(|e| e.kind.clone());
         let inconclusive = kind(&before).is_some_and(|k| k.is_limit());
         let failed = before.error.is_some();
@@ -77,7 +85,7 @@ pub fn differential_entry(
                 None
             };
             if let Some(what) = what {
-                return Err(Mismatch { input: input.clone(), what: what.into(), before, after });
+                return Err(Box::new(Mismatch { input: input.clone(), what: what.into(), before, after }));
             }
         }
         counts.push(c);
@@ -167,7 +175,7 @@ pub fn check_pass_with(
                     crate::print::print_module(&transformed, crate::print::Naming::User)
                 }))
                 .unwrap_or_default();
-                return Err(Box::new(PassFailure { seed, text, transformed: printed, mismatch }));
+                return Err(Box::new(PassFailure { seed, text, transformed: printed, mismatch: *mismatch }));
             }
         }
     }

@@ -258,6 +258,17 @@ fn malformed_ir_is_an_error_not_a_panic() {
     g.inst(I::jmp("nowhere"));
     let r = run_funcs(&[g], &[]);
     assert!(matches!(r.error.unwrap().kind, ErrorKind::Malformed(_)));
+
+    // A parameter id past the value arena, on the entry function and on a callee.
+    let mut callee = FuncSpec::new("g");
+    callee.params.push(("x".into(), Type::Int));
+    let (_, mut m) = build_module("t.bril", &[main_of(vec![int("a", 1), I::call(None, "g", &["a"])]), callee]);
+    m.functions[1].params[0] = crate::ir::ValueId(999);
+    let r = run(&m, &RunConfig::default());
+    assert!(matches!(r.error.unwrap().kind, ErrorKind::Malformed(_)));
+    m.functions[0].params.push(crate::ir::ValueId(999));
+    let r = run(&m, &RunConfig::with_args(["1"]));
+    assert!(matches!(r.error.unwrap().kind, ErrorKind::Malformed(_)));
 }
 
 #[test]

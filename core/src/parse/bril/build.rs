@@ -30,10 +30,8 @@ fn shape(op: &BrilOp) -> Option<Shape> {
     use DestRule::*;
     let s = |dest, lo, hi, labels, says| Shape { dest, args: (lo, hi), labels, says };
     Some(match op {
-        Add | Sub | Mul | Div | Eq | Lt | Gt | Le | Ge | And | Or | Fadd | Fsub | Fmul | Fdiv | Feq
-        | Flt | Fgt | Fle | Fge | Ceq | Clt | Cgt | Cle | Cge | PtrAdd => {
-            s(Required, 2, 2, 0, "two arguments")
-        }
+        Add | Sub | Mul | Div | Eq | Lt | Gt | Le | Ge | And | Or | Fadd | Fsub | Fmul | Fdiv | Feq | Flt | Fgt
+        | Fle | Fge | Ceq | Clt | Cgt | Cle | Cge | PtrAdd => s(Required, 2, 2, 0, "two arguments"),
         Not | Id | Char2Int | Int2Char | Alloc | Load => s(Required, 1, 1, 0, "one argument"),
         Store => s(Forbidden, 2, 2, 0, "two arguments"),
         Free => s(Forbidden, 1, 1, 0, "one argument"),
@@ -146,7 +144,8 @@ impl Builder<'_> {
         let known = shape(op);
         if *op == BrilOp::Call {
             if funcs != 1 {
-                let span = if funcs > 1 { first(|o| matches!(o, Operand::Func(..))).unwrap_or(a.op_span) } else { a.op_span };
+                let span =
+                    if funcs > 1 { first(|o| matches!(o, Operand::Func(..))).unwrap_or(a.op_span) } else { a.op_span };
                 self.diags.error(span, "`call` takes one function name (`@f`)");
             }
         } else if let (Some(span), Some(_)) = (first(|o| matches!(o, Operand::Func(..))), &known) {

@@ -28,7 +28,11 @@ pub(super) struct ParamAst {
 
 pub(super) enum ItemAst {
     /// `span` covers `.name:`, `name_span` only `.name`.
-    Label { name: String, span: Span, name_span: Span },
+    Label {
+        name: String,
+        span: Span,
+        name_span: Span,
+    },
     Inst(InstAst),
 }
 

@@ -70,8 +70,11 @@ pub(super) fn parse_inst(toks: &[Token], labels: &HashSet<String>) -> InstOutcom
     (results, outcome.map_err(Some))
 }
 
+/// Result names with their spans.
+type Results = Vec<(String, Span)>;
+
 /// Splits `%r = …` / `(%a, %b) = …` off the front.
-fn split_results(toks: &[Token]) -> Result<(Vec<(String, Span)>, &[Token]), Diagnostic> {
+fn split_results(toks: &[Token]) -> Result<(Results, &[Token]), Diagnostic> {
     let is_eq = |k: usize| toks.get(k).is_some_and(|t| t.is_punct("="));
     if toks.first().is_some_and(|t| t.kind == Kind::Value) && is_eq(1) {
         return Ok((vec![(toks[0].value_name().to_string(), toks[0].span)], &toks[2..]));
@@ -79,10 +82,17 @@ fn split_results(toks: &[Token]) -> Result<(Vec<(String, Span)>, &[Token]), Diag
     if !toks.first().is_some_and(|t| t.is_punct("(")) {
         return Ok((Vec::new(), toks));
     }
-    // `(%a, %b) = ` — only when a `)` followed by `=` closes the list.
+    // `(%a, %b) = …`: a statement cannot otherwise start with `(`.
     let close = toks.iter().position(|t| t.is_punct(")"));
     let Some(close) = close.filter(|&c| is_eq(c + 1)) else {
-        return Ok((Vec::new(), toks));
+        return Err(match (close, toks.iter().find(|t| t.is_punct("="))) {
+            (None, Some(eq)) => Diagnostic::error(eq.span, "expected `)` before `=` to close the result list"),
+            (Some(c), _) => Diagnostic::error(
+                toks[c].span,
+                "expected `=` and an instruction after the result list",
+            ),
+            (None, None) => Diagnostic::error(toks[0].span, "unterminated result list `(%a, %b) =`"),
+        });
     };
     let mut results = Vec::new();
     let inner = &toks[1..close];

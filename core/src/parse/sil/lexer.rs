@@ -327,8 +327,7 @@ pub(crate) fn scan_type(src: &str, start: usize) -> Result<(usize, String), Diag
     let mut end = start;
     let mut out = String::new();
     let mut prev = Prev::Start;
-    loop {
-        let Some(rest0) = src.get(i..) else { break };
+    while let Some(rest0) = src.get(i..) {
         let j = i + rest0.len() - rest0.trim_start_matches([' ', '\t', '\r']).len();
         let rest = &src[j..];
         let Some(c) = rest.chars().next() else { break };

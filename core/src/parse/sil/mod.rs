@@ -83,7 +83,10 @@ struct ParamSyn {
 }
 
 enum Stmt {
-    Label { name: String, span: Span, params: Vec<ParamSyn> },
+    /// `bad` when its arguments did not parse: the block then exists (so branches to it
+    /// resolve) but its arity is unknown.
+    /// `poison` names the arguments of a bad label, whose uses are then not reported.
+    Label { name: String, span: Span, params: Vec<ParamSyn>, bad: bool, poison: Vec<String> },
     Inst(Vec<Token>),
 }
 
@@ -118,8 +121,11 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The start of the line after the one holding byte `pos` (any byte offset).
     fn next_line(&self, pos: usize) -> usize {
-        self.src[pos..].find('\n').map_or(self.src.len(), |i| pos + i + 1)
+        let bytes = self.src.as_bytes();
+        let from = pos.min(bytes.len());
+        bytes[from..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| from + i + 1)
     }
 
     /// The start of the next line (after `pos`) that begins, in column 0, a top-level item.
@@ -199,7 +205,7 @@ impl<'a> Parser<'a> {
         let mut last = start;
         for &(a, b) in &comments {
             text.push_str(&src[last..a]);
-            text.push_str("\u{0}");
+            text.push('\u{0}');
             last = b;
         }
         text.push_str(&src[last..end]);
@@ -251,8 +257,17 @@ impl<'a> Parser<'a> {
         match self.function_inner(sil.span) {
             Ok(end) => end,
             Err(()) => {
+                // Skip the rest of the function: through a column-0 `}` (its body), or up to
+                // the next item if it has none.
                 let here = self.pos().max(start);
-                self.skip_to_item(here.saturating_sub(1).max(start))
+                let mut p = self.next_line(here.saturating_sub(1).max(start));
+                while p < self.src.len() && !is_decl_start(&self.src[p..]) {
+                    if self.src[p..].starts_with('}') {
+                        return self.next_line(p);
+                    }
+                    p = self.next_line(p);
+                }
+                p
             }
         }
     }
@@ -406,23 +421,30 @@ impl<'a> Parser<'a> {
                 self.next();
                 return (stmts, t.span.hi as usize, true);
             }
-            let toks = self.statement();
-            if let Some(after) = split_label(&toks) {
-                if let Some(label) = self.label(&toks[..after]) {
-                    stmts.push(label);
-                }
-                if after < toks.len() {
-                    stmts.push(Stmt::Inst(toks[after..].to_vec()));
-                }
-            } else if let Some(t) = missing_label_colon(&toks) {
+            let mut toks = self.statement();
+            // Labels may share a line with what follows (`bb1: br bb2`).
+            while let Some(after) = split_label(&toks) {
+                stmts.push(self.label(&toks[..after]));
+                toks.drain(..after);
+            }
+            if toks.is_empty() {
+                continue;
+            }
+            if let Some(t) = missing_label_colon(&toks) {
                 self.error(t.span, format!("expected `:` after block label `{}`", t.text));
                 // Keep the label so that branches to it do not add errors of their own.
-                let mut with_colon = toks.clone();
+                let closed = toks.len() == 1 || toks.last().is_some_and(|l| l.is_punct(")"));
+                let mut with_colon = if closed { toks.clone() } else { vec![t.clone()] };
                 let end = toks.last().map_or(t.span, |l| Span::new(l.span.hi as usize, l.span.hi as usize));
                 with_colon.push(Token { kind: Kind::Punct, text: ":".into(), span: end });
-                if let Some(label) = self.label(&with_colon) {
-                    stmts.push(label);
+                let mut label = self.label(&with_colon);
+                if !closed {
+                    if let Stmt::Label { bad, poison, .. } = &mut label {
+                        *bad = true;
+                        poison.extend(toks.iter().filter(|t| t.kind == Kind::Value).map(|t| t.value_name().to_string()));
+                    }
                 }
+                stmts.push(label);
             } else {
                 stmts.push(Stmt::Inst(toks));
             }
@@ -452,13 +474,32 @@ impl<'a> Parser<'a> {
     }
 
     /// `name:` or `name(%a : $T, %b : @owned $U):` (the tokens through the colon).
-    fn label(&mut self, toks: &[Token]) -> Option<Stmt> {
+    fn label(&mut self, toks: &[Token]) -> Stmt {
+        let name = &toks[0];
+        let (params, bad) = match self.label_params(toks) {
+            Some(params) => (params, false),
+            None => (Vec::new(), true),
+        };
+        let poison = if bad {
+            toks.iter().filter(|t| t.kind == Kind::Value).map(|t| t.value_name().to_string()).collect()
+        } else {
+            Vec::new()
+        };
+        Stmt::Label { name: name.text.clone(), span: name.span, params, bad, poison }
+    }
+
+    fn label_params(&mut self, toks: &[Token]) -> Option<Vec<ParamSyn>> {
         let name = &toks[0];
         let mut params = Vec::new();
         if toks.iter().any(|t| t.kind == Kind::Error) {
             return None;
         }
         if toks[1].is_punct("(") {
+            if toks.len() < 4 || !toks[toks.len() - 2].is_punct(")") {
+                let at = toks[toks.len() - 2].span;
+                self.error(at, format!("expected `)` to close the arguments of block `{}`", name.text));
+                return None;
+            }
             let inner = &toks[2..toks.len() - 2];
             let mut k = 0;
             let fail = |p: &mut Self, t: Option<&Token>, what: &str| {
@@ -504,7 +545,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        Some(Stmt::Label { name: name.text.clone(), span: name.span, params })
+        Some(params)
     }
 
     /// Builds the function from its statements; `None` if anything was wrong.
@@ -538,13 +579,19 @@ impl<'a> Parser<'a> {
         // Blocks holding an instruction that failed to parse: whether they end in a
         // terminator is unknown, so that is not reported.
         let mut tainted: HashSet<BlockId> = HashSet::new();
+        let mut bad_blocks: HashSet<BlockId> = HashSet::new();
         let mut pending: Vec<(BlockId, ParsedInst, Vec<ValueId>)> = Vec::new();
         for s in stmts {
             match s {
-                Stmt::Label { name, span, params } => {
+                Stmt::Label { name, span, params, bad, poison } => {
                     let mut blk = Block::new(name);
                     blk.span = span;
                     let b = f.add_block(blk);
+                    if bad {
+                        tainted.insert(b);
+                        bad_blocks.insert(b);
+                        poisoned.extend(poison);
+                    }
                     for (k, p) in params.into_iter().enumerate() {
                         let v = f.add_value(p.name.clone(), Some(Type::Sil(p.ty)), ValueDef::Param { block: b, index: k as u32 });
                         f.values[v].ownership = p.ownership;
@@ -629,6 +676,9 @@ impl<'a> Parser<'a> {
                 let Some(target) = f.block_by_name(&s.label) else { continue };
                 let want = f.blocks[target].params.len();
                 let mut succ = Succ::to(target);
+                if bad_blocks.contains(&target) {
+                    continue;
+                }
                 if s.explicit || explicit_only {
                     for o in &s.args {
                         if let Some(v) = resolve(self, &mut f, o) {
@@ -720,11 +770,12 @@ fn missing_label_colon(toks: &[Token]) -> Option<&Token> {
     if first.kind != Kind::Ident || !matches!(SilOp::from_name(&first.text), SilOp::Other(_)) {
         return None;
     }
+    // No instruction is called `bb<N>`.
     let bb_number = first.text.strip_prefix("bb").is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()));
     let args_like = toks.get(1).is_some_and(|t| t.is_punct("("))
         && toks.get(2).is_some_and(|t| t.kind == Kind::Value)
         && toks.get(3).is_some_and(|t| t.is_punct(":"));
-    if (bb_number && (toks.len() == 1 || toks[1].is_punct("("))) || args_like {
+    if bb_number || args_like {
         Some(first)
     } else {
         None

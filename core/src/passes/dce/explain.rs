@@ -95,8 +95,8 @@ pub fn locate(f: &Function, spec: &str) -> Option<InstId> {
     let (b, k) = spec.rsplit_once(':')?;
     let b = b.trim().trim_start_matches('.');
     let k: usize = k.trim().parse().ok()?;
-    let block = f.block_by_name(b)?;
-    f.blocks[block].all_insts().nth(k)
+    let block = f.layout.iter().filter_map(|&x| f.blocks.get(x)).find(|x| x.name == b)?;
+    block.all_insts().nth(k)
 }
 
 fn root_text(r: RootKind) -> &'static str {
@@ -129,11 +129,12 @@ fn fate(f: &Function, trace: &Trace, node: Node) -> String {
             (Event::RewriteBranch { new, .. }, Node::Inst(i)) if *new == i => {
                 return "it was inserted by the sweep in place of a dead branch".into()
             }
-            (Event::EndLifetime { new, before, .. }, Node::Inst(i)) if *new == i => {
-                return format!(
-                    "it was inserted when the dead {} was deleted, to end the lifetime of what that consumed",
-                    describe(f, Node::Inst(*before), None)
-                )
+            (Event::EndLifetime { new, before, value, .. }, Node::Inst(i)) if *new == i => {
+                let how = match before {
+                    Some(b) => format!("the dead {} that consumed it was deleted", describe(f, Node::Inst(*b), None)),
+                    None => "its consuming use was deleted".to_string(),
+                };
+                return format!("it was inserted to end the lifetime of {}, because {how}", value_text(f, *value));
             }
             (Event::ExplicitJump { new, .. }, Node::Inst(i)) if *new == i => {
                 return "it was inserted to keep a fall-through going to the same block".into()
@@ -142,7 +143,7 @@ fn fate(f: &Function, trace: &Trace, node: Node) -> String {
         }
     }
     let block = match node {
-        Node::Inst(i) => f.block_of(i),
+        Node::Inst(i) => block_of(f, i),
         Node::Arg(v) => match f.values.get(v).map(|d| d.def) {
             Some(crate::ir::ValueDef::Param { block, .. }) => Some(block),
             _ => None,
@@ -165,7 +166,7 @@ fn fate(f: &Function, trace: &Trace, node: Node) -> String {
 fn describe(f: &Function, node: Node, block: Option<BlockId>) -> String {
     match node {
         Node::Inst(i) => {
-            let b = block.or_else(|| f.block_of(i));
+            let b = block.or_else(|| block_of(f, i));
             match b {
                 Some(b) => format!("`{}` ({})", inst_text(f, i), block_name(f, b)),
                 None => format!("`{}`", inst_text(f, i)),
@@ -287,4 +288,77 @@ fn bril_text(f: &Function, inst: &Inst) -> String {
 
 fn bril_type(t: &Type) -> String {
     t.to_string()
+}
+
+/// The trace as text, one line per event — the golden files and `optlab dce --trace text`.
+/// `f` is the function the trace was recorded on (the original); instructions the sweep
+/// created are printed from the replayed function.
+pub fn summarize(f: &Function, trace: &Trace) -> String {
+    let after = super::trace::replay(f, trace);
+    let mut out = String::new();
+    if let Some(why) = &trace.skipped {
+        out.push_str(&format!("skipped: {why}\n"));
+    }
+    let node = |n: Node| match n {
+        Node::Inst(i) => format!("{i}"),
+        Node::Arg(v) => value_text(f, v),
+    };
+    for e in &trace.events {
+        let line = match e {
+            Event::Phase { phase } => format!("phase {}", serde_json::to_string(phase).unwrap_or_default().trim_matches('"')),
+            Event::Live { inst, block, reason } => {
+                format!("live {inst} `{}` ({}): {}", inst_text(f, *inst), block_name(f, *block), reason_short(f, reason, &node))
+            }
+            Event::LiveArg { arg, block, reason } => {
+                format!("live-arg {} ({}): {}", value_text(f, *arg), block_name(f, *block), reason_short(f, reason, &node))
+            }
+            Event::RewriteBranch { block, old, new, target, .. } => format!(
+                "rewrite {} {old} `{}` -> {new} `{}` (to {})",
+                block_name(f, *block),
+                inst_text(f, *old),
+                inst_text(&after, *new),
+                block_name(f, *target)
+            ),
+            Event::EndLifetime { block, new, .. } => {
+                format!("insert {new} `{}` ({})", inst_text(&after, *new), block_name(f, *block))
+            }
+            Event::ErasePhi { block, arg, .. } => format!("erase-phi {} ({})", value_text(f, *arg), block_name(f, *block)),
+            Event::Delete { inst, block } => format!("delete {inst} `{}` ({})", inst_text(f, *inst), block_name(f, *block)),
+            Event::Undef { inst, slot, old, .. } => {
+                let at = match slot {
+                    super::trace::Slot::Arg { index } => format!("operand {index}"),
+                    super::trace::Slot::SuccArg { succ, index } => format!("successor {succ} argument {index}"),
+                };
+                format!("undef {inst} {at}: {} -> undef", value_text(f, *old))
+            }
+            Event::ExplicitJump { block, new, target } => {
+                format!("jump {} {new} (falls through to {})", block_name(f, *block), block_name(f, *target))
+            }
+            Event::RemoveBlock { block } => format!("remove-block {}", block_name(f, *block)),
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+fn reason_short(f: &Function, r: &Reason, node: &dyn Fn(Node) -> String) -> String {
+    match r {
+        Reason::Root { root } => format!("root ({})", serde_json::to_string(root).unwrap_or_default().trim_matches('"')),
+        Reason::Operand { of } => format!("operand of {of}"),
+        Reason::ReachingDef { use_in, var } => format!("reaching def of `{}` used in {use_in}", value_text(f, *var)),
+        Reason::IncomingValue { arg, block } => format!("incoming value of {} ({})", value_text(f, *arg), block_name(f, *block)),
+        Reason::BranchFeedsLiveArg { arg, block } => {
+            format!("passes {} ({})", value_text(f, *arg), block_name(f, *block))
+        }
+        Reason::ControlDependence { block, via } => {
+            format!("{} is control dependent on it (live {})", block_name(f, *block), node(*via))
+        }
+        Reason::ReverseDependency { on } => format!("reverse dependency on {}", node(*on)),
+    }
+}
+
+/// The block holding `i`, tolerating a malformed layout (explanations never panic).
+fn block_of(f: &Function, i: InstId) -> Option<BlockId> {
+    f.layout.iter().copied().find(|&b| f.blocks.get(b).is_some_and(|x| x.all_insts().any(|j| j == i)))
 }

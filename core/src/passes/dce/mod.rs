@@ -33,7 +33,7 @@ mod sweep;
 mod trace;
 
 pub use classify::is_trivial_type;
-pub use explain::{explain, inst_text, locate};
+pub use explain::{explain, inst_text, locate, summarize};
 pub use trace::{apply_event, replay, replay_to, try_replay, EndKind, Event, Node, Phase, Reason, ReplayError, RootKind, Slot, Trace};
 
 use crate::cfg::Cfg;
@@ -101,7 +101,8 @@ pub fn run(f: &Function) -> DceResult {
     if let Err(errs) = crate::ir::verify(f) {
         let why = errs.iter().next().map_or_else(|| "the function is malformed".to_string(), |d| d.message.clone());
         let trace = Trace { function: f.name.clone(), events: Vec::new(), skipped: Some(why) };
-        let n = f.placed_insts().count();
+        // Not `placed_insts`: the layout may name blocks that do not exist.
+        let n = f.layout.iter().filter_map(|&b| f.blocks.get(b)).map(|b| b.all_insts().count()).sum();
         let stats = Stats { insts_before: n, insts_after: n, ..Stats::default() };
         return DceResult { function: g, trace, stats };
     }

@@ -8,10 +8,17 @@
 //! leaves the value in memory, so a `destroy_addr` of the address takes its place (Swift's
 //! `InstructionDeleter`, test `keep_new_destroy_addr`).
 //!
+//! Dead block arguments with ownership are handled as Swift's `removeDead` does: a dead
+//! `@owned` argument that is not a phi (a function argument, a `try_apply` result, a
+//! `switch_enum` payload) gets a `destroy_value` at the top of its block, since its consuming
+//! users are deleted; a dead phi with ownership is erased, and each predecessor that passed
+//! it a live value ends that value's lifetime before its branch (`destroy_value` of an owned
+//! value, `end_borrow` of a borrow scope it reborrowed).
+//!
 //! The ownership of a value is inferred from its definition, conservatively: a repair is
-//! made only when the value is known to be `@owned`. Not done (Swift does them): erasing dead
-//! phi arguments and destroying their live incoming values, ending borrow scopes of
-//! reborrows.
+//! made only when the value is known to be `@owned` (or, for `end_borrow`, a local borrow
+//! scope). Not done (Swift does them): keeping borrow scopes alive across reborrows and
+//! guaranteed phis (`processBorrow`, `guaranteedPhiDependencies`), lifetime completion.
 
 use super::classify::{is_trivial_type, operand_type};
 use crate::ir::{Function, Inst, Op, SilOp, Type, ValueDef, ValueId};
@@ -131,6 +138,8 @@ pub enum EndKind {
     DestroyValue,
     /// `destroy_addr %a` of memory a deleted `load [take]` would have emptied.
     DestroyAddr,
+    /// `end_borrow %b` of a borrow scope a dead phi would have ended.
+    EndBorrow,
 }
 
 /// The repairs deleting `inst` needs: `(kind, value)` pairs, in operand order.
@@ -168,6 +177,7 @@ pub(crate) fn make_end(f: &Function, kind: EndKind, v: ValueId, ty: Option<Strin
     let (op, name) = match kind {
         EndKind::DestroyValue => (SilOp::DestroyValue, "destroy_value "),
         EndKind::DestroyAddr => (SilOp::DestroyAddr, "destroy_addr "),
+        EndKind::EndBorrow => (SilOp::EndBorrow, "end_borrow "),
     };
     let mut inst = Inst::new(Op::Sil(op));
     inst.args.push(v);
@@ -182,6 +192,85 @@ pub(crate) fn make_end(f: &Function, kind: EndKind, v: ValueId, ty: Option<Strin
     }
     inst.span = span;
     inst
+}
+
+/// Whether the parameter `index` of `block` is a phi: every predecessor passes it explicitly
+/// with `br`/`cond_br` (not the entry's function arguments, not a terminator's result).
+pub(crate) fn is_phi(f: &Function, preds: &[crate::ir::BlockId], block: crate::ir::BlockId) -> bool {
+    f.entry() != Some(block)
+        && !preds.is_empty()
+        && preds.iter().all(|&p| {
+            f.blocks[p].term.is_some_and(|t| matches!(f.insts[t].op, Op::Sil(SilOp::Br | SilOp::CondBr)))
+        })
+}
+
+/// The ownership a block parameter is annotated with.
+pub(crate) fn param_ownership(f: &Function, v: ValueId) -> Ownership {
+    let Some(d) = f.values.get(v) else { return Ownership::Unknown };
+    if let Some(Type::Sil(t)) = &d.ty {
+        if trivial_or_address(t) {
+            return Ownership::None;
+        }
+    }
+    match d.ownership.as_deref() {
+        Some("owned") => Ownership::Owned,
+        Some("guaranteed") => Ownership::Guaranteed,
+        None => Ownership::None,
+        Some(_) => Ownership::Unknown,
+    }
+}
+
+/// Whether `v` opens a borrow scope of its own that an `end_borrow` closes (Swift's
+/// `BorrowedValue::isLocalScope`): a `begin_borrow` or `load_borrow` result, or a reborrow.
+pub(crate) fn is_local_borrow(f: &Function, v: ValueId) -> bool {
+    match f.values.get(v).map(|d| d.def) {
+        Some(ValueDef::Result { inst, .. }) => {
+            f.insts.get(inst).is_some_and(|i| matches!(i.op, Op::Sil(SilOp::BeginBorrow | SilOp::LoadBorrow)))
+        }
+        _ => false,
+    }
+}
+
+/// The branch's printed form rebuilt from its operands (after a phi argument is erased):
+/// `br bb1(%a : $T, …)`, `cond_br %c, bb1(…), bb2(…)`. Types are the target parameters'.
+pub(crate) fn branch_pieces(f: &Function, inst: &Inst) -> Option<Vec<crate::ir::Piece>> {
+    use crate::ir::Piece;
+    let mut out = Vec::new();
+    let push_succ = |out: &mut Vec<Piece>, s: u32| {
+        out.push(Piece::Succ(s));
+        let Some(succ) = inst.succs.get(s as usize) else { return };
+        if succ.args.is_empty() {
+            return;
+        }
+        out.push(Piece::Text("(".into()));
+        for j in 0..succ.args.len() {
+            if j > 0 {
+                out.push(Piece::Text(", ".into()));
+            }
+            out.push(Piece::SuccArg(s, j as u32));
+            let ty = f.blocks.get(succ.block).and_then(|b| b.params.get(j)).and_then(|&p| f.values[p].ty.as_ref());
+            if let Some(ty) = ty {
+                out.push(Piece::Text(format!(" : {ty}")));
+            }
+        }
+        out.push(Piece::Text(")".into()));
+    };
+    match inst.op {
+        Op::Sil(SilOp::Br) if inst.succs.len() == 1 => {
+            out.push(Piece::Text("br ".into()));
+            push_succ(&mut out, 0);
+        }
+        Op::Sil(SilOp::CondBr) if inst.succs.len() == 2 && !inst.args.is_empty() => {
+            out.push(Piece::Text("cond_br ".into()));
+            out.push(Piece::Arg(0));
+            out.push(Piece::Text(", ".into()));
+            push_succ(&mut out, 0);
+            out.push(Piece::Text(", ".into()));
+            push_succ(&mut out, 1);
+        }
+        _ => return None,
+    }
+    Some(out)
 }
 
 #[cfg(test)]

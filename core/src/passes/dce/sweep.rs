@@ -14,7 +14,7 @@
 //! Every edit goes through [`apply_event`], the function the replayer uses.
 
 use super::classify::{is_conditional_branch, is_ossa, operand_type};
-use super::ossa::{repairs, EndKind};
+use super::ossa::{is_local_borrow, is_phi, ownership, param_ownership, repairs, EndKind, Ownership};
 use super::mark::{nearest_live_post_dominator, Liveness};
 use super::trace::{apply_event, Event, Phase, ReplayError, Slot};
 use super::Analyses;
@@ -78,10 +78,20 @@ pub(crate) fn sweep(
     };
     let kept: Vec<BlockId> = s.f.layout.iter().copied().filter(|&b| reachable.contains(b)).collect();
 
-    // 2. Dead instructions (in OSSA, ending the lifetimes they consumed first).
     let ossa = is_ossa(s.f);
+    if ossa {
+        ossa_dead_arguments(&mut s, a, live, &reachable, &kept)?;
+    }
+
+    // 2. Dead instructions (in OSSA, ending the lifetimes they consumed first).
     for &b in &kept {
-        let dead: Vec<_> = s.f.blocks[b].insts.iter().copied().filter(|&i| !live.insts.contains(i)).collect();
+        // Only original instructions: the repairs inserted above are not in `live`.
+        let dead: Vec<_> = s.f.blocks[b]
+            .insts
+            .iter()
+            .copied()
+            .filter(|&i| i.index() < live.block_of.len() && !live.insts.contains(i))
+            .collect();
         for inst in dead {
             if ossa {
                 let data = &s.f.insts[inst];
@@ -98,7 +108,7 @@ pub(crate) fn sweep(
                 }
                 for (kind, value, ty) in ends {
                     let new = s.f.insts.next_key();
-                    s.emit(Event::EndLifetime { block: b, before: inst, new, value, kind, ty })?;
+                    s.emit(Event::EndLifetime { block: b, before: Some(inst), new, value, kind, ty })?;
                 }
             }
             s.emit(Event::Delete { inst, block: b })?;
@@ -170,12 +180,90 @@ fn is_gone(f: &Function, live: &Liveness, reachable: &EntitySet<BlockId>, v: Val
     }
 }
 
+/// OSSA, for dead block arguments with ownership (see [`super::ossa`]): an owned non-phi gets
+/// a `destroy_value` at the top of its block; a phi is erased after each predecessor ends the
+/// lifetime of the live value it passed.
+fn ossa_dead_arguments(
+    s: &mut Sweeper<'_>,
+    a: &Analyses,
+    live: &Liveness,
+    reachable: &EntitySet<BlockId>,
+    kept: &[BlockId],
+) -> Result<(), ReplayError> {
+    for &b in kept {
+        // The current predecessors (rewrites may have added some): placed blocks branching here.
+        let preds: Vec<BlockId> = s
+            .f
+            .layout
+            .iter()
+            .copied()
+            .filter(|&p| s.f.blocks[p].term.is_some_and(|t| s.f.insts[t].succs.iter().any(|x| x.block == b)))
+            .collect();
+        let phi = is_phi(s.f, &preds, b);
+        let params = s.f.blocks[b].params.clone();
+        // Highest index first, so each erasure leaves the indices still to visit unchanged.
+        for (k, &p) in params.iter().enumerate().rev() {
+            if live.args.contains(p) {
+                continue;
+            }
+            let own = param_ownership(s.f, p);
+            if !phi {
+                if own == Ownership::Owned {
+                    let before = s.f.blocks[b].insts.first().copied();
+                    let ty = value_type(s.f, p);
+                    let new = s.f.insts.next_key();
+                    s.emit(Event::EndLifetime { block: b, before, new, value: p, kind: EndKind::DestroyValue, ty })?;
+                }
+                continue;
+            }
+            if own == Ownership::None || own == Ownership::Unknown {
+                continue;
+            }
+            for &pred in &preds {
+                if !reachable.contains(pred) {
+                    continue;
+                }
+                let Some(t) = s.f.blocks[pred].term else { continue };
+                let incoming: Vec<ValueId> = s.f.insts[t]
+                    .succs
+                    .iter()
+                    .filter(|x| x.block == b)
+                    .filter_map(|x| x.args.get(k).copied())
+                    .collect();
+                for x in incoming {
+                    if !value_stays(s.f, live, x) {
+                        continue;
+                    }
+                    let kind = match own {
+                        Ownership::Owned if ownership(s.f, x) == Ownership::Owned => EndKind::DestroyValue,
+                        Ownership::Guaranteed if is_local_borrow(s.f, x) => EndKind::EndBorrow,
+                        _ => continue,
+                    };
+                    let ty = value_type(s.f, x).or_else(|| value_type(s.f, p));
+                    let new = s.f.insts.next_key();
+                    s.emit(Event::EndLifetime { block: pred, before: None, new, value: x, kind, ty })?;
+                }
+            }
+            s.emit(Event::ErasePhi { block: b, index: k as u32, arg: p })?;
+        }
+    }
+    let _ = a;
+    Ok(())
+}
+
+fn value_type(f: &Function, v: ValueId) -> Option<String> {
+    match f.values.get(v).and_then(|d| d.ty.as_ref()) {
+        Some(crate::ir::Type::Sil(t)) => Some(t.clone()),
+        _ => None,
+    }
+}
+
 /// Whether a value survives the sweep and so needs its lifetime ended: a live instruction's
-/// result, a live block argument, or a function argument (owned by the function).
+/// result or a live block argument.
 fn value_stays(f: &Function, live: &Liveness, v: ValueId) -> bool {
     match f.values.get(v).map(|d| d.def) {
         Some(ValueDef::Result { inst, .. }) => live.insts.contains(inst),
-        Some(ValueDef::Param { block, .. }) => live.args.contains(v) || f.entry() == Some(block),
+        Some(ValueDef::Param { .. }) => live.args.contains(v),
         _ => false,
     }
 }

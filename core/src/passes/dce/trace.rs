@@ -10,8 +10,8 @@
 
 use crate::diag::Span;
 use crate::entity::EntityRef;
-use crate::ir::{BlockId, BrilOp, Function, Inst, InstId, Lang, Op, Piece, SilOp, Succ, ValueId};
-use super::ossa::make_end;
+use crate::ir::{BlockId, BrilOp, Function, Inst, InstId, Lang, Op, Piece, SilOp, Succ, ValueDef, ValueId};
+use super::ossa::{branch_pieces, make_end};
 pub use super::ossa::EndKind;
 use serde::{Deserialize, Serialize};
 
@@ -113,7 +113,11 @@ pub enum Event {
     /// OSSA: the dead `before` consumed the live `value`; deleting it alone would leak, so
     /// `new` — `destroy_value %value : $ty` (or `destroy_addr` for a dead `load [take]`) —
     /// is inserted in its place, just before it is deleted.
-    EndLifetime { block: BlockId, before: InstId, new: InstId, value: ValueId, kind: EndKind, ty: Option<String> },
+    /// `before: None` inserts at the end of the block, before its terminator.
+    EndLifetime { block: BlockId, before: Option<InstId>, new: InstId, value: ValueId, kind: EndKind, ty: Option<String> },
+    /// OSSA: the dead phi `arg`, parameter `index` of `block`, is removed, with the value
+    /// every branch into `block` passed for it.
+    ErasePhi { block: BlockId, index: u32, arg: ValueId },
     /// The dead instruction `inst` is removed from `block`.
     Delete { inst: InstId, block: BlockId },
     /// `inst` keeps running but the value in `slot` (`old`) is deleted or feeds a dead block
@@ -226,19 +230,49 @@ pub fn apply_event(f: &mut Function, index: usize, e: &Event) -> Result<(), Repl
         }
         Event::EndLifetime { block, before, new, value, kind, ty } => {
             check_block(f, index, *block)?;
-            let Some(pos) = f.blocks[*block].insts.iter().position(|i| i == before) else {
-                return fail(index, format!("{before} is not in {block}"));
+            let (pos, span) = match before {
+                Some(before) => match f.blocks[*block].insts.iter().position(|i| i == before) {
+                    Some(pos) => (pos, f.insts[*before].span),
+                    None => return fail(index, format!("{before} is not in {block}")),
+                },
+                None => (f.blocks[*block].insts.len(), f.blocks[*block].term.map_or(f.blocks[*block].span, |t| f.insts[t].span)),
             };
             if value.index() >= f.values.len() {
                 return fail(index, format!("no value {value}"));
             }
-            let span = f.insts[*before].span;
             let end = make_end(f, *kind, *value, ty.clone(), span);
             let got = f.add_inst(end);
             if got != *new {
                 return fail(index, format!("the new instruction would be {got}, the trace says {new}"));
             }
             f.blocks[*block].insts.insert(pos, got);
+            Ok(())
+        }
+        Event::ErasePhi { block, index: k, arg } => {
+            check_block(f, index, *block)?;
+            let k = *k as usize;
+            if f.blocks[*block].params.get(k) != Some(arg) {
+                return fail(index, format!("{arg} is not parameter {k} of {block}"));
+            }
+            f.blocks[*block].params.remove(k);
+            for (j, p) in f.blocks[*block].params.clone().into_iter().enumerate().skip(k) {
+                f.values[p].def = ValueDef::Param { block: *block, index: j as u32 };
+            }
+            for b in f.layout.clone() {
+                let Some(t) = f.blocks[b].term else { continue };
+                let mut changed = false;
+                for s in f.insts[t].succs.iter_mut().filter(|s| s.block == *block) {
+                    if s.args.len() > k {
+                        s.args.remove(k);
+                        changed = true;
+                    }
+                }
+                if changed {
+                    if let Some(pieces) = branch_pieces(f, &f.insts[t]) {
+                        f.insts[t].sil = pieces;
+                    }
+                }
+            }
             Ok(())
         }
         Event::Delete { inst, block } => {

@@ -319,7 +319,7 @@ fn report_formats_agree() {
     let err = report::table(&outs, report::TableFormat::Csv, Some("sub a b")).unwrap_err();
     assert!(err.to_string().contains("add a b"), "{err}");
     let json = report::json(&outs, false);
-    assert!(json.starts_with(r#"{"functions":[{"name":"main","blocks":["b0","left","right","join"],"expressions":[{"expr":"add a b","blocks":[{"label":"b0","NComp":false,"XComp":false,"Transp":true,"NdSafe":false"#), "{json}");
+    assert!(json.starts_with(r#"{"functions":[{"name":"main","blocks":["b0","left","right","join"],"expressions":[{"expr":"add a b","blocks":[{"label":"b0","NComp":false,"XComp":false,"Transp":true,"NdSafe":true"#), "{json}");
 }
 
 #[test]
