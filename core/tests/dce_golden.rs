@@ -15,11 +15,7 @@ fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/dce")
 }
 
-fn shared() -> PathBuf {
-    std::env::var_os("OPTLAB_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"))
-}
+mod common;
 
 /// The golden text of one input.
 fn render(name: &str, text: &str) -> String {
@@ -107,7 +103,8 @@ fn golden_inputs() {
 
 #[test]
 fn golden_bril_tdce_examples() {
-    let dir = shared().join("corpus/bril/examples-test/tdce");
+    let Some(shared) = common::shared_dir() else { return };
+    let dir = shared.join("corpus/bril/examples-test/tdce");
     let files = inputs(&dir);
     assert!(!files.is_empty(), "{} not found: the Bril corpus is required", dir.display());
     for input in files {

@@ -345,17 +345,20 @@ fn evaluations_never_grow(before: &Module, after: &Module, inputs: &[Vec<String>
 /// infinite loops, unreachable blocks, fall-through. All variables are defined first.
 fn random_cfg(seed: u64) -> FuncSpec {
     let mut rng = Rng::new(seed);
-    let ints = ["a", "b", "c", "d"];
+    let nblocks = 1 + rng.below(9);
+    random_cfg_sized(&mut rng, nblocks, &["a", "b", "c", "d"])
+}
+
+fn random_cfg_sized(rng: &mut Rng, nblocks: usize, ints: &[&'static str]) -> FuncSpec {
     let bools = ["p", "q"];
     let mut f = FuncSpec::new("main");
-    let nblocks = 1 + rng.below(9);
     let labels: Vec<String> = (0..nblocks).map(|k| format!("L{k}")).collect();
     // Sometimes the prologue is inside L0, so branches to L0 loop into the entry.
     let prologue_in_l0 = rng.chance(40);
     if prologue_in_l0 {
         f.label(&labels[0]);
     }
-    for v in ints {
+    for &v in ints {
         f.inst(BrilInst::constant(v, Type::Int, Imm::Int(rng.range(-2, 5).into())));
     }
     for v in bools {
@@ -366,29 +369,29 @@ fn random_cfg(seed: u64) -> FuncSpec {
             f.label(l);
         }
         for _ in 0..rng.below(5) {
-            let x = *rng.pick(&ints);
-            let y = *rng.pick(&ints);
+            let x = *rng.pick(ints);
+            let y = *rng.pick(ints);
             let inst = match rng.below(10) {
                 0..=4 => {
                     let op = rng.pick(&[BrilOp::Add, BrilOp::Sub, BrilOp::Mul, BrilOp::Div, BrilOp::Add]).clone();
-                    BrilInst::value(op, *rng.pick(&ints), Type::Int, &[x, y])
+                    BrilInst::value(op, *rng.pick(ints), Type::Int, &[x, y])
                 }
                 5 => BrilInst::value(rng.pick(&[BrilOp::Lt, BrilOp::Eq]).clone(), *rng.pick(&bools), Type::Bool, &[x, y]),
                 6 => BrilInst::value(BrilOp::Not, *rng.pick(&bools), Type::Bool, &[*rng.pick(&bools)]),
                 7 => BrilInst::effect(BrilOp::Print, &[x]),
-                8 => BrilInst::constant(*rng.pick(&ints), Type::Int, Imm::Int(rng.range(-1, 3).into())),
-                _ => BrilInst::value(BrilOp::Id, *rng.pick(&ints), Type::Int, &[y]),
+                8 => BrilInst::constant(*rng.pick(ints), Type::Int, Imm::Int(rng.range(-1, 3).into())),
+                _ => BrilInst::value(BrilOp::Id, *rng.pick(ints), Type::Int, &[y]),
             };
             f.inst(inst);
         }
         let target = |rng: &mut Rng| labels[rng.below(nblocks)].clone();
         match rng.below(8) {
             0..=2 => {
-                let (t, e) = (target(&mut rng), target(&mut rng));
+                let (t, e) = (target(rng), target(rng));
                 f.inst(BrilInst::br(*rng.pick(&bools), &t, &e));
             }
             3 | 4 => {
-                let t = target(&mut rng);
+                let t = target(rng);
                 f.inst(BrilInst::jmp(&t));
             }
             5 => {
@@ -495,4 +498,27 @@ fn commute_is_also_safe() {
             panic!("seed {seed}: {m}\n{}", g.text);
         }
     }
+}
+
+#[test]
+fn a_thousand_block_function_is_fast_and_its_trace_small() {
+    let mut rng = Rng::new(7);
+    let vars: Vec<&'static str> =
+        (0..40).map(|k| &*Box::leak(format!("v{k}").into_boxed_str())).collect();
+    let spec = random_cfg_sized(&mut rng, 1000, &vars);
+    let (_, m) = build_module("big.bril", &[spec]);
+    let start = std::time::Instant::now();
+    let (_, outputs) = lcm(&m);
+    let took = start.elapsed();
+    let o = &outputs[0];
+    let json = serde_json::to_string(&o.trace).unwrap();
+    eprintln!(
+        "1000 blocks, {} instructions, {} expressions: LCM {took:?}, trace {} KB",
+        m.functions[0].insts.len(),
+        o.exprs.len(),
+        json.len() / 1024
+    );
+    assert!(took.as_secs_f64() < 10.0, "LCM took {took:?}");
+    assert!(json.len() < 64 << 20, "trace of {} MB", json.len() >> 20);
+    oracle_agrees(o).unwrap();
 }

@@ -120,7 +120,7 @@ opcodes! {
         AddressToPointer = "address_to_pointer", ConvertFunction = "convert_function",
         ThinToThickFunction = "thin_to_thick_function", Metatype = "metatype",
         SelectEnum = "select_enum", SelectValue = "select_value",
-        UncheckedEnumData = "unchecked_enum_data", RefElementAddr = "ref_element_addr",
+        UncheckedEnumData = "unchecked_enum_data",
         RefTailAddr = "ref_tail_addr", IndexAddr = "index_addr", GlobalAddr = "global_addr",
     }
 }
@@ -252,7 +252,6 @@ impl Op {
                 | SilOp::SelectEnum
                 | SilOp::SelectValue
                 | SilOp::UncheckedEnumData
-                | SilOp::RefElementAddr
                 | SilOp::RefTailAddr
                 | SilOp::IndexAddr
                 | SilOp::GlobalAddr => Pure,

@@ -509,6 +509,7 @@ mod tests {
         assert!(scan_type("(Int]", 0).is_err());
         assert!(scan_type(" , x", 0).is_err());
         assert!(scan_type("@opened(\"x", 0).is_err());
-        assert!(scan_type("é(", 0).is_err());
+        assert_eq!(scan_type("é(", 0).unwrap(), (2, "é".to_string()));
+        assert!(scan_type("(é", 0).is_err());
     }
 }

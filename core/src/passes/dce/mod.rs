@@ -174,6 +174,33 @@ impl ModuleResult {
     }
 }
 
+impl ModuleResult {
+    /// `optlab dce FILE --explain SPEC`: the reasons for one instruction of the original
+    /// module `m` (the one this result was computed from). `SPEC` is `BLOCK:INDEX` (in the
+    /// only function, or the first function that has that block) or `FUNCTION:BLOCK:INDEX`
+    /// (`@` optional); INDEX counts the block's instructions from 0, terminator last.
+    pub fn explain(&self, m: &Module, spec: &str) -> Result<Vec<String>, String> {
+        let parts: Vec<&str> = spec.split(':').collect();
+        let (func, local) = match parts.len() {
+            2 => (None, spec.to_string()),
+            3 => (Some(parts[0].trim_start_matches('@')), format!("{}:{}", parts[1], parts[2])),
+            _ => return Err(format!("`{spec}` is not BLOCK:INDEX or FUNCTION:BLOCK:INDEX")),
+        };
+        for (f, r) in m.functions.iter().zip(&self.results) {
+            if func.is_some_and(|n| n != f.name) {
+                continue;
+            }
+            if let Some(i) = locate(f, &local) {
+                return Ok(explain(f, &r.trace, i));
+            }
+        }
+        Err(match func {
+            Some(n) => format!("no instruction `{local}` in a function `{n}`"),
+            None => format!("no function has an instruction `{local}`"),
+        })
+    }
+}
+
 /// Runs ADCE on each function of `m`; the returned module prints like the input with every
 /// body optimized.
 pub fn run_module(m: &Module) -> ModuleResult {

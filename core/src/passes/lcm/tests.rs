@@ -332,3 +332,68 @@ fn bit_vectors_hold_only_expression_ids() {
     }
     let _: EntitySet<ExprId> = EntitySet::new_empty(0);
 }
+
+#[test]
+fn a_loop_at_the_entry_gets_a_fresh_entry_that_receives_the_hoisted_computation() {
+    let text = "@main(a: int, b: int, n: int) {
+.top:
+  x: int = mul a b;
+  n: int = sub n x;
+  c: bool = lt n x;
+  br c .out .top;
+.out:
+  print n;
+}
+";
+    let o = lcm(text);
+    assert_eq!(blocks_where(&o, Pred::XLatest, "mul a b"), ["entry"]);
+    assert_eq!(
+        printed(&o),
+        "@main(a: int, b: int, n: int) {
+.entry:
+  mul.a.b: int = mul a b;
+.top:
+  x: int = id mul.a.b;
+  n: int = sub n x;
+  c: bool = lt n x;
+  br c .out .top;
+.out:
+  print n;
+}
+"
+    );
+}
+
+#[test]
+fn functions_without_blocks_or_expressions_are_fine() {
+    let mut empty = Function::new("f", Lang::Bril);
+    let o = run_function(&empty, &Options::default()).unwrap();
+    assert!(o.blocks().is_empty() && o.exprs.is_empty());
+    assert_eq!(report::json(&[o], false), r#"{"functions":[{"name":"f","blocks":[],"expressions":[]}]}"#);
+    empty.add_block(crate::ir::Block::new("only"));
+    let o = run_function(&empty, &Options::default()).unwrap();
+    assert_eq!(o.blocks().len(), 1);
+    let o = lcm("@main {\n  print;\n}\n");
+    assert!(o.exprs.is_empty() && o.moved().is_empty());
+}
+
+#[test]
+fn temporaries_never_clash_with_user_variables() {
+    let text = "@main(a: int, b: int, p: bool) {
+  add.a.b: int = const 1;
+  br p .left .right;
+.left:
+  x: int = add a b;
+  jmp .join;
+.right:
+  jmp .join;
+.join:
+  y: int = add a b;
+  print y add.a.b;
+}
+";
+    let o = lcm(text);
+    let out = printed(&o);
+    assert!(out.contains("add.a.b.2: int = add a b;"), "{out}");
+    assert!(out.contains("print y add.a.b;"), "{out}");
+}
