@@ -13,7 +13,8 @@ fn optlab(args: &[&str], stdin: Option<&str>) -> Output {
         .spawn()
         .expect("run optlab");
     if let Some(text) = stdin {
-        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+        // optlab may exit before reading (e.g. a usage error): a broken pipe is fine here.
+        let _ = child.stdin.take().unwrap().write_all(text.as_bytes());
     } else {
         drop(child.stdin.take());
     }
