@@ -12,15 +12,19 @@ use optlab_core::{parse_module, Lang};
 use std::collections::BTreeMap;
 use std::path::Path;
 
+/// Operations whose computations are candidate expressions, by the definition.
+const CANDIDATE_OPS: &[BrilOp] = {
+    use BrilOp::*;
+    &[
+        Add, Sub, Mul, Div, Eq, Lt, Gt, Le, Ge, Not, And, Or, Fadd, Fsub, Fmul, Fdiv, Feq, Flt, Fgt, Fle, Fge, Ceq,
+        Clt, Cgt, Cle, Cge, Char2Int, Int2Char,
+    ]
+};
+
 /// The text of the expression an instruction evaluates (`add a b`), if it is a candidate.
 fn expr_text(f: &Function, inst: &Inst) -> Option<String> {
-    use BrilOp::*;
     let Op::Bril(op) = &inst.op else { return None };
-    let candidate = matches!(
-        op,
-        Add | Sub | Mul | Div | Eq | Lt | Gt | Le | Ge | Not | And | Or | Fadd | Fsub | Fmul | Fdiv | Feq | Flt | Fgt
-            | Fle | Fge | Ceq | Clt | Cgt | Cle | Cge | Char2Int | Int2Char
-    );
+    let candidate = CANDIDATE_OPS.contains(op);
     if !candidate || inst.results.len() != 1 || inst.args.is_empty() {
         return None;
     }

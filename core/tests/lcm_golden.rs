@@ -44,7 +44,8 @@ fn check_example(name: &str) -> Vec<LcmOutput> {
     let emitted = report::emit(&out);
     golden(&format!("{name}.lcm.bril"), &emitted);
     // The emitted text parses back and runs like the original.
-    let reparsed = parse_module(Lang::Bril, "out.bril", &emitted).unwrap_or_else(|d| panic!("{name}: {d:?}\n{emitted}"));
+    let reparsed =
+        parse_module(Lang::Bril, "out.bril", &emitted).unwrap_or_else(|d| panic!("{name}: {d:?}\n{emitted}"));
     let cfg = RunConfig::with_args(bril::args_from_source(&text));
     let before = bril::run(&m, &cfg);
     let after = bril::run(&reparsed, &cfg);

@@ -24,14 +24,17 @@ use std::collections::{BTreeMap, BTreeSet};
 // ---------------------------------------------------------------------------------------
 // The naive oracle.
 
-/// Operations that are candidate expressions, by the definition.
-fn is_candidate_op(op: &BrilOp) -> bool {
+/// Operations whose computations are candidate expressions, by the definition.
+const CANDIDATE_OPS: &[BrilOp] = {
     use BrilOp::*;
-    matches!(
-        op,
-        Add | Sub | Mul | Div | Eq | Lt | Gt | Le | Ge | Not | And | Or | Fadd | Fsub | Fmul | Fdiv | Feq | Flt | Fgt
-            | Fle | Fge | Ceq | Clt | Cgt | Cle | Cge | Char2Int | Int2Char
-    )
+    &[
+        Add, Sub, Mul, Div, Eq, Lt, Gt, Le, Ge, Not, And, Or, Fadd, Fsub, Fmul, Fdiv, Feq, Flt, Fgt, Fle, Fge, Ceq,
+        Clt, Cgt, Cle, Cge, Char2Int, Int2Char,
+    ]
+};
+
+fn is_candidate_op(op: &BrilOp) -> bool {
+    CANDIDATE_OPS.contains(op)
 }
 
 fn traps(op: &BrilOp) -> bool {
@@ -227,7 +230,10 @@ fn oracle_agrees(o: &LcmOutput) -> Result<(), String> {
     for (k, ss) in g.succ.iter().enumerate() {
         for &s in ss {
             if ss.len() >= 2 && npred[s] >= 2 {
-                return Err(format!("critical edge {} -> {} left", f.blocks[g.blocks[k]].name, f.blocks[g.blocks[s]].name));
+                return Err(format!(
+                    "critical edge {} -> {} left",
+                    f.blocks[g.blocks[k]].name, f.blocks[g.blocks[s]].name
+                ));
             }
         }
     }
@@ -307,7 +313,12 @@ fn marks(stdout: &str) -> BTreeMap<i64, usize> {
 
 /// On each input where the original ends normally, no expression is evaluated more often
 /// after LCM. Returns (evaluations before, after) summed over the inputs.
-fn evaluations_never_grow(before: &Module, after: &Module, inputs: &[Vec<String>], limit: u64) -> Result<(usize, usize), String> {
+fn evaluations_never_grow(
+    before: &Module,
+    after: &Module,
+    inputs: &[Vec<String>],
+    limit: u64,
+) -> Result<(usize, usize), String> {
     let mut table = Vec::new();
     let ib = instrument(before, &mut table);
     let ia = instrument(after, &mut table);
@@ -329,7 +340,10 @@ fn evaluations_never_grow(before: &Module, after: &Module, inputs: &[Vec<String>
             let was = mb.get(k).copied().unwrap_or(0);
             if n > was {
                 let (func, text) = &table[(MARK_BASE - k) as usize];
-                return Err(format!("`{text}` in @{func} evaluated {n} times, was {was}, on input [{}]", input.join(" ")));
+                return Err(format!(
+                    "`{text}` in @{func} evaluated {n} times, was {was}, on input [{}]",
+                    input.join(" ")
+                ));
             }
         }
         tb += mb.values().sum::<usize>();
@@ -369,18 +383,23 @@ fn random_cfg_sized(rng: &mut Rng, nblocks: usize, ints: &[&'static str]) -> Fun
             f.label(l);
         }
         for _ in 0..rng.below(5) {
-            let x = *rng.pick(ints);
-            let y = *rng.pick(ints);
+            let x = *rng.pick::<&str>(ints);
+            let y = *rng.pick::<&str>(ints);
             let inst = match rng.below(10) {
                 0..=4 => {
                     let op = rng.pick(&[BrilOp::Add, BrilOp::Sub, BrilOp::Mul, BrilOp::Div, BrilOp::Add]).clone();
-                    BrilInst::value(op, *rng.pick(ints), Type::Int, &[x, y])
+                    BrilInst::value(op, rng.pick::<&str>(ints), Type::Int, &[x, y])
                 }
-                5 => BrilInst::value(rng.pick(&[BrilOp::Lt, BrilOp::Eq]).clone(), *rng.pick(&bools), Type::Bool, &[x, y]),
-                6 => BrilInst::value(BrilOp::Not, *rng.pick(&bools), Type::Bool, &[*rng.pick(&bools)]),
+                5 => BrilInst::value(
+                    rng.pick(&[BrilOp::Lt, BrilOp::Eq]).clone(),
+                    rng.pick::<&str>(&bools),
+                    Type::Bool,
+                    &[x, y],
+                ),
+                6 => BrilInst::value(BrilOp::Not, rng.pick::<&str>(&bools), Type::Bool, &[rng.pick::<&str>(&bools)]),
                 7 => BrilInst::effect(BrilOp::Print, &[x]),
-                8 => BrilInst::constant(*rng.pick(ints), Type::Int, Imm::Int(rng.range(-1, 3).into())),
-                _ => BrilInst::value(BrilOp::Id, *rng.pick(ints), Type::Int, &[y]),
+                8 => BrilInst::constant(rng.pick::<&str>(ints), Type::Int, Imm::Int(rng.range(-1, 3).into())),
+                _ => BrilInst::value(BrilOp::Id, rng.pick::<&str>(ints), Type::Int, &[y]),
             };
             f.inst(inst);
         }
@@ -388,7 +407,7 @@ fn random_cfg_sized(rng: &mut Rng, nblocks: usize, ints: &[&'static str]) -> Fun
         match rng.below(8) {
             0..=2 => {
                 let (t, e) = (target(rng), target(rng));
-                f.inst(BrilInst::br(*rng.pick(&bools), &t, &e));
+                f.inst(BrilInst::br(rng.pick::<&str>(&bools), &t, &e));
             }
             3 | 4 => {
                 let t = target(rng);
@@ -431,14 +450,22 @@ fn random_structured_programs_keep_behaviour_and_never_evaluate_more() {
                 }
             }
             if let Err(m) = testgen::differential(&g.module, &out, &g.inputs) {
-                panic!("seed {seed}: {m}\n--- original\n{}\n--- after LCM\n{}", g.text, print_module(&out, Naming::User));
+                panic!(
+                    "seed {seed}: {m}\n--- original\n{}\n--- after LCM\n{}",
+                    g.text,
+                    print_module(&out, Naming::User)
+                );
             }
             match evaluations_never_grow(&g.module, &out, &g.inputs, 5_000_000) {
                 Ok((b, a)) => {
                     ev_before += b;
                     ev_after += a;
                 }
-                Err(e) => panic!("seed {seed}: {e}\n--- original\n{}\n--- after LCM\n{}", g.text, print_module(&out, Naming::User)),
+                Err(e) => panic!(
+                    "seed {seed}: {e}\n--- original\n{}\n--- after LCM\n{}",
+                    g.text,
+                    print_module(&out, Naming::User)
+                ),
             }
         }
     }
@@ -481,7 +508,11 @@ fn random_control_flow_graphs_agree_with_the_oracle_and_keep_behaviour() {
             let after = optlab_core::interp::bril::run(&reparsed, &cfg);
             let ok = after.error.as_ref().is_some_and(|e| e.kind.is_limit())
                 && (before.stdout.starts_with(&after.stdout) || after.stdout.starts_with(&before.stdout));
-            assert!(ok, "seed {seed}: endless run became {:?}\n--- original\n{text}\n--- after LCM\n{printed}", after.error);
+            assert!(
+                ok,
+                "seed {seed}: endless run became {:?}\n--- original\n{text}\n--- after LCM\n{printed}",
+                after.error
+            );
             endless += 1;
         }
     }
@@ -503,8 +534,7 @@ fn commute_is_also_safe() {
 #[test]
 fn a_thousand_block_function_is_fast_and_its_trace_small() {
     let mut rng = Rng::new(7);
-    let vars: Vec<&'static str> =
-        (0..40).map(|k| &*Box::leak(format!("v{k}").into_boxed_str())).collect();
+    let vars: Vec<&'static str> = (0..40).map(|k| &*Box::leak(format!("v{k}").into_boxed_str())).collect();
     let spec = random_cfg_sized(&mut rng, 1000, &vars);
     let (_, m) = build_module("big.bril", &[spec]);
     let start = std::time::Instant::now();

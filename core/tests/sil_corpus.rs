@@ -653,3 +653,42 @@ fn raw_items_are_kept_verbatim_without_comments() {
     check_round_trips("raw.sil", &m);
     assert!(print_module(&m, Naming::User).ends_with("}\n\nsil @f : $() -> ()\n"));
 }
+
+#[test]
+fn forward_references_debug_info_and_same_line_labels() {
+    // `%1` is used (in bb1) before the line that defines it (in bb2): legal SIL.
+    let text = "sil @fwd : $() -> () {\nbb0:\n  br bb2\nbb1:\n  return %1 : $()\nbb2:\n  %1 = tuple ()\n  br bb1\n}\n";
+    let m = parse_ok("fwd.sil", text);
+    check_round_trips("fwd.sil", &m);
+    let f = &m.functions[0];
+    let ret = first_inst(f, "return");
+    assert!(matches!(f.values[ret.args[0]].def, ValueDef::Result { .. }));
+    assert!(print_function(f, Naming::Renumber).contains("bb1:\n  return %0 : $()\n\nbb2:\n  %0 = tuple ()\n"));
+
+    // Debug locations and scopes are accepted and dropped; labels may share a line.
+    let text = "sil @loc : $() -> () {\nbb0: %0 = integer_literal $Builtin.Int32, 7, loc \"f.swift\":3:5, scope 2\n  \
+                %1 = tuple (), loc * \"<compiler-generated>\":0:0\n  return %1 : $() // done\n}\n";
+    let m = parse_ok("loc.sil", text);
+    check_round_trips("loc.sil", &m);
+    assert_eq!(
+        print_module(&m, Naming::User),
+        "sil @loc : $() -> () {\nbb0:\n  %0 = integer_literal $Builtin.Int32, 7\n  %1 = tuple ()\n  return %1 : $()\n} // end sil function 'loc'\n"
+    );
+
+    // Quoted and `$`-mangled function names, attributes with arguments, a second body
+    // after a declaration, and blank lines everywhere.
+    let text = "sil [serialized] [_semantics \"array.count\"] shared @\"weird name\" : $@convention(thin) () -> ()\n\n\
+                sil hidden [thunk] [ossa] @$s4main1fyyF : $@convention(thin) () -> () {\n\nbb0:\n\n  %0 = function_ref @\"weird name\" : $@convention(thin) () -> ()\n  \
+                %1 = apply %0() : $@convention(thin) () -> ()\n  return %1 : $()\n}\n";
+    let m = parse_ok("names.sil", text);
+    check_round_trips("names.sil", &m);
+    assert_eq!(m.functions[0].name, "weird name");
+    let h = m.functions[0].sil.as_ref().unwrap();
+    assert_eq!((h.linkage.as_deref(), h.attrs.clone()), (Some("shared"), vec!["serialized".to_string(), "_semantics \"array.count\"".to_string()]));
+    assert_eq!(m.functions[1].name, "$s4main1fyyF");
+    assert_eq!(first_inst(&m.functions[1], "function_ref").funcs, ["weird name"]);
+    let out = print_module(&m, Naming::User);
+    assert!(out.starts_with("sil shared [serialized] [_semantics \"array.count\"] @\"weird name\" : $@convention(thin) () -> ()\n\nsil hidden [thunk] [ossa] @$s4main1fyyF"), "{out}");
+    assert!(out.contains("  %0 = function_ref @\"weird name\" : $@convention(thin) () -> ()\n"), "{out}");
+    assert!(out.ends_with("} // end sil function '$s4main1fyyF'\n"), "{out}");
+}

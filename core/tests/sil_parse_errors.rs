@@ -60,6 +60,16 @@ fn unterminated_function_body() {
 }
 
 #[test]
+fn a_missing_brace_before_a_swift_declaration_ends_the_body() {
+    let text = "sil @f : $() -> () {\nbb0:\n  unreachable\n\nstruct S {\n  var x: Int\n}\n\nsil @g : $() -> () {\nbb0:\n  br bb9\n}\n";
+    assert_eq!(
+        errors(text),
+        "t.sil:1:20: error: unterminated function body: expected `}`\nsil @f : $() -> () {\n                   ^\n\
+         t.sil:11:6: error: unknown block `bb9`\n  br bb9\n     ^^^"
+    );
+}
+
+#[test]
 fn branch_argument_count_must_match_the_target() {
     let text = "sil @f : $() -> () {\nbb0:\n  %0 = integer_literal $Builtin.Int32, 0\n  br bb1(%0 : $Builtin.Int32)\n\n\
                 bb1(%1 : $Builtin.Int32, %2 : $Builtin.Int32):\n  unreachable\n}\n";

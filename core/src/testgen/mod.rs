@@ -9,10 +9,12 @@
 //!
 //! A pass test is one line:
 //!
-//! ```ignore
-//! let stats = testgen::check_pass(0..2000, |m| { let mut m = m.clone(); my_pass(&mut m); m })
+//! ```
+//! use optlab_core::{passes::dce, testgen};
+//! let stats = testgen::check_pass(0..20, |m| dce::run_module(m).module)
 //!     .unwrap_or_else(|fail| panic!("{fail}"));   // prints the seed and both programs
-//! assert!(stats.never_grew());                       // LCM: no path got longer
+//! assert_eq!(stats.programs, 20);
+//! assert!(stats.dyn_after <= stats.dyn_before);      // DCE never adds work
 //! ```
 //!
 //! For a single program, `testgen::differential(&before, &after, &inputs)` compares any two

@@ -55,6 +55,7 @@ const DECL_WORDS: &[&str] = &[
     "precedencegroup", "infix", "prefix", "postfix", "operator", "indirect", "init", "deinit",
     "subscript", "associatedtype", "nonisolated", "dynamic", "override", "static", "mutating",
     "nonmutating", "required", "convenience", "lazy", "weak", "unowned", "optional", "macro",
+    "distributed",
 ];
 
 const LINKAGES: &[&str] = &[
@@ -413,7 +414,7 @@ impl<'a> Parser<'a> {
         loop {
             self.skip_newlines();
             let t = self.peek().clone();
-            if t.kind == Kind::Eof || (t.kind == Kind::Ident && (t.text == "sil" || t.text.starts_with("sil_"))) {
+            if t.kind == Kind::Eof || self.starts_item(&t) {
                 self.error(lbrace, "unterminated function body: expected `}`");
                 return (stmts, t.span.lo as usize, false);
             }
@@ -449,6 +450,23 @@ impl<'a> Parser<'a> {
                 stmts.push(Stmt::Inst(toks));
             }
         }
+    }
+
+    /// Whether a token at the start of a statement must begin the next top-level item,
+    /// which means the current body lacks its `}`: `sil…` keywords anywhere, and Swift
+    /// declarations in column 0 (`struct S {`; the `struct` instruction takes a `$type`).
+    fn starts_item(&self, t: &Token) -> bool {
+        if t.kind != Kind::Ident {
+            return false;
+        }
+        if t.text == "sil" || t.text.starts_with("sil_") {
+            return true;
+        }
+        let lo = t.span.lo as usize;
+        let column0 = lo == 0 || self.src.as_bytes().get(lo - 1) == Some(&b'\n');
+        column0
+            && DECL_WORDS.contains(&t.text.as_str())
+            && Lexer::new(self.src, t.span.hi as usize).next_token().kind != Kind::Type
     }
 
     /// The tokens of one statement: to the end of the line (continuing after a trailing

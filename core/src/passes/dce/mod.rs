@@ -24,6 +24,11 @@
 //!   OSSA test functions this leaves failing is in `core/tests/dce_filecheck.rs`);
 //! - Bril is not SSA: an operand's definitions are all the assignments that reach it
 //!   ([`ReachingDefs`], on the core's dataflow engine).
+//!
+//! Like every ADCE (and Swift's), the pass assumes that a loop that *can* exit does: a loop
+//! whose exit test nothing live depends on is removed even if, at run time, it would spin
+//! forever. Only loops with no path to an exit at all are kept. It also removes dead
+//! instructions that could trap (a Bril `div` by zero), as Swift and LLVM do.
 
 mod classify;
 mod explain;

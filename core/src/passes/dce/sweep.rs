@@ -3,7 +3,8 @@
 //! In order (each step one kind of event, so the trace reads as phases):
 //! 1. each dead conditional branch becomes a jump to its nearest post-dominator holding a
 //!    live instruction (seed 000, "cond_brをbrに置き換える"), passing `undef` for that block's
-//!    parameters — Swift's `replaceBranchWithJump`;
+//!    parameters — Swift's `replaceBranchWithJump`; then, in OSSA, dead block arguments with
+//!    ownership are dealt with ([`super::ossa`]);
 //! 2. dead instructions of the blocks still reachable are deleted (`br`/`jmp` never are);
 //! 3. a live instruction that still reads a deleted value, and an edge passing a value to a
 //!    dead block argument, get a fresh `undef` instead (seed 000, "使われていない引数を
@@ -80,7 +81,7 @@ pub(crate) fn sweep(
 
     let ossa = is_ossa(s.f);
     if ossa {
-        ossa_dead_arguments(&mut s, a, live, &reachable, &kept)?;
+        ossa_dead_arguments(&mut s, live, &reachable, &kept)?;
     }
 
     // 2. Dead instructions (in OSSA, ending the lifetimes they consumed first).
@@ -185,7 +186,6 @@ fn is_gone(f: &Function, live: &Liveness, reachable: &EntitySet<BlockId>, v: Val
 /// lifetime of the live value it passed.
 fn ossa_dead_arguments(
     s: &mut Sweeper<'_>,
-    a: &Analyses,
     live: &Liveness,
     reachable: &EntitySet<BlockId>,
     kept: &[BlockId],
@@ -247,7 +247,6 @@ fn ossa_dead_arguments(
             s.emit(Event::ErasePhi { block: b, index: k as u32, arg: p })?;
         }
     }
-    let _ = a;
     Ok(())
 }
 

@@ -108,8 +108,7 @@ impl Graph {
         }
 
         let mut reaches_exit = EntitySet::new_empty(n);
-        let mut work: Vec<BlockId> =
-            rpo.iter().copied().filter(|&b| succs[b].is_empty() || is_exit(f, b)).collect();
+        let mut work: Vec<BlockId> = rpo.iter().copied().filter(|&b| succs[b].is_empty() || is_exit(f, b)).collect();
         for &b in &work {
             reaches_exit.insert(b);
         }

@@ -131,7 +131,10 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
     let t = transform::transform(&g, &graph, &ex, &preds, &splits);
     if let Err(d) = verify(&t.function) {
         let message = d.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; ");
-        return Err(LcmError::Internal { function: f.name.clone(), message: format!("result does not verify: {message}") });
+        return Err(LcmError::Internal {
+            function: f.name.clone(),
+            message: format!("result does not verify: {message}"),
+        });
     }
 
     let blocks = g
@@ -155,12 +158,7 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
         Step::Latest { values: values(&preds, &[NLatest, XLatest]) },
         Step::Transform { moved: t.moved, temps: t.temps, edits: t.edits },
     ];
-    let trace = Trace {
-        function: f.name.clone(),
-        exprs: ex.list.values().map(|e| e.text()).collect(),
-        blocks,
-        steps,
-    };
+    let trace = Trace { function: f.name.clone(), exprs: ex.list.values().map(|e| e.text()).collect(), blocks, steps };
     Ok(LcmOutput { name: f.name.clone(), split: g, result: t.function, exprs: ex.list, preds, graph, trace })
 }
 

@@ -231,7 +231,8 @@ pub fn compute_global(g: &Graph, local: &Local, n_exprs: usize) -> Global {
     //   NuSafe(B) = B ≠ s ∧ ∀P ∈ pred(B): XuSafe(P)
     //   XuSafe(B) = XComp(B) ∨ (Transp(B) ∧ (NComp(B) ∨ NuSafe(B)))
     let (nu, xu, usafe, c2) = solve_pair(g, g.rpo.clone(), n_exprs, (Pred::NuSafe, Pred::XuSafe), |b, v| {
-        let n = if is_start(b) { empty.clone() } else { meet_all(&g.preds[b], |p| v[p].x.clone()).unwrap_or(full.clone()) };
+        let n =
+            if is_start(b) { empty.clone() } else { meet_all(&g.preds[b], |p| v[p].x.clone()).unwrap_or(full.clone()) };
         let x = or(&xcomp[b], &and(&transp[b], &or(&ncomp[b], &n)));
         Pair { n, x }
     });

@@ -121,11 +121,7 @@ pub fn json_report(outputs: &[LcmOutput]) -> JsonReport {
             .map(|o| JsonFunction {
                 name: o.name.clone(),
                 blocks: o.blocks().iter().map(|&b| o.split.blocks[b].name.clone()).collect(),
-                expressions: o
-                    .exprs
-                    .iter()
-                    .map(|(e, x)| JsonExpr { expr: x.text(), blocks: rows(o, e) })
-                    .collect(),
+                expressions: o.exprs.iter().map(|(e, x)| JsonExpr { expr: x.text(), blocks: rows(o, e) }).collect(),
             })
             .collect(),
     }
@@ -183,7 +179,11 @@ fn selection<'a>(outputs: &'a [LcmOutput], expr: Option<&str>) -> Result<Vec<(&'
             [one] => Some(one.name.clone()),
             _ => None,
         };
-        return Err(LcmError::UnknownExpr { expr: text.split_whitespace().collect::<Vec<_>>().join(" "), function, available });
+        return Err(LcmError::UnknownExpr {
+            expr: text.split_whitespace().collect::<Vec<_>>().join(" "),
+            function,
+            available,
+        });
     }
     Ok(out)
 }

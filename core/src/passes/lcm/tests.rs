@@ -163,7 +163,10 @@ fn a_division_in_a_while_loop_is_not_hoisted() {
 ";
     let o = lcm(text);
     assert!(o.moved().is_empty());
-    assert_eq!(printed(&o), crate::print::print_function(&parse_module(Lang::Bril, "t", text).unwrap().functions[0], Naming::User));
+    assert_eq!(
+        printed(&o),
+        crate::print::print_function(&parse_module(Lang::Bril, "t", text).unwrap().functions[0], Naming::User)
+    );
 }
 
 #[test]
@@ -292,7 +295,8 @@ fn sil_is_refused_with_a_clear_message() {
 fn fixpoint_rounds_are_recorded_and_end_quiet() {
     let o = lcm(DIAMOND);
     for s in &o.trace.steps {
-        if let Step::DownSafety { fixpoint, .. } | Step::UpSafety { fixpoint, .. } | Step::Delayed { fixpoint, .. } = s {
+        if let Step::DownSafety { fixpoint, .. } | Step::UpSafety { fixpoint, .. } | Step::Delayed { fixpoint, .. } = s
+        {
             assert!(fixpoint.rounds.len() >= 2, "{}", s.title());
             assert!(fixpoint.rounds.last().unwrap().is_empty());
             assert!(fixpoint.rounds[0].iter().all(|c| c.new.count() <= c.old.count()));
