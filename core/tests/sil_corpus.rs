@@ -92,9 +92,17 @@ fn corpus_function_names_and_headers() {
     assert_eq!(
         names,
         [
-            "dead1", "dead2", "dead3", "test_dce_bbargs", "take_int32", "remove_fix_lifetime",
-            "dont_remove_fix_lifetime", "dont_remove_addr_fix_lifetime", "deal_with_infinite_loop",
-            "dead_access", "dead_unconditional_checked_cast"
+            "dead1",
+            "dead2",
+            "dead3",
+            "test_dce_bbargs",
+            "take_int32",
+            "remove_fix_lifetime",
+            "dont_remove_fix_lifetime",
+            "dont_remove_addr_fix_lifetime",
+            "deal_with_infinite_loop",
+            "dead_access",
+            "dead_unconditional_checked_cast"
         ]
     );
     let h = func(&m, "test_dce_bbargs").sil.as_ref().unwrap();
@@ -112,7 +120,16 @@ fn corpus_function_names_and_headers() {
             _ => None,
         })
         .collect();
-    assert_eq!(raws, ["sil_stage canonical", "import Builtin", "import Swift", "struct Container {\n\tvar i: Int32\n}", "class B {}"]);
+    assert_eq!(
+        raws,
+        [
+            "sil_stage canonical",
+            "import Builtin",
+            "import Swift",
+            "struct Container {\n\tvar i: Int32\n}",
+            "class B {}"
+        ]
+    );
 
     let Some((_, m)) = load_corpus("dead_code_elimination_nontrivial_ossa.sil") else { return };
     let f = func(&m, "$testtryapplyklassgen");
@@ -145,7 +162,13 @@ fn test_dce_bbargs_has_trampolines_and_two_way_branches() {
     assert!(matches!(f.values[tb.succs[0].args[0]].def, ValueDef::Param { index: 0, .. }));
     assert_eq!(
         tb.sil,
-        [Piece::Text("br ".into()), Piece::Succ(0), Piece::Text("(".into()), Piece::SuccArg(0, 0), Piece::Text(" : $Int32)".into())]
+        [
+            Piece::Text("br ".into()),
+            Piece::Succ(0),
+            Piece::Text("(".into()),
+            Piece::SuccArg(0, 0),
+            Piece::Text(" : $Int32)".into())
+        ]
     );
     let bb1 = f.block_by_name("bb1").unwrap();
     let p = f.blocks[bb1].params[2];
@@ -200,7 +223,8 @@ fn modelled_instructions_fill_their_fields() {
     assert_eq!(f.values[f.blocks[entry].params[0]].ownership.as_deref(), Some("owned"));
 
     let f = func(&m, "keep_new_destroy_addr");
-    let tries: Vec<&Inst> = f.placed_insts().map(|(_, i)| &f.insts[i]).filter(|i| i.op == Op::Sil(SilOp::TryApply)).collect();
+    let tries: Vec<&Inst> =
+        f.placed_insts().map(|(_, i)| &f.insts[i]).filter(|i| i.op == Op::Sil(SilOp::TryApply)).collect();
     assert_eq!(tries.len(), 2);
     for t in &tries {
         assert_eq!(t.succs.len(), 2);
@@ -684,7 +708,10 @@ fn forward_references_debug_info_and_same_line_labels() {
     check_round_trips("names.sil", &m);
     assert_eq!(m.functions[0].name, "weird name");
     let h = m.functions[0].sil.as_ref().unwrap();
-    assert_eq!((h.linkage.as_deref(), h.attrs.clone()), (Some("shared"), vec!["serialized".to_string(), "_semantics \"array.count\"".to_string()]));
+    assert_eq!(
+        (h.linkage.as_deref(), h.attrs.clone()),
+        (Some("shared"), vec!["serialized".to_string(), "_semantics \"array.count\"".to_string()])
+    );
     assert_eq!(m.functions[1].name, "$s4main1fyyF");
     assert_eq!(first_inst(&m.functions[1], "function_ref").funcs, ["weird name"]);
     let out = print_module(&m, Naming::User);

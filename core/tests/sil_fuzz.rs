@@ -21,9 +21,6 @@ fn check(text: &str) -> Result<(), TestCaseError> {
     let user = print_module(&m, Naming::User);
     match parse("printed.sil", &user) {
         Ok(again) => {
-            if again != m {
-                let _ = std::fs::write("/tmp/sil_fuzz_fail.sil", text);
-            }
             prop_assert!(again == m, "User printing changed the module.\ninput:\n{text}\nprinted:\n{user}");
             prop_assert_eq!(print_module(&again, Naming::User), user);
         }
@@ -84,16 +81,101 @@ fn corpus() -> &'static [String] {
 }
 
 const TOKENS: &[&str] = &[
-    "sil", "sil_stage canonical", "import Swift", "struct S {", "}", "{", "@f", "@g", "@\"q n\"",
-    "[ossa]", "hidden", ":", "$", "$Int", "$Int32", "$(Int, Int)", "$*Int", "$@convention(thin) () -> ()",
-    "$<T> (@in T) -> @out T", "$Builtin.Int1", "bb0", "bb1", "bb2", "entry", "(", ")", "%0", "%1", "%x",
-    "=", ",", "br", "cond_br", "return", "throw", "unreachable", "tuple", "struct", "integer_literal",
-    "struct_extract", "tuple_extract", "#Int32._value", "builtin", "\"cmp_slt_Int32\"", "apply",
-    "try_apply", "normal", "error", "function_ref", "switch_enum", "case", "#E.a!enumelt", "default",
-    "undef", "load", "[take]", "store", "to", "[init]", "on", "mark_dependence", "copy_addr", "-1", "0",
-    "0x10", "1.5", "<", ">", "->", "@owned", "@guaranteed", "debug_value", "let", "name", "\"s\"",
-    "forwarding", "destructure_tuple", "checked_cast_br", "switch_value", "yield", "mystery", "//c\n",
-    ", loc \"f.swift\":1:2", ", scope 3", "τ_0_0", "é", "\"", "[", "]", "#", "%", "@", "*", "!", "?",
+    "sil",
+    "sil_stage canonical",
+    "import Swift",
+    "struct S {",
+    "}",
+    "{",
+    "@f",
+    "@g",
+    "@\"q n\"",
+    "[ossa]",
+    "hidden",
+    ":",
+    "$",
+    "$Int",
+    "$Int32",
+    "$(Int, Int)",
+    "$*Int",
+    "$@convention(thin) () -> ()",
+    "$<T> (@in T) -> @out T",
+    "$Builtin.Int1",
+    "bb0",
+    "bb1",
+    "bb2",
+    "entry",
+    "(",
+    ")",
+    "%0",
+    "%1",
+    "%x",
+    "=",
+    ",",
+    "br",
+    "cond_br",
+    "return",
+    "throw",
+    "unreachable",
+    "tuple",
+    "struct",
+    "integer_literal",
+    "struct_extract",
+    "tuple_extract",
+    "#Int32._value",
+    "builtin",
+    "\"cmp_slt_Int32\"",
+    "apply",
+    "try_apply",
+    "normal",
+    "error",
+    "function_ref",
+    "switch_enum",
+    "case",
+    "#E.a!enumelt",
+    "default",
+    "undef",
+    "load",
+    "[take]",
+    "store",
+    "to",
+    "[init]",
+    "on",
+    "mark_dependence",
+    "copy_addr",
+    "-1",
+    "0",
+    "0x10",
+    "1.5",
+    "<",
+    ">",
+    "->",
+    "@owned",
+    "@guaranteed",
+    "debug_value",
+    "let",
+    "name",
+    "\"s\"",
+    "forwarding",
+    "destructure_tuple",
+    "checked_cast_br",
+    "switch_value",
+    "yield",
+    "mystery",
+    "//c\n",
+    ", loc \"f.swift\":1:2",
+    ", scope 3",
+    "τ_0_0",
+    "é",
+    "\"",
+    "[",
+    "]",
+    "#",
+    "%",
+    "@",
+    "*",
+    "!",
+    "?",
 ];
 
 fn soup() -> impl Strategy<Value = String> {
@@ -105,9 +187,8 @@ fn soup() -> impl Strategy<Value = String> {
 /// A token soup shaped like a function, so that most cases get past the header.
 fn function_soup() -> impl Strategy<Value = String> {
     let line = prop::collection::vec(prop::sample::select(TOKENS), 0..10).prop_map(|v| v.join(" "));
-    prop::collection::vec(line, 0..12).prop_map(|lines| {
-        format!("sil @f : $() -> () {{\nbb0:\n  {}\n  unreachable\n}}\n", lines.join("\n  "))
-    })
+    prop::collection::vec(line, 0..12)
+        .prop_map(|lines| format!("sil @f : $() -> () {{\nbb0:\n  {}\n  unreachable\n}}\n", lines.join("\n  ")))
 }
 
 #[derive(Clone, Debug)]
@@ -235,4 +316,25 @@ fn fuzz_inputs_parse_unmutated() {
         assert!(parse("c.sil", text).is_ok());
         check(text).unwrap();
     }
+}
+
+/// Inputs the fuzzer once found to break the round trip.
+#[test]
+fn past_fuzz_findings_round_trip() {
+    let cases = [
+        // A label-like statement whose tail (`, loc …`) is dropped.
+        "sil @f : $() -> () {\nbb0:\n  bb0 , loc \"f.swift\":1:2\n  unreachable\n}\n",
+        // A label followed by more tokens on its line, which themselves look like a label.
+        "sil @f : $() -> () {\nbb0:\n  unreachable\nbb4(%e : $E):e : @owned $any Error)\n  unreachable\n}\n",
+        // A vertical tab inside a header whose type lacks `$`.
+        "sil @f :0\u{b}a $@convention(thin) () -> ()\n",
+        "sil @f : $() -> () {\nbb0:\n  %0 = tuple\u{b}(\u{b})\n  return\u{c}%0 : $()\n}\n",
+        // Multi-byte characters where recovery skips lines.
+        "sil @f é {\nbb0:\n}\nsil @g : $() -> ()\n",
+        "sil @f : $() -> () {\nbb0:\n  bb0 (\n  unreachable\n}\n",
+    ];
+    for text in cases {
+        check(text).unwrap();
+    }
+    assert!(parse("t.sil", cases[3]).is_ok());
 }

@@ -14,16 +14,16 @@ fn errors(text: &str) -> String {
 #[test]
 fn use_of_undefined_value() {
     let text = "sil @f : $@convention(thin) (Int32) -> Int32 {\nbb0(%0 : $Int32):\n  return %9 : $Int32\n}\n";
-    assert_eq!(
-        errors(text),
-        "t.sil:3:10: error: use of undefined value `%9`\n  return %9 : $Int32\n         ^^"
-    );
+    assert_eq!(errors(text), "t.sil:3:10: error: use of undefined value `%9`\n  return %9 : $Int32\n         ^^");
 }
 
 #[test]
 fn unknown_block() {
     let text = "sil @f : $() -> () {\nbb0:\n  cond_br undef, bb1, bb7\nbb1:\n  unreachable\n}\n";
-    assert_eq!(errors(text), "t.sil:3:23: error: unknown block `bb7`\n  cond_br undef, bb1, bb7\n                      ^^^");
+    assert_eq!(
+        errors(text),
+        "t.sil:3:23: error: unknown block `bb7`\n  cond_br undef, bb1, bb7\n                      ^^^"
+    );
 }
 
 #[test]
@@ -39,7 +39,10 @@ fn value_defined_twice() {
     let text = "sil @f : $() -> () {\nbb0:\n  %0 = tuple ()\n  %0 = tuple ()\n  return %0 : $()\n}\n";
     assert_eq!(errors(text), "t.sil:4:3: error: value `%0` defined twice\n  %0 = tuple ()\n  ^^");
     let text = "sil @f : $(Int) -> () {\nbb0(%0 : $Int, %0 : $Int):\n  unreachable\n}\n";
-    assert_eq!(errors(text), "t.sil:2:16: error: value `%0` defined twice\nbb0(%0 : $Int, %0 : $Int):\n               ^^");
+    assert_eq!(
+        errors(text),
+        "t.sil:2:16: error: value `%0` defined twice\nbb0(%0 : $Int, %0 : $Int):\n               ^^"
+    );
 }
 
 #[test]
@@ -71,7 +74,8 @@ fn a_missing_brace_before_a_swift_declaration_ends_the_body() {
 
 #[test]
 fn branch_argument_count_must_match_the_target() {
-    let text = "sil @f : $() -> () {\nbb0:\n  %0 = integer_literal $Builtin.Int32, 0\n  br bb1(%0 : $Builtin.Int32)\n\n\
+    let text =
+        "sil @f : $() -> () {\nbb0:\n  %0 = integer_literal $Builtin.Int32, 0\n  br bb1(%0 : $Builtin.Int32)\n\n\
                 bb1(%1 : $Builtin.Int32, %2 : $Builtin.Int32):\n  unreachable\n}\n";
     assert_eq!(
         errors(text),
@@ -94,7 +98,10 @@ fn block_structure_errors() {
     let text = "sil @f : $() -> () {\nbb0:\n  br bb1\nbb1:\n  br bb0\nbb1:\n  unreachable\n}\n";
     assert_eq!(errors(text), "t.sil:6:1: error: block `bb1` defined twice\nbb1:\n^^^");
     let text = "sil @f : $() -> () {\n}\n";
-    assert_eq!(errors(text), "t.sil:1:20: error: function `@f` has an empty body\nsil @f : $() -> () {\n                   ^");
+    assert_eq!(
+        errors(text),
+        "t.sil:1:20: error: function `@f` has an empty body\nsil @f : $() -> () {\n                   ^"
+    );
     let text = "sil @f : $() -> () {\nbb0:\n  br bb1\nbb1\n  unreachable\n}\n";
     assert_eq!(errors(text), "t.sil:4:1: error: expected `:` after block label `bb1`\nbb1\n^^^");
 }

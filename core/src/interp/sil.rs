@@ -347,7 +347,7 @@ impl<'m> Machine<'m> {
             return Err(ErrorKind::NotModelled(format!("call of `@{}`, which has no body", f.name)));
         };
         let mut frame = Frame { func: fi, block: entry, pos: 0, vals: vec![None; f.values.len()] };
-        bind_params(f, &mut frame, entry, args.to_vec())?;
+        bind_params(f, &mut frame, entry, args.iter().cloned().map(Some).collect())?;
         Ok(frame)
     }
 
@@ -522,7 +522,7 @@ impl<'m> Machine<'m> {
             return Err(malformed(format!("branch to {}, which is not in the layout", succ.block)));
         }
         // Read every argument before binding any parameter: `br bb1(%b, %a)` swaps.
-        let vals = succ.args.iter().map(|&v| read(f, frame, v)).collect::<Result<Vec<_>, _>>()?;
+        let vals = succ.args.iter().map(|&v| read_arg(f, frame, v)).collect::<Result<Vec<_>, _>>()?;
         bind_params(f, frame, succ.block, vals)?;
         frame.block = succ.block;
         frame.pos = 0;
@@ -552,13 +552,27 @@ fn current<'f>(f: &'f Function, frame: &Frame) -> Result<(crate::ir::InstId, &'f
 
 fn read(f: &Function, frame: &Frame, v: ValueId) -> Result<SilValue, ErrorKind> {
     let data = f.values.get(v).ok_or_else(|| malformed(format!("operand {v} out of range")))?;
-    if data.def == ValueDef::Undef {
-        return Err(ErrorKind::UndefinedVariable("undef".into()));
+    match read_arg(f, frame, v)? {
+        Some(x) => Ok(x),
+        None if matches!(data.def, ValueDef::Undef | ValueDef::Param { .. }) => {
+            Err(ErrorKind::UndefinedVariable("undef".into()))
+        }
+        None => Err(ErrorKind::UndefinedVariable(format!("%{}", data.name))),
     }
-    frame.vals.get(v.index()).cloned().flatten().ok_or_else(|| ErrorKind::UndefinedVariable(format!("%{}", data.name)))
 }
 
-fn bind_params(f: &Function, frame: &mut Frame, b: BlockId, vals: Vec<SilValue>) -> Result<(), ErrorKind> {
+/// A branch argument: `undef` (and a parameter that was bound to `undef`) passes along as
+/// "no value" — DCE sends `undef` to dead block arguments, which is fine until something
+/// reads them (then [`read`] reports the use of `undef`).
+fn read_arg(f: &Function, frame: &Frame, v: ValueId) -> Result<Option<SilValue>, ErrorKind> {
+    let data = f.values.get(v).ok_or_else(|| malformed(format!("operand {v} out of range")))?;
+    if data.def == ValueDef::Undef {
+        return Ok(None);
+    }
+    Ok(frame.vals.get(v.index()).cloned().flatten())
+}
+
+fn bind_params(f: &Function, frame: &mut Frame, b: BlockId, vals: Vec<Option<SilValue>>) -> Result<(), ErrorKind> {
     let block = f.blocks.get(b).ok_or_else(|| malformed(format!("missing block {b}")))?;
     if block.params.len() != vals.len() {
         return Err(malformed(format!(
@@ -570,7 +584,7 @@ fn bind_params(f: &Function, frame: &mut Frame, b: BlockId, vals: Vec<SilValue>)
     }
     for (&p, v) in block.params.iter().zip(vals) {
         let slot = frame.vals.get_mut(p.index()).ok_or_else(|| malformed(format!("parameter {p} out of range")))?;
-        *slot = Some(v);
+        *slot = v;
     }
     Ok(())
 }

@@ -244,9 +244,7 @@ fn template_fits(inst: &Inst) -> bool {
     let explicit_only = matches!(inst.op, Op::Sil(SilOp::Br | SilOp::CondBr));
     args.iter().all(|&c| c == 1)
         && succs.iter().all(|&c| c == 1)
-        && succ_args.iter().all(|v| {
-            v.iter().all(|&c| c == 1) || (!explicit_only && v.iter().all(|&c| c == 0))
-        })
+        && succ_args.iter().all(|v| v.iter().all(|&c| c == 1) || (!explicit_only && v.iter().all(|&c| c == 0)))
 }
 
 /// The text of an instruction from its structured fields, for instructions without a usable

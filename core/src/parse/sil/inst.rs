@@ -87,10 +87,7 @@ fn split_results(toks: &[Token]) -> Result<(Results, &[Token]), Diagnostic> {
     let Some(close) = close.filter(|&c| is_eq(c + 1)) else {
         return Err(match (close, toks.iter().find(|t| t.is_punct("="))) {
             (None, Some(eq)) => Diagnostic::error(eq.span, "expected `)` before `=` to close the result list"),
-            (Some(c), _) => Diagnostic::error(
-                toks[c].span,
-                "expected `=` and an instruction after the result list",
-            ),
+            (Some(c), _) => Diagnostic::error(toks[c].span, "expected `=` and an instruction after the result list"),
             (None, None) => Diagnostic::error(toks[0].span, "unterminated result list `(%a, %b) =`"),
         });
     };
@@ -378,7 +375,12 @@ impl<'t> P<'t> {
                         // Not an argument list after all: keep the label, treat the rest as text.
                         (self.pos, self.roles) = save;
                         self.roles[self.pos] = Role::Succ(self.succs.len() as u32);
-                        self.succs.push(SuccSyn { label: t.text.clone(), span: t.span, args: Vec::new(), explicit: false });
+                        self.succs.push(SuccSyn {
+                            label: t.text.clone(),
+                            span: t.span,
+                            args: Vec::new(),
+                            explicit: false,
+                        });
                         self.pos += 1;
                     }
                 } else {
@@ -419,15 +421,10 @@ struct Fields {
     result_tys: Vec<Option<String>>,
 }
 
-fn parse_body(
-    toks: &[Token],
-    labels: &HashSet<String>,
-    span: Span,
-    results: &[(String, Span)],
-) -> PResult<ParsedInst> {
-    let end = toks.last().map_or(Span::new(span.hi as usize, span.hi as usize), |t| {
-        Span::new(t.span.hi as usize, t.span.hi as usize)
-    });
+fn parse_body(toks: &[Token], labels: &HashSet<String>, span: Span, results: &[(String, Span)]) -> PResult<ParsedInst> {
+    let end = toks
+        .last()
+        .map_or(Span::new(span.hi as usize, span.hi as usize), |t| Span::new(t.span.hi as usize, t.span.hi as usize));
     let Some(first) = toks.first() else {
         let at = if results.is_empty() { span } else { end };
         return Err(Diagnostic::error(at, "expected an instruction name after `=`"));
@@ -448,9 +445,7 @@ fn parse_body(
         end,
     };
     let f = structure(&op, &mut p)?;
-    let result_tys = (0..results.len())
-        .map(|k| f.result_tys.get(k).cloned().flatten().map(Type::Sil))
-        .collect();
+    let result_tys = (0..results.len()).map(|k| f.result_tys.get(k).cloned().flatten().map(Type::Sil)).collect();
     Ok(ParsedInst {
         pieces: pieces(toks, &p.roles),
         op,
@@ -542,7 +537,8 @@ fn structure(op: &SilOp, p: &mut P) -> PResult<Fields> {
             };
             f.imm = Imm::Index(i);
             if *op == TupleExtract {
-                let elem = p.operand_tys[a].as_deref().and_then(tuple_elements).and_then(|e| e.get(i as usize).cloned());
+                let elem =
+                    p.operand_tys[a].as_deref().and_then(tuple_elements).and_then(|e| e.get(i as usize).cloned());
                 f.result_tys = vec![elem];
             }
             p.forwarding_tail()?;
@@ -619,9 +615,8 @@ fn structure(op: &SilOp, p: &mut P) -> PResult<Fields> {
             }
             p.finish(op)?;
         }
-        FixLifetime | DeallocStack | DestroyAddr | CopyValue | DestroyValue | MoveValue | BeginBorrow
-        | EndBorrow | BeginAccess | EndAccess | StrongRetain | StrongRelease | EndLifetime | DropDeinit
-        | Load | LoadBorrow => {
+        FixLifetime | DeallocStack | DestroyAddr | CopyValue | DestroyValue | MoveValue | BeginBorrow | EndBorrow
+        | BeginAccess | EndAccess | StrongRetain | StrongRelease | EndLifetime | DropDeinit | Load | LoadBorrow => {
             f.attrs = p.attrs()?;
             let a = p.operand()?;
             let t = p.operand_tys[a].clone();
@@ -924,9 +919,6 @@ mod tests {
     fn floats_decode_bit_patterns() {
         assert_eq!(float_imm("0x3F800000", "Builtin.FPIEEE32"), Some(Imm::Float(1.0)));
         assert_eq!(float_imm("0x4000000000000000", "Builtin.FPIEEE64"), Some(Imm::Float(2.0)));
-        assert_eq!(
-            float_imm("0x7FF8000000000000", "Builtin.FPIEEE64"),
-            Some(Imm::Name("0x7FF8000000000000".into()))
-        );
+        assert_eq!(float_imm("0x7FF8000000000000", "Builtin.FPIEEE64"), Some(Imm::Name("0x7FF8000000000000".into())));
     }
 }

@@ -72,16 +72,19 @@ impl Token {
     }
     /// The contents of a string literal between its quotes (escapes kept as written).
     pub fn str_content(&self) -> &str {
-        self.text
-            .strip_prefix('"')
-            .and_then(|r| r.strip_suffix('"'))
-            .unwrap_or(&self.text)
+        self.text.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(&self.text)
     }
 }
 
 /// Characters of value names, function names and labels.
 pub(crate) fn is_name_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
+}
+
+/// Whitespace other than the newline, which ends instructions. Every kind counts, so that
+/// the lexer and whitespace collapsing agree on what separates tokens.
+fn is_blank(c: char) -> bool {
+    c != '\n' && c.is_whitespace()
 }
 
 fn is_ident_start(c: char) -> bool {
@@ -171,7 +174,7 @@ impl<'a> Lexer<'a> {
     /// Skips spaces, tabs and `//` comments, but not newlines.
     fn skip_blanks(&mut self) {
         loop {
-            self.take_while(|c| c == ' ' || c == '\t' || c == '\r');
+            self.take_while(is_blank);
             if self.rest().starts_with("//") {
                 self.pos = self.line_end();
             } else {
@@ -305,8 +308,20 @@ enum Prev {
 }
 
 const PREFIX_WORDS: &[&str] = &[
-    "any", "some", "inout", "borrowing", "consuming", "sending", "isolated", "each", "repeat",
-    "throws", "rethrows", "async", "__owned", "__shared",
+    "any",
+    "some",
+    "inout",
+    "borrowing",
+    "consuming",
+    "sending",
+    "isolated",
+    "each",
+    "repeat",
+    "throws",
+    "rethrows",
+    "async",
+    "__owned",
+    "__shared",
 ];
 
 /// Words that follow a type inside instructions (`%0 : $B to $C`, `%5 on %4`, `A in %0`).
@@ -328,7 +343,7 @@ pub(crate) fn scan_type(src: &str, start: usize) -> Result<(usize, String), Diag
     let mut out = String::new();
     let mut prev = Prev::Start;
     while let Some(rest0) = src.get(i..) {
-        let j = i + rest0.len() - rest0.trim_start_matches([' ', '\t', '\r']).len();
+        let j = i + rest0.len() - rest0.trim_start_matches(is_blank).len();
         let rest = &src[j..];
         let Some(c) = rest.chars().next() else { break };
         let (len, next) = if rest.starts_with("->") {
@@ -496,7 +511,10 @@ mod tests {
         assert_eq!(ty("*any Error\n"), ("*any Error".into(), "\n".into()));
         assert_eq!(
             ty("@convention(method) <τ_1_1 where τ_1_1 : Error> () -> (@error_indirect τ_1_1), normal bb2"),
-            ("@convention(method) <τ_1_1 where τ_1_1 : Error> () -> (@error_indirect τ_1_1)".into(), ", normal bb2".into())
+            (
+                "@convention(method) <τ_1_1 where τ_1_1 : Error> () -> (@error_indirect τ_1_1)".into(),
+                ", normal bb2".into()
+            )
         );
         assert_eq!(ty("<T> (@in T) -> @out T {"), ("<T> (@in T) -> @out T".into(), " {".into()));
         assert_eq!(ty("FakeOptional<Klass>)"), ("FakeOptional<Klass>".into(), ")".into()));

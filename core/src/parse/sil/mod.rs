@@ -16,7 +16,9 @@ pub(crate) mod lexer;
 use self::inst::{Operand, ParsedInst};
 use self::lexer::{collapse, scan_type, string_len, Kind, Lexer, Token};
 use crate::diag::{Diagnostic, Diagnostics, SourceFile, Span};
-use crate::ir::{Block, BlockId, Function, Inst, Item, Lang, Module, Op, SilHeader, SilOp, Succ, Type, ValueDef, ValueId};
+use crate::ir::{
+    Block, BlockId, Function, Inst, Item, Lang, Module, Op, SilHeader, SilOp, Succ, Type, ValueDef, ValueId,
+};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -50,17 +52,63 @@ pub fn parse(name: &str, text: &str) -> Result<Module, Diagnostics> {
 /// Words that begin a top-level item we keep verbatim (besides any `sil_*` keyword and
 /// `@attribute`/`#directive` lines).
 const DECL_WORDS: &[&str] = &[
-    "import", "typealias", "struct", "class", "enum", "protocol", "extension", "func", "var", "let",
-    "public", "internal", "private", "fileprivate", "open", "final", "package", "actor",
-    "precedencegroup", "infix", "prefix", "postfix", "operator", "indirect", "init", "deinit",
-    "subscript", "associatedtype", "nonisolated", "dynamic", "override", "static", "mutating",
-    "nonmutating", "required", "convenience", "lazy", "weak", "unowned", "optional", "macro",
+    "import",
+    "typealias",
+    "struct",
+    "class",
+    "enum",
+    "protocol",
+    "extension",
+    "func",
+    "var",
+    "let",
+    "public",
+    "internal",
+    "private",
+    "fileprivate",
+    "open",
+    "final",
+    "package",
+    "actor",
+    "precedencegroup",
+    "infix",
+    "prefix",
+    "postfix",
+    "operator",
+    "indirect",
+    "init",
+    "deinit",
+    "subscript",
+    "associatedtype",
+    "nonisolated",
+    "dynamic",
+    "override",
+    "static",
+    "mutating",
+    "nonmutating",
+    "required",
+    "convenience",
+    "lazy",
+    "weak",
+    "unowned",
+    "optional",
+    "macro",
     "distributed",
 ];
 
 const LINKAGES: &[&str] = &[
-    "public", "hidden", "shared", "private", "package", "public_external", "hidden_external",
-    "shared_external", "private_external", "package_external", "public_non_abi", "package_non_abi",
+    "public",
+    "hidden",
+    "shared",
+    "private",
+    "package",
+    "public_external",
+    "hidden_external",
+    "shared_external",
+    "private_external",
+    "package_external",
+    "public_non_abi",
+    "package_non_abi",
     "non_abi",
 ];
 
@@ -87,7 +135,13 @@ enum Stmt {
     /// `bad` when its arguments did not parse: the block then exists (so branches to it
     /// resolve) but its arity is unknown.
     /// `poison` names the arguments of a bad label, whose uses are then not reported.
-    Label { name: String, span: Span, params: Vec<ParamSyn>, bad: bool, poison: Vec<String> },
+    Label {
+        name: String,
+        span: Span,
+        params: Vec<ParamSyn>,
+        bad: bool,
+        poison: Vec<String>,
+    },
     Inst(Vec<Token>),
 }
 
@@ -442,7 +496,8 @@ impl<'a> Parser<'a> {
                 if !closed {
                     if let Stmt::Label { bad, poison, .. } = &mut label {
                         *bad = true;
-                        poison.extend(toks.iter().filter(|t| t.kind == Kind::Value).map(|t| t.value_name().to_string()));
+                        poison
+                            .extend(toks.iter().filter(|t| t.kind == Kind::Value).map(|t| t.value_name().to_string()));
                     }
                 }
                 stmts.push(label);
@@ -567,7 +622,14 @@ impl<'a> Parser<'a> {
     }
 
     /// Builds the function from its statements; `None` if anything was wrong.
-    fn build(&mut self, name: String, header: SilHeader, stmts: Vec<Stmt>, lbrace: Span, span: Span) -> Option<Function> {
+    fn build(
+        &mut self,
+        name: String,
+        header: SilHeader,
+        stmts: Vec<Stmt>,
+        lbrace: Span,
+        span: Span,
+    ) -> Option<Function> {
         let mut f = Function::new(name, Lang::Sil);
         f.sil = Some(header);
         f.span = span;
@@ -611,7 +673,11 @@ impl<'a> Parser<'a> {
                         poisoned.extend(poison);
                     }
                     for (k, p) in params.into_iter().enumerate() {
-                        let v = f.add_value(p.name.clone(), Some(Type::Sil(p.ty)), ValueDef::Param { block: b, index: k as u32 });
+                        let v = f.add_value(
+                            p.name.clone(),
+                            Some(Type::Sil(p.ty)),
+                            ValueDef::Param { block: b, index: k as u32 },
+                        );
                         f.values[v].ownership = p.ownership;
                         f.blocks[b].params.push(v);
                         define(self, &mut f, &p.name, p.span, v);
@@ -677,7 +743,9 @@ impl<'a> Parser<'a> {
                 let bn = f.blocks[b].name.clone();
                 self.error(
                     pi.span,
-                    format!("instruction after the terminator `{what}` of block `{bn}`; start a new block with a label"),
+                    format!(
+                        "instruction after the terminator `{what}` of block `{bn}`; start a new block with a label"
+                    ),
                 );
                 continue;
             }
@@ -789,7 +857,8 @@ fn missing_label_colon(toks: &[Token]) -> Option<&Token> {
         return None;
     }
     // No instruction is called `bb<N>`.
-    let bb_number = first.text.strip_prefix("bb").is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()));
+    let bb_number =
+        first.text.strip_prefix("bb").is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()));
     let args_like = toks.get(1).is_some_and(|t| t.is_punct("("))
         && toks.get(2).is_some_and(|t| t.kind == Kind::Value)
         && toks.get(3).is_some_and(|t| t.is_punct(":"));

@@ -19,9 +19,12 @@
 //!   ([`RootKind::NoLivePostDominator`]) — so `dead3` and `deal_with_infinite_loop` keep
 //!   their loops;
 //! - dead block parameters stay (as in non-OSSA Swift) and every edge into them passes
-//!   `undef`; of Swift's OSSA lifetime repairs, only the `destroy_value`/`destroy_addr` that
-//!   replaces a deleted consumer is made ([`ossa`]) — dead phis are not erased (the list of
-//!   OSSA test functions this leaves failing is in `core/tests/dce_filecheck.rs`);
+//!   `undef`; in OSSA, dead parameters with ownership get Swift's repairs (a `destroy_value`
+//!   for an owned non-phi, erasure of a dead phi with the incoming values' lifetimes ended),
+//!   and a deleted instruction that consumed a live owned value leaves a `destroy_value`
+//!   (`destroy_addr` for a `load [take]`) — but borrow scopes across reborrows are not
+//!   modelled (the OSSA test functions this leaves failing are listed with reasons in
+//!   `core/tests/dce_filecheck.rs`);
 //! - Bril is not SSA: an operand's definitions are all the assignments that reach it
 //!   ([`ReachingDefs`], on the core's dataflow engine).
 //!

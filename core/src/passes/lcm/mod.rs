@@ -7,12 +7,13 @@
 //! every redundancy a safe placement can (computationally optimal) and places computations as
 //! late as possible (lifetime optimal). The seed's steps, each its own module:
 //!
-//! 1. [`split`]: split critical edges; give the function a start node without predecessors.
-//! 2. [`exprs`]: candidate expressions and `NComp`, `XComp`, `Transp` per block.
-//! 3. [`predicates`]: `NdSafe/XdSafe`, `NuSafe/XuSafe` (greatest fixpoints),
-//! 4. `NEarliest/XEarliest`, 5. `NDelayed/XDelayed` (greatest fixpoint),
-//! 6. `NLatest/XLatest` — all expressions at once, one bit vector per block and predicate.
-//! 7. [`transform`]: one temporary per moved expression, deletions and insertions.
+//! - `split.rs`, step 1: split critical edges; give the function a start node without
+//!   predecessors.
+//! - `exprs.rs`, step 2: the candidate expressions; `NComp`, `XComp`, `Transp` per block.
+//! - `predicates.rs`, steps 3–6: `NdSafe/XdSafe` and `NuSafe/XuSafe` (greatest fixpoints),
+//!   `NEarliest/XEarliest`, `NDelayed/XDelayed` (greatest fixpoint), `NLatest/XLatest` — for
+//!   all expressions at once, one bit vector per block and predicate.
+//! - `transform.rs`, step 7: one temporary per moved expression, deletions and insertions.
 //!
 //! [`run_function`] returns the function after step 1 (what the predicates describe), the
 //! transformed function, the predicates and a [`Trace`] of every step; [`report`] turns the
@@ -47,9 +48,8 @@ use crate::ir::{verify, BlockId, Function, Lang, Module};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LcmError {
     #[error(
-        "LCM runs on Bril; `{function}` is a SIL function. In SSA form a moved computation \
-         that reaches a join from two places would need a new block argument there, which \
-         this pass does not construct — try the Bril examples"
+        "LCM runs on Bril; `{function}` is SIL, where a moved computation reaching a join from two \
+         places would need new block arguments to stay in SSA form, which this pass does not build"
     )]
     NotBril { function: String },
     #[error("LCM cannot run on `{function}`: the function is malformed ({message})")]
