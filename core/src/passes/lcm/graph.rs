@@ -17,6 +17,7 @@
 //! Successor and predecessor lists are sets (duplicates of `br c .a .a` removed): the
 //! equations quantify over `succ(B)` and `pred(B)` as sets.
 
+use crate::cfg::Cfg;
 use crate::entity::{EntitySet, EntityVec};
 use crate::ir::{BlockId, Function};
 
@@ -40,75 +41,37 @@ pub struct Graph {
 
 impl Graph {
     pub fn new(f: &Function) -> Graph {
+        let cfg = Cfg::new(f);
         let n = f.blocks.len();
-        let mut placed = EntitySet::new_empty(n);
-        for &b in &f.layout {
-            if (b.0 as usize) < n {
-                placed.insert(b);
-            }
-        }
-        let mut succs: EntityVec<BlockId, Vec<BlockId>> = EntityVec::filled(n, Vec::new());
-        for (pos, &b) in f.layout.iter().enumerate() {
-            if !placed.contains(b) {
-                continue;
-            }
-            // Bril fall-through: a block without terminator continues with the next in layout.
-            let targets: Vec<BlockId> = match f.blocks[b].term {
-                Some(t) => f.insts.get(t).map(|i| i.succs.iter().map(|s| s.block).collect()).unwrap_or_default(),
-                None => f.layout.get(pos + 1).copied().into_iter().collect(),
-            };
-            let mut list = Vec::new();
-            for s in targets {
-                if placed.contains(s) && !list.contains(&s) {
-                    list.push(s);
+        let distinct = |list: &[BlockId]| {
+            let mut v: Vec<BlockId> = Vec::with_capacity(list.len());
+            for &b in list {
+                if !v.contains(&b) {
+                    v.push(b);
                 }
             }
-            succs[b] = list;
-        }
+            v
+        };
+        let mut succs: EntityVec<BlockId, Vec<BlockId>> = EntityVec::filled(n, Vec::new());
+        let mut preds: EntityVec<BlockId, Vec<BlockId>> = EntityVec::filled(n, Vec::new());
         // Distinct predecessors among all placed blocks, reachable or not: what step 1's
         // syntactic definition of a critical edge counts.
         let mut all_preds: EntityVec<BlockId, usize> = EntityVec::filled(n, 0);
-        for &b in &f.layout {
-            if placed.contains(b) {
-                for &s in &succs[b] {
-                    all_preds[s] += 1;
-                }
-            }
+        for &b in cfg.blocks() {
+            succs[b] = distinct(cfg.succs(b));
+            let p = distinct(cfg.preds(b));
+            all_preds[b] = p.len();
+            preds[b] = p.into_iter().filter(|&p| cfg.is_reachable(p)).collect();
         }
-
-        let entry = f.layout.first().copied().filter(|&b| placed.contains(b));
+        let rpo: Vec<BlockId> = cfg.reverse_postorder().collect();
         let mut reachable = EntitySet::new_empty(n);
-        let mut postorder = Vec::new();
-        if let Some(e) = entry {
-            // Iterative DFS (a 10,000-block function must not overflow the native stack).
-            let mut stack: Vec<(BlockId, usize)> = vec![(e, 0)];
-            reachable.insert(e);
-            while let Some(top) = stack.last_mut() {
-                let (b, i) = *top;
-                if let Some(&s) = succs[b].get(i) {
-                    top.1 += 1;
-                    if reachable.insert(s) {
-                        stack.push((s, 0));
-                    }
-                } else {
-                    postorder.push(b);
-                    stack.pop();
-                }
-            }
-        }
-        let rpo: Vec<BlockId> = postorder.into_iter().rev().collect();
-
-        let mut preds: EntityVec<BlockId, Vec<BlockId>> = EntityVec::filled(n, Vec::new());
-        for &b in &f.layout {
-            if reachable.contains(b) {
-                for &s in &succs[b] {
-                    preds[s].push(b);
-                }
-            }
+        for &b in &rpo {
+            reachable.insert(b);
         }
 
         let mut reaches_exit = EntitySet::new_empty(n);
-        let mut work: Vec<BlockId> = rpo.iter().copied().filter(|&b| succs[b].is_empty() || is_exit(f, b)).collect();
+        let mut work: Vec<BlockId> =
+            rpo.iter().copied().filter(|&b| succs[b].is_empty() || f.is_exit_block(b)).collect();
         for &b in &work {
             reaches_exit.insert(b);
         }
@@ -120,7 +83,7 @@ impl Graph {
             }
         }
 
-        Graph { entry, succs, preds, all_preds, rpo, reachable, reaches_exit }
+        Graph { entry: cfg.entry(), succs, preds, all_preds, rpo, reachable, reaches_exit }
     }
 
     /// Reachable blocks in postorder (the order of the backward problem).
@@ -130,13 +93,5 @@ impl Graph {
 
     pub fn num_blocks(&self) -> usize {
         self.succs.len()
-    }
-}
-
-/// Whether control can leave the function at the end of `b` (`ret`, or falling off the end).
-fn is_exit(f: &Function, b: BlockId) -> bool {
-    match f.blocks[b].term {
-        Some(t) => f.insts.get(t).is_some_and(|i| i.op.is_function_exit()),
-        None => f.layout.last() == Some(&b),
     }
 }
