@@ -10,114 +10,10 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use optlab_core::cfg::Cfg;
 use optlab_core::dom::{self, ControlDeps, DomKind, DomTree};
-use optlab_core::ir::{Block, BlockId, BrilOp, Function, Inst, Lang, Op, Succ, Type, ValueDef, ValueId};
+use optlab_core::ir::{Function, Lang};
+use optlab_core::testgen;
 use std::hint::black_box;
 use std::path::PathBuf;
-
-/// SplitMix64, for a deterministic program shape.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-}
-
-/// A structured Bril function of about `target` blocks (same grammar as the one in
-/// `tests/dom_props.rs`): sequences, if/else, one-armed if, while, do-while, early return,
-/// nested up to depth 6.
-fn structured(target: usize, seed: u64) -> Function {
-    struct G {
-        f: Function,
-        rng: Rng,
-        c: ValueId,
-        target: usize,
-    }
-    impl G {
-        fn block(&mut self) -> BlockId {
-            let i = self.f.blocks.len();
-            self.f.add_block(Block::new(format!("b{i}")))
-        }
-        fn term(&mut self, b: BlockId, op: BrilOp, to: &[BlockId]) {
-            let is_br = op == BrilOp::Br;
-            let mut inst = Inst::new(Op::Bril(op));
-            if is_br {
-                inst.args.push(self.c);
-            }
-            inst.succs = to.iter().map(|&t| Succ::to(t)).collect();
-            let i = self.f.add_inst(inst);
-            self.f.blocks[b].term = Some(i);
-        }
-        fn stmts(&mut self, mut cur: BlockId, depth: u32) -> BlockId {
-            for _ in 0..1 + self.rng.below(3) {
-                cur = self.stmt(cur, depth);
-            }
-            cur
-        }
-        fn stmt(&mut self, cur: BlockId, depth: u32) -> BlockId {
-            let full = self.f.blocks.len() >= self.target;
-            let kind = if full || depth >= 6 { 0 } else { self.rng.below(6) };
-            match kind {
-                1 => {
-                    let (t, e, j) = (self.block(), self.block(), self.block());
-                    self.term(cur, BrilOp::Br, &[t, e]);
-                    let te = self.stmts(t, depth + 1);
-                    let ee = self.stmts(e, depth + 1);
-                    self.term(te, BrilOp::Jmp, &[j]);
-                    self.term(ee, BrilOp::Jmp, &[j]);
-                    j
-                }
-                2 => {
-                    let (t, j) = (self.block(), self.block());
-                    self.term(cur, BrilOp::Br, &[t, j]);
-                    let te = self.stmts(t, depth + 1);
-                    self.term(te, BrilOp::Jmp, &[j]);
-                    j
-                }
-                3 => {
-                    let (h, body, exit) = (self.block(), self.block(), self.block());
-                    self.term(cur, BrilOp::Jmp, &[h]);
-                    self.term(h, BrilOp::Br, &[body, exit]);
-                    let be = self.stmts(body, depth + 1);
-                    self.term(be, BrilOp::Jmp, &[h]);
-                    exit
-                }
-                4 => {
-                    let body = self.block();
-                    self.term(cur, BrilOp::Jmp, &[body]);
-                    let be = self.stmts(body, depth + 1);
-                    let after = self.block();
-                    self.term(be, BrilOp::Br, &[body, after]);
-                    after
-                }
-                5 if depth > 0 && self.rng.below(100) < 30 => {
-                    let (r, j) = (self.block(), self.block());
-                    self.term(cur, BrilOp::Br, &[r, j]);
-                    self.term(r, BrilOp::Ret, &[]);
-                    j
-                }
-                _ => {
-                    let nb = self.block();
-                    self.term(cur, BrilOp::Jmp, &[nb]);
-                    nb
-                }
-            }
-        }
-    }
-    let mut f = Function::new("big", Lang::Bril);
-    let c = f.add_value("c", Some(Type::Bool), ValueDef::Var);
-    let mut g = G { f, rng: Rng(seed), c, target };
-    let mut cur = g.block();
-    while g.f.blocks.len() < target {
-        cur = g.stmt(cur, 0);
-    }
-    g.term(cur, BrilOp::Ret, &[]);
-    g.f
-}
 
 /// Everything the ADCE view needs, in order.
 fn all_analyses(f: &Function) -> usize {
@@ -130,7 +26,7 @@ fn all_analyses(f: &Function) -> usize {
 }
 
 fn bench_structured(c: &mut Criterion) {
-    let f = structured(10_000, 42);
+    let f = testgen::structured_function(10_000, 42);
     let cfg = Cfg::new(&f);
     let dt = DomTree::dominators(&f, &cfg);
     let pdt = DomTree::post_dominators(&f, &cfg);

@@ -514,95 +514,6 @@ fn random_cfgs_match_the_definitions() {
 // ---------------------------------------------------------------------------------------
 // A large structured function: must complete and agree with the definitions on samples.
 
-/// Builds a deterministic Bril function of about `target` blocks: sequences, diamonds,
-/// one-armed ifs, while and do-while loops nested up to depth 6, and early returns.
-fn structured(target: usize, seed: u64) -> Function {
-    struct G {
-        f: Function,
-        rng: Rng,
-        c: optlab_core::ValueId,
-        target: usize,
-    }
-    impl G {
-        fn block(&mut self) -> BlockId {
-            let i = self.f.blocks.len();
-            self.f.add_block(Block::new(format!("b{i}")))
-        }
-        fn term(&mut self, b: BlockId, op: BrilOp, to: &[BlockId]) {
-            let mut inst = bril_inst(op.clone());
-            if op == BrilOp::Br {
-                inst.args.push(self.c);
-            }
-            inst.succs = to.iter().map(|&t| Succ::to(t)).collect();
-            let i = self.f.add_inst(inst);
-            self.f.blocks[b].term = Some(i);
-        }
-        fn stmts(&mut self, mut cur: BlockId, depth: u32) -> BlockId {
-            for _ in 0..1 + self.rng.below(3) {
-                cur = self.stmt(cur, depth);
-            }
-            cur
-        }
-        fn stmt(&mut self, cur: BlockId, depth: u32) -> BlockId {
-            let full = self.f.blocks.len() >= self.target;
-            let kind = if full || depth >= 6 { 0 } else { self.rng.below(6) };
-            match kind {
-                1 => {
-                    let (t, e, j) = (self.block(), self.block(), self.block());
-                    self.term(cur, BrilOp::Br, &[t, e]);
-                    let te = self.stmts(t, depth + 1);
-                    let ee = self.stmts(e, depth + 1);
-                    self.term(te, BrilOp::Jmp, &[j]);
-                    self.term(ee, BrilOp::Jmp, &[j]);
-                    j
-                }
-                2 => {
-                    let (t, j) = (self.block(), self.block());
-                    self.term(cur, BrilOp::Br, &[t, j]);
-                    let te = self.stmts(t, depth + 1);
-                    self.term(te, BrilOp::Jmp, &[j]);
-                    j
-                }
-                3 => {
-                    let (h, body, exit) = (self.block(), self.block(), self.block());
-                    self.term(cur, BrilOp::Jmp, &[h]);
-                    self.term(h, BrilOp::Br, &[body, exit]);
-                    let be = self.stmts(body, depth + 1);
-                    self.term(be, BrilOp::Jmp, &[h]);
-                    exit
-                }
-                4 => {
-                    let body = self.block();
-                    self.term(cur, BrilOp::Jmp, &[body]);
-                    let be = self.stmts(body, depth + 1);
-                    let after = self.block();
-                    self.term(be, BrilOp::Br, &[body, after]);
-                    after
-                }
-                5 if depth > 0 && self.rng.chance(30) => {
-                    let (r, j) = (self.block(), self.block());
-                    self.term(cur, BrilOp::Br, &[r, j]);
-                    self.term(r, BrilOp::Ret, &[]);
-                    j
-                }
-                _ => {
-                    let nb = self.block();
-                    self.term(cur, BrilOp::Jmp, &[nb]);
-                    nb
-                }
-            }
-        }
-    }
-    let mut f = Function::new("big", Lang::Bril);
-    let c = f.add_value("c", Some(Type::Bool), ValueDef::Var);
-    let mut g = G { f, rng: Rng(seed), c, target };
-    let mut cur = g.block();
-    while g.f.blocks.len() < target {
-        cur = g.stmt(cur, 0);
-    }
-    g.term(cur, BrilOp::Ret, &[]);
-    g.f
-}
 
 /// Blocks reachable from `from` in `succ` without entering `avoid` (dense, for big graphs).
 fn reach_big(succ: &[Vec<usize>], from: &[usize], avoid: Option<usize>) -> Vec<bool> {
@@ -627,7 +538,7 @@ fn reach_big(succ: &[Vec<usize>], from: &[usize], avoid: Option<usize>) -> Vec<b
 
 #[test]
 fn ten_thousand_block_function_completes_and_verifies() {
-    let f = structured(10_000, 42);
+    let f = optlab_core::testgen::structured_function(10_000, 42);
     optlab_core::ir::verify(&f).expect("generated function is well formed");
     let n = f.blocks.len();
     assert!(n >= 10_000);

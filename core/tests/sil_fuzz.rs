@@ -324,6 +324,7 @@ fn past_fuzz_findings_round_trip() {
     let cases = [
         // A label-like statement whose tail (`, loc …`) is dropped.
         "sil @f : $() -> () {\nbb0:\n  bb0 , loc \"f.swift\":1:2\n  unreachable\n}\n",
+        "sil @f : $() -> () {\nbb0:\n  let , , loc \"f.swift\":1:2\n  unreachable\n}\n",
         // A label followed by more tokens on its line, which themselves look like a label.
         "sil @f : $() -> () {\nbb0:\n  unreachable\nbb4(%e : $E):e : @owned $any Error)\n  unreachable\n}\n",
         // A vertical tab inside a header whose type lacks `$`.

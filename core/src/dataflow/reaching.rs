@@ -27,6 +27,9 @@ pub struct Def {
     pub site: DefSite,
 }
 
+/// For one instruction, each operand with the definitions of it that reach the instruction.
+pub type OperandDefs = Vec<(ValueId, Vec<DefId>)>;
+
 /// Reaching definitions of a function, with per-block entry/exit sets.
 #[derive(Clone, Debug)]
 pub struct ReachingDefs {
@@ -112,11 +115,11 @@ impl ReachingDefs {
 
     /// For each instruction of `block` in order (terminator last), the definitions of each of
     /// its operands that reach it: `(inst, [(operand, defs)])`.
-    pub fn uses_in_block(&self, f: &Function, block: BlockId) -> Vec<(InstId, Vec<(ValueId, Vec<DefId>)>)> {
+    pub fn uses_in_block(&self, f: &Function, block: BlockId) -> Vec<(InstId, OperandDefs)> {
         let mut s = self.facts.ins[block].clone();
         let mut out = Vec::new();
         for i in f.blocks[block].all_insts() {
-            let mut per_use: Vec<(ValueId, Vec<DefId>)> = Vec::new();
+            let mut per_use: OperandDefs = Vec::new();
             for v in f.insts[i].uses() {
                 if per_use.iter().any(|(u, _)| *u == v) {
                     continue;

@@ -24,7 +24,9 @@
 pub mod build;
 pub mod gen;
 pub mod harness;
+pub mod structured;
 
 pub use build::{build_module, BrilInst, FuncSpec, Line};
 pub use gen::{generate, GenConfig, Generated, Rng};
+pub use structured::structured_function;
 pub use harness::{check_pass, check_pass_with, differential, differential_entry, Counts, Mismatch, PassFailure, PassStats};

@@ -118,7 +118,12 @@ fn strip_debug_info(toks: &[Token]) -> &[Token] {
             && t.is_punct(",")
             && toks.get(k + 1).is_some_and(|n| n.is_ident("loc") || n.is_ident("scope"))
         {
-            return &toks[..k];
+            // A `,` left at the end would join the next line to this instruction when printed.
+            let mut kept = &toks[..k];
+            while kept.last().is_some_and(|l| l.is_punct(",")) {
+                kept = &kept[..kept.len() - 1];
+            }
+            return kept;
         }
     }
     toks
