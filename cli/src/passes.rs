@@ -84,7 +84,7 @@ pub struct LcmArgs<'a> {
 }
 
 pub fn lcm(input: &Input, a: LcmArgs) -> Result<String, Failure> {
-    let opts = lcm::Options { commute: a.commute, ..lcm::Options::default() };
+    let opts = lcm::Options { commute: a.commute };
     let (module, outputs) = lcm::run_module(&input.module, &opts).map_err(|e| Failure(format!("error: {e}")))?;
     if a.emit {
         return Ok(lcm::report::emit(&module));
