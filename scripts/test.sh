@@ -85,7 +85,9 @@ stage_wasm() {
 }
 
 stage_wasm_test() {
-    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+    # No debuginfo in these wasm test builds: about 20% less to compile on a fresh machine.
+    CARGO_PROFILE_TEST_DEBUG=false \
+        CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
         CHROMEDRIVER=/usr/bin/chromedriver \
         cargo test --target wasm32-unknown-unknown -p optlab-web --locked
 }

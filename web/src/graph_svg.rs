@@ -580,6 +580,28 @@ mod tests {
     }
 
     #[test]
+    fn odd_shapes_do_not_panic() {
+        let node = |n: &str| Node::new(n, n, vec![format!("{n}: int = const 1;")]);
+        let shapes: Vec<(usize, Vec<(usize, usize)>)> = vec![
+            (1, vec![(0, 0)]),                         // the entry loops on itself
+            (2, vec![(0, 1), (0, 1)]),                 // br c .a .a
+            (2, vec![(0, 1), (1, 0)]),                 // a two-block cycle
+            (3, vec![(0, 1), (1, 2), (2, 0), (2, 2)]), // cycle through the entry + self loop
+            (3, vec![(1, 2), (2, 1)]),                 // entry disconnected from a cycle
+            (4, vec![(0, 3), (0, 1), (1, 2), (2, 3)]), // a long and a short path
+        ];
+        for (n, edges) in shapes {
+            let g = Graph {
+                nodes: (0..n).map(|i| node(&format!("b{i}"))).collect(),
+                edges: edges.iter().map(|&(a, b)| Edge::new(a, b)).collect(),
+            };
+            let svg = render_svg(&g, &Style::default());
+            assert_eq!(svg.matches("<rect ").count(), n, "{edges:?}");
+            assert_eq!(svg.matches("<path class=\"edge").count(), edges.len(), "{edges:?}");
+        }
+    }
+
+    #[test]
     fn a_long_chain_with_back_edges_lays_out_quickly() {
         let n = 200;
         let mut g = Graph::default();

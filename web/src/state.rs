@@ -119,6 +119,23 @@ mod tests {
     }
 
     #[test]
+    fn every_example_draws_the_cfg_of_its_first_function() {
+        for (i, ex) in EXAMPLES.iter().enumerate() {
+            let s = State::from_example(i);
+            let View::Cfg { function, blocks, svg } = &s.view else {
+                panic!("{}: {:?}", ex.file, s.view);
+            };
+            assert_eq!(function, "main");
+            assert_eq!(svg.matches("<g class=\"node\"").count(), *blocks);
+        }
+        let View::Cfg { svg, .. } = State::default().view else { unreachable!() };
+        for block in ["entry", "loop", "body", "odd", "next", "done"] {
+            assert!(svg.contains(&format!(">{block}</text>")), "{block}");
+        }
+        assert!(svg.contains("br cond .body .done;"));
+    }
+
+    #[test]
     fn editing_to_the_same_text_keeps_the_state() {
         let s = State::new(Lang::Bril, "x.bril", "junk");
         assert_eq!(s.apply(Action::Edit("junk".into())), s);

@@ -113,7 +113,7 @@ opcodes! {
         Yield = "yield", Unwind = "unwind", ThrowAddr = "throw_addr",
         // Projections and conversions common in `swiftc -emit-sil` output: values computed
         // from their operands alone, so dead ones may be removed.
-        Upcast = "upcast", UncheckedRefCast = "unchecked_ref_cast",
+        Upcast = "upcast", UncheckedRefCast = "unchecked_ref_cast", RefElementAddr = "ref_element_addr",
         UncheckedAddrCast = "unchecked_addr_cast", UncheckedBitwiseCast = "unchecked_bitwise_cast",
         UncheckedTrivialBitCast = "unchecked_trivial_bit_cast",
         RefToRawPointer = "ref_to_raw_pointer", RawPointerToRef = "raw_pointer_to_ref",
@@ -239,6 +239,7 @@ impl Op {
                 | SilOp::DebugValue
                 | SilOp::FixLifetime
                 | SilOp::Upcast
+                | SilOp::RefElementAddr
                 | SilOp::UncheckedRefCast
                 | SilOp::UncheckedAddrCast
                 | SilOp::UncheckedBitwiseCast
@@ -308,7 +309,9 @@ mod tests {
         for n in SilOp::NAMES {
             assert_eq!(SilOp::from_name(n).name(), *n);
         }
-        let other = Op::Sil(SilOp::from_name("ref_element_addr"));
+        let other = Op::Sil(SilOp::from_name("frobnicate_value"));
+        assert_eq!(other, Op::Sil(SilOp::Other("frobnicate_value".into())));
+        assert_eq!(Op::Sil(SilOp::from_name("ref_element_addr")).effect(None), Effect::Pure);
         assert_eq!(other.effect(None), Effect::SideEffect);
         assert_eq!(Op::Bril(BrilOp::from_name("speculate")).effect(None), Effect::SideEffect);
     }

@@ -143,7 +143,7 @@ impl<'f> Names<'f> {
     /// `%0 : @owned $Klass` in a block header.
     fn param(&self, p: ValueId) -> String {
         let mut s = self.value(p);
-        if let Some(data) = self.f.values.get(p) {
+        if let Some(data) = self.f.values.get(p).filter(|d| d.ty.is_some() || d.ownership.is_some()) {
             s.push_str(" :");
             if let Some(o) = &data.ownership {
                 let _ = write!(s, " @{o}");

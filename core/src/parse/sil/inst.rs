@@ -48,7 +48,7 @@ pub(super) struct ParsedInst {
 /// The instruction's result names (so that a failed instruction can still declare them and
 /// spare its users a cascade of "undefined value" errors) and the parse. `Err(None)` means
 /// the lexer already reported the problem.
-pub(super) type InstOutcome = (Vec<(String, Span)>, Result<ParsedInst, Option<Diagnostic>>);
+pub(super) type InstOutcome = (Results, Result<ParsedInst, Option<Diagnostic>>);
 
 pub(super) fn parse_inst(toks: &[Token], labels: &HashSet<String>) -> InstOutcome {
     let span = match (toks.first(), toks.last()) {
@@ -57,7 +57,16 @@ pub(super) fn parse_inst(toks: &[Token], labels: &HashSet<String>) -> InstOutcom
     };
     let (results, rest) = match split_results(toks) {
         Ok(x) => x,
-        Err(d) => return (Vec::new(), Err(Some(d))),
+        Err(d) => {
+            // The names before `=` were probably meant as results.
+            let eq = toks.iter().position(|t| t.is_punct("=")).unwrap_or(toks.len());
+            let names = toks[..eq]
+                .iter()
+                .filter(|t| t.kind == Kind::Value)
+                .map(|t| (t.value_name().to_string(), t.span))
+                .collect();
+            return (names, Err(Some(d)));
+        }
     };
     if toks.iter().any(|t| t.kind == Kind::Error) {
         return (results, Err(None));
@@ -763,25 +772,19 @@ fn parse_int(text: &str) -> Option<i128> {
     Some(if neg { v.wrapping_neg() } else { v })
 }
 
-/// `float_literal` writes the IEEE bit pattern in hex; NaNs and widths without a Rust type
-/// keep the text (so that equal literals compare equal).
+/// `float_literal` writes the IEEE bit pattern in hex; widths without a Rust type
+/// (`FPIEEE16`, `FPIEEE80`) keep the literal's text.
 fn float_imm(text: &str, ty: &str) -> Option<Imm> {
-    let body = text.strip_prefix('-').unwrap_or(text);
-    let value = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
-        let bits = u128::from_str_radix(h, 16).ok()?;
-        if ty.ends_with("FPIEEE64") {
-            Some(f64::from_bits(bits as u64))
-        } else if ty.ends_with("FPIEEE32") {
-            Some(f32::from_bits(bits as u32) as f64)
-        } else {
-            None
-        }
-    } else {
-        Some(text.parse::<f64>().ok()?)
+    let Some(h) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) else {
+        return text.parse::<f64>().ok().map(Imm::Float);
     };
-    Some(match value {
-        Some(v) if !v.is_nan() => Imm::Float(if text.starts_with('-') && body.starts_with("0x") { -v } else { v }),
-        _ => Imm::Name(text.to_string()),
+    let bits = u128::from_str_radix(h, 16).ok()?;
+    Some(if ty.ends_with("FPIEEE64") {
+        Imm::Float(f64::from_bits(bits as u64))
+    } else if ty.ends_with("FPIEEE32") {
+        Imm::Float(f32::from_bits(bits as u32) as f64)
+    } else {
+        Imm::Name(text.to_string())
     })
 }
 
@@ -924,6 +927,9 @@ mod tests {
     fn floats_decode_bit_patterns() {
         assert_eq!(float_imm("0x3F800000", "Builtin.FPIEEE32"), Some(Imm::Float(1.0)));
         assert_eq!(float_imm("0x4000000000000000", "Builtin.FPIEEE64"), Some(Imm::Float(2.0)));
-        assert_eq!(float_imm("0x7FF8000000000000", "Builtin.FPIEEE64"), Some(Imm::Name("0x7FF8000000000000".into())));
+        assert_eq!(float_imm("0x7FF8000000000000", "Builtin.FPIEEE64"), Some(Imm::Float(f64::NAN)));
+        assert_eq!(float_imm("0x3C00", "Builtin.FPIEEE16"), Some(Imm::Name("0x3C00".into())));
+        assert_eq!(float_imm("-1.5", "Builtin.FPIEEE64"), Some(Imm::Float(-1.5)));
+        assert_eq!(float_imm("0xZZ", "Builtin.FPIEEE64"), None);
     }
 }
