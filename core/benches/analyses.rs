@@ -38,6 +38,16 @@ fn bench_structured(c: &mut Criterion) {
     g.bench_function("frontier", |b| b.iter(|| dom::frontier(&cfg, black_box(&dt))));
     g.bench_function("control_deps", |b| b.iter(|| ControlDeps::new(&f, &cfg, black_box(&pdt))));
     g.bench_function("all", |b| b.iter(|| all_analyses(black_box(&f))));
+    // The same function as source text: what the editor hands the core on every keystroke.
+    let text = optlab_core::print::print_function(&f, optlab_core::print::Naming::User);
+    g.bench_function("parse_cfg_both_trees", |b| {
+        b.iter(|| {
+            let m = optlab_core::parse_module(Lang::Bril, "big.bril", black_box(&text)).unwrap();
+            let f = &m.functions[0];
+            let cfg = Cfg::new(f);
+            DomTree::dominators(f, &cfg).preorder().len() + DomTree::post_dominators(f, &cfg).preorder().len()
+        })
+    });
     g.bench_function("both_trees_traced", |b| {
         b.iter(|| {
             let (_, e1) = DomTree::build_traced(black_box(&f), &cfg, DomKind::Dominators);
