@@ -102,6 +102,11 @@ impl Default for Style {
 }
 
 impl Style {
+    /// Font size of edge labels, px (a whole number: layout-rs sizes label boxes by it).
+    pub fn label_font_size(&self) -> f64 {
+        (self.font_size * 0.85).round()
+    }
+
     /// The box size for a node's text.
     pub fn box_size(&self, node: &Node) -> (f64, f64) {
         let chars = node
@@ -247,7 +252,7 @@ pub fn render_svg(g: &Graph, style: &Style) -> String {
     let mut order: Vec<usize> = (0..g.edges.len()).collect();
     order.sort_by_key(|&i| (rank[g.edges[i].from], i));
     let mut label_look = StyleAttr::simple();
-    label_look.font_size = (style.font_size * 0.85).round() as usize;
+    label_look.font_size = style.label_font_size() as usize;
     for i in order {
         let e = &g.edges[i];
         let mut arrow = Arrow::simple_with_properties(&e.label, format!("{EDGE_TAG}{i}"));
@@ -325,7 +330,7 @@ fn edge_class(kind: EdgeKind) -> &'static str {
 fn write_svg(g: &Graph, style: &Style, rec: &Recorder) -> String {
     let fs = style.font_size;
     let lh = style.line_height * fs;
-    let label_fs = (fs * 0.85).round();
+    let label_fs = style.label_font_size();
     let mut bb = BBox::new();
     for (_, xy, size) in &rec.boxes {
         bb.add(xy.x, xy.y);
