@@ -4,7 +4,7 @@
 #
 #   native      cargo test --workspace --locked (core's corpus suites find ../shared)
 #   clippy      cargo clippy --workspace --all-targets --locked -- -D warnings
-#   filecheck   FileCheck conformance (the lead adds it: see stage_filecheck)
+#   filecheck   FileCheck conformance: Swift's dead_code_elimination.sil through optlab dce
 #   wasm        trunk build --release (offline) → dist/
 #   wasm-test   wasm-bindgen-test of optlab-web in headless Chromium
 #   e2e         node --test tests/browser/ (playwright-core + /usr/bin/chromium) against dist/
@@ -80,8 +80,9 @@ stage_filecheck() {
     local fc=/usr/lib/llvm-15/bin/FileCheck
     [[ -x "$fc" ]] || { echo "FileCheck not found at $fc (scripts/setup.sh installs llvm-15-tools)"; return 1; }
     cargo build --locked -q -p optlab-cli || return 1
-    local out="$ROOT/target/dead_code_elimination.dce.sil"
-    "$ROOT/target/debug/optlab" dce --renumber "$sil" >"$out" || return 1
+    local target="${CARGO_TARGET_DIR:-$ROOT/target}"
+    local out="$target/dead_code_elimination.dce.sil"
+    "$target/debug/optlab" dce --renumber "$sil" >"$out" || return 1
     "$fc" "$sil" --input-file "$out" || return 1
     echo "FileCheck: $(grep -c '// CHECK' "$sil") check lines of dead_code_elimination.sil pass"
 }

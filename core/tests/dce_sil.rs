@@ -106,6 +106,8 @@ fn sil_functions_behave_the_same_after_dce() {
     }
     eprintln!("{compared} runs compared over {} functions: {names:?}", names.len());
     assert!(names.iter().any(|n| n.ends_with("seed_dead1.sil/dead1")), "{names:?}");
-    // DCE passes `undef` to the dead block arguments here (Swift's CHECK lines say so).
-    assert!(names.iter().any(|n| n.ends_with("/test_dce_bbargs")), "{names:?}");
+    if common::shared_dir().is_some() {
+        // DCE passes `undef` to the dead block arguments here (Swift's CHECK lines say so).
+        assert!(names.iter().any(|n| n.ends_with("/test_dce_bbargs")), "{names:?}");
+    }
 }

@@ -26,4 +26,10 @@ pub const EXAMPLES: &[Example] = &[
         lang: Lang::Bril,
         text: include_str!("../../static/examples/diamond.bril"),
     },
+    Example {
+        title: "Partially redundant add (Bril)",
+        file: "partial.bril",
+        lang: Lang::Bril,
+        text: include_str!("../../static/examples/partial.bril"),
+    },
 ];
