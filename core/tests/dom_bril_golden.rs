@@ -99,27 +99,6 @@ fn bril_dom_goldens_match() {
     assert!(checked >= 6, "expected the dom, front and tree goldens of loopcond and while");
 }
 
-/// Reachability in `succ` from `from`, never entering `avoid`.
-fn reach(succ: &[Vec<usize>], from: &[usize], avoid: Option<usize>) -> Vec<bool> {
-    let mut seen = vec![false; succ.len()];
-    let mut stack: Vec<usize> = Vec::new();
-    for &s in from {
-        if Some(s) != avoid && !seen[s] {
-            seen[s] = true;
-            stack.push(s);
-        }
-    }
-    while let Some(v) = stack.pop() {
-        for &w in &succ[v] {
-            if Some(w) != avoid && !seen[w] {
-                seen[w] = true;
-                stack.push(w);
-            }
-        }
-    }
-    seen
-}
-
 /// Every analysis on one real function, checked against the definitions (the virtual exit
 /// is node `n`; the rule's extra edges are taken from the tree and checked for coverage).
 fn check_against_definitions(f: &Function, what: &str) {
@@ -136,11 +115,11 @@ fn check_against_definitions(f: &Function, what: &str) {
     let mut pred_aug: Vec<Vec<usize>> = (0..n).map(|i| cfg.preds(b(i)).iter().map(|x| x.index()).collect()).collect();
     pred_aug.push(pdt.virtual_exit_edges().iter().map(|e| e.block.index()).collect());
     let entry = cfg.entry().unwrap().index();
-    let reachable = reach(&succ, &[entry], None);
-    assert!(placed.iter().all(|&i| reach(&pred_aug, &[n], None)[i]), "{what}: every block reaches the virtual exit");
+    let reachable = common::reach_avoiding(&succ, &[entry], None);
+    assert!(placed.iter().all(|&i| common::reach_avoiding(&pred_aug, &[n], None)[i]), "{what}: every block reaches the virtual exit");
     for &a in &placed {
-        let without = reach(&succ, &[entry], Some(a));
-        let to_exit = reach(&pred_aug, &[n], Some(a));
+        let without = common::reach_avoiding(&succ, &[entry], Some(a));
+        let to_exit = common::reach_avoiding(&pred_aug, &[n], Some(a));
         for &y in &placed {
             let dom_ay = reachable[a] && reachable[y] && (a == y || !without[y]);
             assert_eq!(dt.dominates(b(a), b(y)), dom_ay, "{what}: {} dom {}", f.blocks[b(a)].name, f.blocks[b(y)].name);

@@ -8,6 +8,8 @@
 //! unreachable from the entry, duplicate edges, blocks deleted from the layout and layouts
 //! that are not in id order. Bit masks (`u64`, up to 63 blocks) keep the oracles cheap.
 
+mod common;
+
 use optlab_core::cfg::Cfg;
 use optlab_core::dom::{self, trace::replay_idoms, ControlDeps, DomEvent, DomKind, DomNode, DomTree, ExitKind};
 use optlab_core::entity::EntityRef;
@@ -514,28 +516,6 @@ fn random_cfgs_match_the_definitions() {
 // ---------------------------------------------------------------------------------------
 // A large structured function: must complete and agree with the definitions on samples.
 
-
-/// Blocks reachable from `from` in `succ` without entering `avoid` (dense, for big graphs).
-fn reach_big(succ: &[Vec<usize>], from: &[usize], avoid: Option<usize>) -> Vec<bool> {
-    let mut seen = vec![false; succ.len()];
-    let mut stack = Vec::new();
-    for &s in from {
-        if Some(s) != avoid && !seen[s] {
-            seen[s] = true;
-            stack.push(s);
-        }
-    }
-    while let Some(v) = stack.pop() {
-        for &w in &succ[v] {
-            if Some(w) != avoid && !seen[w] {
-                seen[w] = true;
-                stack.push(w);
-            }
-        }
-    }
-    seen
-}
-
 #[test]
 fn ten_thousand_block_function_completes_and_verifies() {
     let f = optlab_core::testgen::structured_function(10_000, 42);
@@ -559,8 +539,8 @@ fn ten_thousand_block_function_completes_and_verifies() {
     for _ in 0..40 {
         let a = rng.below(n);
         let ab = BlockId(a as u32);
-        let without = reach_big(&succ, &[0], Some(a));
-        let reach_exit = reach_big(&pred_aug, &[n], Some(a));
+        let without = common::reach_avoiding(&succ, &[0], Some(a));
+        let reach_exit = common::reach_avoiding(&pred_aug, &[n], Some(a));
         for b in 0..n {
             let bb = BlockId(b as u32);
             assert_eq!(dt.dominates(ab, bb), a == b || !without[b], "b{a} dom b{b}");

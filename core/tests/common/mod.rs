@@ -35,3 +35,25 @@ pub fn files_with_ext(dir: &std::path::Path, ext: &str) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// The naive oracle's reachability: nodes of `succ` reachable from `from` without ever
+/// entering `avoid` (dominance by definition: `a` dominates `b` iff removing `a` cuts `b` off).
+pub fn reach_avoiding(succ: &[Vec<usize>], from: &[usize], avoid: Option<usize>) -> Vec<bool> {
+    let mut seen = vec![false; succ.len()];
+    let mut stack: Vec<usize> = Vec::new();
+    for &s in from {
+        if Some(s) != avoid && !seen[s] {
+            seen[s] = true;
+            stack.push(s);
+        }
+    }
+    while let Some(v) = stack.pop() {
+        for &w in &succ[v] {
+            if Some(w) != avoid && !seen[w] {
+                seen[w] = true;
+                stack.push(w);
+            }
+        }
+    }
+    seen
+}
