@@ -9,7 +9,7 @@ mod passes;
 use clap::{Parser, Subcommand, ValueEnum};
 use input::{load, Failure};
 use optlab_core::ir::{verify, Lang};
-use optlab_core::print::{print_module, Naming};
+use optlab_core::print::{print_function, print_module, Naming};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -126,6 +126,19 @@ enum Command {
         #[arg(long)]
         commute: bool,
     },
+    /// Print a generated structured function of about N blocks (loops, branches, early
+    /// returns): stress input for benchmarks and the browser.
+    Gen {
+        /// How many blocks, roughly (the generator finishes the construct it is in).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_GEN_BLOCKS))]
+        blocks: u64,
+        /// Seed of the generator: the same seed and size give the same program.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The language to print (only Bril is generated).
+        #[arg(long, value_enum, default_value = "bril")]
+        lang: LangArg,
+    },
     /// Run the program in the interpreter (Bril: @main; SIL: --function NAME).
     Run {
         #[command(flatten)]
@@ -143,8 +156,12 @@ enum Command {
     },
 }
 
+/// More blocks than any browser view can show; bigger asks are a typo.
+const MAX_GEN_BLOCKS: u64 = 100_000;
+
 fn run(cli: Cli) -> Result<String, Failure> {
     match cli.command {
+        Command::Gen { blocks, seed, lang } => gen(blocks, seed, lang),
         Command::Check { src } => {
             let input = load(&src.file, src.lang.map(Into::into))?;
             let mut errors = optlab_core::Diagnostics::default();
@@ -195,6 +212,15 @@ fn run(cli: Cli) -> Result<String, Failure> {
         // `main` handles `run` itself: it writes to both streams.
         Command::Run { .. } => Err(Failure("error: `run` is handled separately".into())),
     }
+}
+
+fn gen(blocks: u64, seed: u64, lang: LangArg) -> Result<String, Failure> {
+    if let LangArg::Sil = lang {
+        return Err(Failure("error: gen makes Bril programs only (--lang bril)".into()));
+    }
+    let blocks = usize::try_from(blocks).map_err(|_| Failure("error: --blocks is too large".into()))?;
+    let f = optlab_core::testgen::structured_function(blocks, seed);
+    Ok(print_function(&f, Naming::User))
 }
 
 /// `run` prints the program's own output and, separately, errors and the profile.

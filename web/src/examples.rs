@@ -1,35 +1,191 @@
-//! Example programs built into the app (the files live in `static/examples/`).
+//! The example gallery: programs built into the app, each with a line on what it teaches.
+//! The files live in `static/examples/` (written for optlab; the SIL ones carry the seed
+//! articles' programs); the stress example is generated when it is opened.
+//!
+//! An example's `id` is a stable slug: links and the app's state name examples by it, so an
+//! id is never renamed or reused once published.
 
+use optlab_core::print::{print_function, Naming};
+use optlab_core::testgen::structured_function;
 use optlab_core::Lang;
+use std::borrow::Cow;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Example {
-    /// Shown in the example menu.
-    pub title: &'static str,
-    /// File name, used in error messages.
-    pub file: &'static str,
-    pub lang: Lang,
-    pub text: &'static str,
+/// Where an example's text comes from.
+#[derive(Clone, Copy, Debug)]
+pub enum Source {
+    File(&'static str),
+    /// Made on demand (large programs that would bloat the page if stored).
+    Generated(fn() -> String),
 }
 
-/// The first one is loaded at start.
+#[derive(Clone, Copy, Debug)]
+pub struct Example {
+    /// Stable slug (links name examples by it).
+    pub id: &'static str,
+    /// Shown in the example menu.
+    pub title: &'static str,
+    /// One line: what the example teaches.
+    pub teaches: &'static str,
+    pub lang: Lang,
+    /// File name, used in error messages.
+    pub file: &'static str,
+    pub source: Source,
+}
+
+/// Examples are the same example when their ids are (ids are unique; comparing the
+/// generator functions would not be meaningful).
+impl PartialEq for Example {
+    fn eq(&self, other: &Example) -> bool {
+        self.id == other.id
+    }
+}
+impl Eq for Example {}
+
+impl Example {
+    pub fn text(&self) -> Cow<'static, str> {
+        match self.source {
+            Source::File(text) => Cow::Borrowed(text),
+            Source::Generated(make) => Cow::Owned(make()),
+        }
+    }
+}
+
+/// The example with this id.
+pub fn by_id(id: &str) -> Option<&'static Example> {
+    EXAMPLES.iter().find(|e| e.id == id)
+}
+
+/// Blocks and seed of the stress example.
+pub const STRESS_BLOCKS: usize = 200;
+pub const STRESS_SEED: u64 = 7;
+
+fn stress() -> String {
+    let mut f = structured_function(STRESS_BLOCKS, STRESS_SEED);
+    // Named `main` so that the interpreter runs it; with `c` false every loop exits at once.
+    f.name = "main".into();
+    format!(
+        "# Generated: optlab_core::testgen::structured_function({STRESS_BLOCKS}, {STRESS_SEED}), renamed @main.\n\
+         # About {STRESS_BLOCKS} blocks of nested loops, branches and early returns, all steered by `c`:\n\
+         # use it to see how the views scale (layout, dominator trees, tables).\n\
+         # ARGS: false\n{}",
+        print_function(&f, Naming::User)
+    )
+}
+
+macro_rules! example_file {
+    ($name:literal) => {
+        Source::File(include_str!(concat!("../../static/examples/", $name)))
+    };
+}
+
+/// The gallery, in teaching order. The first one is loaded at start.
 pub const EXAMPLES: &[Example] = &[
     Example {
+        id: "loop",
         title: "Loop with a branch (Bril)",
+        teaches: "A first look: a loop with a branch inside, its CFG, its dominator trees, and what DCE and LCM make of it.",
+        lang: Lang::Bril,
         file: "loop.bril",
-        lang: Lang::Bril,
-        text: include_str!("../../static/examples/loop.bril"),
+        source: example_file!("loop.bril"),
     },
     Example {
+        id: "diamond",
         title: "Diamond (Bril)",
-        file: "diamond.bril",
+        teaches: "The smallest join: an if/else whose arms both assign `a`; dominance frontiers and control dependence.",
         lang: Lang::Bril,
-        text: include_str!("../../static/examples/diamond.bril"),
+        file: "diamond.bril",
+        source: example_file!("diamond.bril"),
     },
     Example {
+        id: "partial",
         title: "Partially redundant add (Bril)",
-        file: "partial.bril",
+        teaches: "Partial redundancy: LCM inserts `add a b` on the arm that lacks it and deletes the recomputation after the join.",
         lang: Lang::Bril,
-        text: include_str!("../../static/examples/partial.bril"),
+        file: "partial.bril",
+        source: example_file!("partial.bril"),
+    },
+    Example {
+        id: "lcm-article",
+        title: "The LCM article's 13 nodes (Bril)",
+        teaches: "Every LCM predicate on seed 004's own graph: block nK is the article's node K, so its sets can be checked step by step.",
+        lang: Lang::Bril,
+        file: "lcm_article.bril",
+        source: example_file!("lcm_article.bril"),
+    },
+    Example {
+        id: "loop-invariant",
+        title: "Loop-invariant bound (Bril)",
+        teaches: "Loop-invariant code motion falls out of LCM: a product recomputed in the loop header moves before the loop.",
+        lang: Lang::Bril,
+        file: "loop_invariant.bril",
+        source: example_file!("loop_invariant.bril"),
+    },
+    Example {
+        id: "functions",
+        title: "Several functions (Bril)",
+        teaches: "Analyses and passes work per function: pick @gcd or @multiples; the interpreter runs @main, which calls them.",
+        lang: Lang::Bril,
+        file: "functions.bril",
+        source: example_file!("functions.bril"),
+    },
+    Example {
+        id: "dead1",
+        title: "dead1: an unused sum (SIL)",
+        teaches: "ADCE's first two rules: only the return is live, so the whole overflow-checked addition is deleted.",
+        lang: Lang::Sil,
+        file: "dead1.sil",
+        source: example_file!("dead1.sil"),
+    },
+    Example {
+        id: "control-dependent",
+        title: "A control-dependent branch (SIL)",
+        teaches: "ADCE's third rule: live code in bb1 and bb2 keeps bb0's cond_br alive through control dependence.",
+        lang: Lang::Sil,
+        file: "control_dependent.sil",
+        source: example_file!("control_dependent.sil"),
+    },
+    Example {
+        id: "infinite-loop",
+        title: "An infinite loop DCE must keep (SIL)",
+        teaches: "A loop with no way out is kept with the branch into it, though nothing live follows it.",
+        lang: Lang::Sil,
+        file: "infinite_loop.sil",
+        source: example_file!("infinite_loop.sil"),
+    },
+    Example {
+        id: "dead-block-args",
+        title: "Dead block arguments (SIL)",
+        teaches: "An unused block argument keeps its place, but every branch into it passes `undef` and its producers go.",
+        lang: Lang::Sil,
+        file: "dead_block_args.sil",
+        source: example_file!("dead_block_args.sil"),
+    },
+    Example {
+        id: "identity",
+        title: "identity<T>: address-only vs loadable (SIL)",
+        teaches: "One Swift function as address-lowered generic SIL, with opaque values, and specialized to Int.",
+        lang: Lang::Sil,
+        file: "identity.sil",
+        source: example_file!("identity.sil"),
+    },
+    Example {
+        id: "witness-thunk",
+        title: "A protocol witness thunk (SIL)",
+        teaches: "Reabstraction: a thunk loads @in arguments, calls the concrete method and stores the @out result.",
+        lang: Lang::Sil,
+        file: "witness_thunk.sil",
+        source: example_file!("witness_thunk.sil"),
+    },
+    Example {
+        id: "stress-200",
+        title: "200 generated blocks (Bril)",
+        teaches: "Scale: a generated function of about 200 blocks, to see how layout, trees and tables cope.",
+        lang: Lang::Bril,
+        file: "stress200.bril",
+        source: Source::Generated(stress),
     },
 ];
+
+// Native only: running both passes on every example is slow in wasm and proves nothing more.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;

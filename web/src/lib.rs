@@ -8,11 +8,23 @@
 
 pub mod app;
 pub mod cfg_graph;
+pub mod editor;
+pub mod download;
 pub mod examples;
+pub mod graph;
 pub mod graph_svg;
+pub mod graph_view;
+pub mod highlight;
+pub mod offline;
+pub mod permalink;
+pub mod program;
+pub mod session;
 pub mod state;
+pub mod storage;
+pub mod views;
 
 pub use app::App;
+pub use views::{SvgView, SvgViewProps};
 
 /// Mounts the app on `<body>` (browser only).
 #[cfg(target_arch = "wasm32")]

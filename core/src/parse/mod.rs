@@ -1,7 +1,10 @@
 //! Text → IR for both languages.
 
 pub mod bril;
+pub mod detect;
 pub mod sil;
+
+pub use detect::detect_lang;
 
 use crate::diag::Diagnostics;
 use crate::ir::{Lang, Module};

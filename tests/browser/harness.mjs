@@ -1,0 +1,71 @@
+// Shared set-up for the end-to-end tests: one headless Debian Chromium per test file, driven by
+// playwright-core, against the built app (dist/) that scripts/test.sh serves at OPTLAB_URL.
+// Not a test file itself (node --test only runs *.test.mjs).
+import { after, before } from 'node:test';
+import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const URL = process.env.OPTLAB_URL ?? 'http://127.0.0.1:8080/';
+export const ARTIFACTS = process.env.OPTLAB_ARTIFACTS ?? join(here, '..', 'artifacts');
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Launches a fresh browser profile; returns the context (close it when done). */
+export async function launch(options = {}) {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'optlab-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1400, height: 900 },
+    ...options,
+  });
+  const close = context.close.bind(context);
+  context.close = async () => {
+    await close();
+    rmSync(userDataDir, { recursive: true, force: true });
+  };
+  return context;
+}
+
+/**
+ * Registers before/after hooks for one browser per test file. `env.page` is its first page and
+ * `env.errors` collects page errors and console errors (every test should end with it empty).
+ */
+export function useBrowser(options = {}) {
+  const env = { context: null, page: null, errors: [] };
+  before(async () => {
+    env.context = await launch(options);
+    env.page = env.context.pages()[0] ?? (await env.context.newPage());
+    watchErrors(env.page, env.errors);
+  });
+  after(async () => {
+    await env.context?.close();
+  });
+  return env;
+}
+
+/** Records uncaught exceptions and console errors of `page` into `errors`. */
+export function watchErrors(page, errors) {
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+}
+
+/** Saves a screenshot of the page as tests/artifacts/NAME.png. */
+export async function screenshot(page, name, options = {}) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), ...options });
+}

@@ -1,0 +1,379 @@
+//! The program editor: a transparent `<textarea>` (the browser's own editing, caret, selection,
+//! undo and IME) over a layer that shows the same text coloured, with a line-number gutter,
+//! parse errors underlined at their column and listed below, and highlighted lines.
+//!
+//! Typing never re-renders the component: the textarea is never given a `value` by Yew (so a
+//! re-render cannot reset what the user is typing), the coloured layer and gutter are patched
+//! line by line from [`model::Doc`], and the text is handed on through `onedit` only
+//! [`DEBOUNCE_MS`] after the last keystroke or when the editor loses focus.
+
+pub mod chunks;
+mod dom;
+pub mod model;
+pub mod text;
+
+use gloo::timers::callback::Timeout;
+use model::{Doc, Patch};
+use optlab_core::Lang;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use web_sys::{Element, HtmlElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+/// How long the text must rest before it is handed on (and re-analysed).
+pub const DEBOUNCE_MS: u32 = 150;
+
+/// A message at a place in the text (a parse error): 1-based line, 1-based column in
+/// characters. The program's parse errors are exactly these.
+pub use crate::program::ErrorMark as Mark;
+
+#[derive(Properties, PartialEq)]
+pub struct EditorProps {
+    /// The program. When it changes to a text other than the one the editor last emitted
+    /// (example loaded, permalink opened), the editor replaces its content; otherwise it keeps
+    /// the user's text and cursor untouched.
+    pub text: AttrValue,
+    pub lang: Lang,
+    /// Parse errors of the current text.
+    pub marks: Rc<Vec<Mark>>,
+    /// 1-based source lines to highlight (e.g. the instruction selected in a view).
+    pub active_lines: Rc<Vec<u32>>,
+    /// Called with the full text, debounced ([`DEBOUNCE_MS`] after the last keystroke) and
+    /// immediately on blur.
+    pub onedit: Callback<String>,
+    #[prop_or_default]
+    pub readonly: bool,
+}
+
+/// What the editor remembers between events (never rendered by Yew).
+struct Inner {
+    doc: Doc,
+    /// The rows of the coloured layer and of the gutter, as drawn.
+    code_rows: dom::RowList,
+    gutter_rows: dom::RowList,
+    /// The text last handed on through `onedit` or last received as `text`: a `text` prop
+    /// equal to it is our own edit coming back, not a new program.
+    emitted: Option<String>,
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// `document.execCommand`: the one way to insert text that the textarea's undo history
+    /// records (deprecated, but without replacement).
+    #[wasm_bindgen(catch, js_namespace = document, js_name = execCommand)]
+    fn exec_command(command: &str, show_ui: bool, value: &str) -> Result<bool, JsValue>;
+}
+
+/// The padding of the textarea and the layer (static/css/editor.css `--ce-pad`).
+const PAD_PX: i32 = 8;
+
+/// The elements the editor draws into by hand.
+#[derive(Clone, Default)]
+struct Refs {
+    area: NodeRef,
+    /// The coloured layer: one row per line.
+    layer: NodeRef,
+    /// The gutter's box (its width) and its rows (line numbers).
+    gutter: NodeRef,
+    numbers: NodeRef,
+    /// The textarea's scroll position when last read.
+    scroll: Cell<(i32, i32)>,
+}
+
+fn set_style(el: Option<Element>, style: &str) {
+    if let Some(el) = el {
+        if el.get_attribute("style").as_deref() != Some(style) {
+            let _ = el.set_attribute("style", style);
+        }
+    }
+}
+
+impl Refs {
+    fn textarea(&self) -> Option<HtmlTextAreaElement> {
+        self.area.cast::<HtmlTextAreaElement>()
+    }
+
+    fn apply(&self, inner: &mut Inner, patch: &Patch) {
+        if let Some(el) = self.layer.cast::<Element>() {
+            inner.code_rows.apply(&el, &patch.code);
+        }
+        if let Some(el) = self.numbers.cast::<Element>() {
+            inner.gutter_rows.apply(&el, &patch.gutter);
+        }
+    }
+
+    /// Moves the layer and the gutter with the textarea's scroll position, and sizes them.
+    fn sync(&self, doc: &Doc) {
+        let Some(area) = self.area.cast::<Element>() else { return };
+        let (x, y) = (area.scroll_left(), area.scroll_top());
+        self.scroll.set((x, y));
+        set_style(self.numbers.cast(), &format!("transform: translateY({}px)", -y));
+        self.size(doc);
+    }
+
+    /// Sets the layer's and the gutter's widths for `doc` (explicit widths: measuring 6,000
+    /// rows' content on every change is what would make typing slow). Reads no layout.
+    fn size(&self, doc: &Doc) {
+        let (x, y) = self.scroll.get();
+        set_style(
+            self.layer.cast(),
+            &format!("transform: translate({}px, {}px); width: calc({}ch + {}px)", -x, -y, doc.widest(), 2 * PAD_PX),
+        );
+        let digits = doc.line_count().to_string().len();
+        set_style(self.gutter.cast(), &format!("width: calc({digits}ch + 25px)"));
+    }
+}
+
+/// Hands the current text on, unless it is what was handed on last.
+fn emit(inner: &RefCell<Inner>, onedit: &Callback<String>) {
+    let text = {
+        let mut inner = inner.borrow_mut();
+        if inner.emitted.as_deref() == Some(inner.doc.text()) {
+            return;
+        }
+        let text = inner.doc.text().to_string();
+        inner.emitted = Some(text.clone());
+        text
+    };
+    // No borrow is held here: the parent may re-render (and run our effects) synchronously.
+    onedit.emit(text);
+}
+
+/// The message of the gutter marker under the mouse, where it shows (in `.ce-body` pixels).
+#[derive(Clone, PartialEq)]
+struct Tip {
+    text: String,
+    top: i32,
+    left: i32,
+}
+
+/// The tip for the marker at or around `target`, if it is one, placed from its line number
+/// (rows have a fixed height). Drawn outside the gutter's rows because those are painted in
+/// clipped chunks.
+fn tip_for(target: &Element, scroll_y: i32) -> Option<Tip> {
+    let marker: HtmlElement = target.closest(".ce-num-err").ok()??.dyn_into().ok()?;
+    let line: i32 = marker.text_content()?.trim().parse().ok()?;
+    let row = marker.offset_height();
+    let top = PAD_PX + line * row - scroll_y + 2;
+    let left = marker.offset_width() + 6;
+    Some(Tip { text: marker.get_attribute("data-msg")?, top, left })
+}
+
+/// Emits now if an edit is waiting for its debounce (and cancels the debounce).
+fn flush(inner: &RefCell<Inner>, timer: &RefCell<Option<Timeout>>, pending: &RefCell<bool>, onedit: &Callback<String>) {
+    if std::mem::replace(&mut *pending.borrow_mut(), false) {
+        timer.borrow_mut().take();
+        emit(inner, onedit);
+    }
+}
+
+#[function_component(Editor)]
+pub fn editor(props: &EditorProps) -> Html {
+    let refs = use_memo((), |_| Refs::default());
+    let inner = use_mut_ref(|| Inner {
+        doc: Doc::new(props.lang),
+        code_rows: Default::default(),
+        gutter_rows: Default::default(),
+        emitted: None,
+    });
+    // The pending debounce (dropping it cancels it) and whether it has yet to fire.
+    let timer = use_mut_ref(|| None::<Timeout>);
+    let pending = use_mut_ref(|| false);
+    // The last key was Escape: the next Tab moves the focus instead of indenting.
+    let escaped = use_mut_ref(|| false);
+
+    // A new program from outside replaces the text; our own edit coming back changes nothing.
+    {
+        let (refs, inner, timer, pending) = (refs.clone(), inner.clone(), timer.clone(), pending.clone());
+        use_effect_with((props.text.clone(), props.lang), move |(text, lang)| {
+            let Some(el) = refs.textarea() else { return };
+            let mut inner = inner.borrow_mut();
+            let patch = if inner.emitted.as_deref() == Some(text.as_str()) {
+                if inner.doc.lang() == *lang {
+                    return;
+                }
+                let current = inner.doc.text().to_string();
+                inner.doc.reset(&current, *lang)
+            } else {
+                timer.borrow_mut().take();
+                *pending.borrow_mut() = false;
+                if el.value() != text.as_str() {
+                    el.set_value(text);
+                    el.set_scroll_top(0);
+                    el.set_scroll_left(0);
+                }
+                inner.emitted = Some(text.to_string());
+                // The textarea normalises line breaks; show exactly what it holds.
+                inner.doc.reset(&el.value(), *lang)
+            };
+            refs.apply(&mut inner, &patch);
+            refs.sync(&inner.doc);
+        });
+    }
+
+    // Marks and highlighted lines (after the text effect above, which may have reset the doc).
+    // The text is a dependency too: an edit drops the marks of the lines it touched, and the
+    // re-analysed text may bring back the very same marks.
+    {
+        let (refs, inner) = (refs.clone(), inner.clone());
+        let deps = (props.marks.clone(), props.active_lines.clone(), props.text.clone());
+        use_effect_with(deps, move |(marks, active, _)| {
+            let mut inner = inner.borrow_mut();
+            let a = inner.doc.set_marks(marks);
+            let b = inner.doc.set_active(active);
+            refs.apply(&mut inner, &a);
+            refs.apply(&mut inner, &b);
+        });
+    }
+
+    // Reads the textarea after any change of its text and patches the layers.
+    let on_changed: Rc<dyn Fn()> = {
+        let (refs, inner, timer, pending) = (refs.clone(), inner.clone(), timer.clone(), pending.clone());
+        let onedit = props.onedit.clone();
+        Rc::new(move || {
+            let Some(el) = refs.textarea() else { return };
+            {
+                let mut inner = inner.borrow_mut();
+                let patch = inner.doc.edit(&el.value());
+                refs.apply(&mut inner, &patch);
+                // The scroll position is left alone: reading it here would force a layout in
+                // the middle of the keystroke; if the caret scrolled, a scroll event follows.
+                refs.size(&inner.doc);
+            }
+            *pending.borrow_mut() = true;
+            let (inner, onedit, pending) = (inner.clone(), onedit.clone(), pending.clone());
+            let fire = Timeout::new(DEBOUNCE_MS, move || {
+                *pending.borrow_mut() = false;
+                emit(&inner, &onedit);
+            });
+            // Replacing the previous timeout drops (cancels) it.
+            *timer.borrow_mut() = Some(fire);
+        })
+    };
+
+    // Removing the editor (another layout) must not lose the last keystrokes.
+    {
+        let (inner, timer, pending) = (inner.clone(), timer.clone(), pending.clone());
+        let onedit = props.onedit.clone();
+        use_effect_with((), move |_| move || flush(&inner, &timer, &pending, &onedit));
+    }
+
+    let oninput = {
+        let on_changed = on_changed.clone();
+        Callback::from(move |_: InputEvent| on_changed())
+    };
+
+    let onblur = {
+        let (inner, timer, pending) = (inner.clone(), timer.clone(), pending.clone());
+        let onedit = props.onedit.clone();
+        Callback::from(move |_: FocusEvent| flush(&inner, &timer, &pending, &onedit))
+    };
+
+    let onscroll = {
+        let (refs, inner) = (refs.clone(), inner.clone());
+        Callback::from(move |_: Event| {
+            if let Ok(inner) = inner.try_borrow() {
+                refs.sync(&inner.doc);
+            }
+        })
+    };
+
+    let onkeydown = {
+        let (refs, escaped) = (refs.clone(), escaped.clone());
+        let readonly = props.readonly;
+        Callback::from(move |e: KeyboardEvent| {
+            let key = e.key();
+            let after_escape = std::mem::replace(&mut *escaped.borrow_mut(), key == "Escape");
+            let plain = !(e.shift_key() || e.ctrl_key() || e.alt_key() || e.meta_key());
+            if key != "Tab" || !plain || after_escape || readonly {
+                return;
+            }
+            e.prevent_default();
+            let Some(el) = refs.textarea() else { return };
+            if !matches!(exec_command("insertText", false, "  "), Ok(true)) {
+                // Without execCommand: splice by hand (the undo history misses this step).
+                let at = el.selection_start().ok().flatten().unwrap_or(0);
+                if el.set_range_text("  ").is_ok() {
+                    let _ = el.set_selection_range(at + 2, at + 2);
+                    on_changed();
+                }
+            }
+        })
+    };
+
+    let goto = {
+        let (refs, inner) = (refs.clone(), inner.clone());
+        Rc::new(move |line: u32, col: u32| {
+            let Some(el) = refs.textarea() else { return };
+            let _ = el.focus();
+            let Ok(inner) = inner.try_borrow() else { return };
+            let at = text::utf16_offset(inner.doc.text(), line, col);
+            let _ = el.set_selection_range(at, at);
+            // Scroll the line to a third of the height if it is out of view.
+            let row = refs.layer.cast::<Element>().and_then(|c| c.query_selector(".ce-line").ok().flatten());
+            let line_px = row.and_then(|r| r.dyn_into::<HtmlElement>().ok()).map_or(20, |r| r.offset_height().max(1));
+            let top = (line.max(1) as i32 - 1) * line_px;
+            if top < el.scroll_top() || top + line_px > el.scroll_top() + el.client_height() {
+                el.set_scroll_top((top - el.client_height() / 3).max(0));
+            }
+            refs.sync(&inner.doc);
+        })
+    };
+
+    let tip = use_state_eq(|| None::<Tip>);
+    let onmouseover = {
+        let (tip, refs) = (tip.clone(), refs.clone());
+        Callback::from(move |e: MouseEvent| {
+            let target = e.target_dyn_into::<Element>();
+            tip.set(target.and_then(|t| tip_for(&t, refs.scroll.get().1)));
+        })
+    };
+    let onmouseleave = {
+        let tip = tip.clone();
+        Callback::from(move |_: MouseEvent| tip.set(None))
+    };
+
+    let lang = match props.lang {
+        Lang::Bril => "bril",
+        Lang::Sil => "sil",
+    };
+    html! {
+        <div class="code-editor" data-lang={lang}>
+            <div class="ce-body">
+                <div class="ce-gutter" ref={refs.gutter.clone()} aria-hidden="true" {onmouseover} {onmouseleave}>
+                    <div class="ce-gutter-rows" ref={refs.numbers.clone()}></div>
+                </div>
+                <div class="ce-code">
+                    <div class="ce-layer" ref={refs.layer.clone()} aria-hidden="true"></div>
+                    <textarea id="source" class="ce-input" ref={refs.area.clone()}
+                        spellcheck="false" autocomplete="off" autocapitalize="off" wrap="off"
+                        aria-label="Program text" readonly={props.readonly}
+                        {oninput} {onblur} {onscroll} {onkeydown} />
+                </div>
+                if let Some(t) = &*tip {
+                    <div class="ce-tip" role="tooltip" style={format!("top: {}px; left: {}px", t.top, t.left)}>
+                        { t.text.clone() }
+                    </div>
+                }
+            </div>
+            if !props.marks.is_empty() {
+                <ul class="editor-errors" aria-label="Errors">
+                    { for props.marks.iter().map(|m| {
+                        let goto = goto.clone();
+                        let (line, col) = (m.line, m.col);
+                        let onclick = Callback::from(move |_: MouseEvent| goto(line, col));
+                        html! {
+                            <li class="editor-error">
+                                <button type="button" {onclick}>
+                                    <span class="ce-loc">{ format!("{}:{}", m.line, m.col) }</span>
+                                    { " " }{ m.message.clone() }
+                                </button>
+                            </li>
+                        }
+                    }) }
+                </ul>
+            }
+        </div>
+    }
+}

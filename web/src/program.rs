@@ -1,0 +1,183 @@
+//! The program in the editor, parsed, and everything the views show about one of its
+//! functions — computed once per edit, so stepping and selecting never re-run an analysis.
+//!
+//! All of it comes from optlab-core's public API; the views only read it.
+
+use crate::cfg_graph::{cfg_graph, CfgGraph};
+use crate::views;
+use optlab_core::cfg::Cfg;
+use optlab_core::dom::{ControlDeps, DomEvent, DomKind, DomTree};
+use optlab_core::passes::{dce, lcm};
+use optlab_core::{parse_module, Function, Lang, Module, SourceFile};
+use std::rc::Rc;
+
+/// Above this many bytes the editor's text is not analysed at all: the message says so and
+/// the text stays in the editor (and in the autosave).
+pub const MAX_SOURCE_BYTES: usize = 4 << 20;
+/// Above this many blocks a function is not analysed (its graph could not be drawn usefully
+/// and the traces would be enormous); the function picker still lists it.
+pub const MAX_BLOCKS: usize = 5_000;
+
+/// A parse error, 1-based, for the editor's markers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ErrorMark {
+    pub line: u32,
+    pub col: u32,
+    pub message: String,
+}
+
+/// Why the text could not be analysed: the marks for the editor and the rendered
+/// `file:line:col: error: …` text with the source line and a caret.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseFailure {
+    pub marks: Vec<ErrorMark>,
+    pub text: String,
+}
+
+/// A parsed program: what the last text without errors was.
+#[derive(Debug)]
+pub struct Program {
+    pub lang: Lang,
+    pub file: String,
+    pub source: String,
+    pub module: Module,
+}
+
+impl PartialEq for Program {
+    fn eq(&self, other: &Program) -> bool {
+        self.lang == other.lang && self.file == other.file && self.source == other.source
+    }
+}
+
+impl Program {
+    pub fn parse(lang: Lang, file: &str, source: &str) -> Result<Program, ParseFailure> {
+        if source.len() > MAX_SOURCE_BYTES {
+            let message = format!(
+                "the program is {} KiB; the lab analyses programs up to {} KiB",
+                source.len() >> 10,
+                MAX_SOURCE_BYTES >> 10
+            );
+            return Err(ParseFailure {
+                marks: vec![ErrorMark { line: 1, col: 1, message: message.clone() }],
+                text: format!("{file}:1:1: error: {message}"),
+            });
+        }
+        match parse_module(lang, file, source) {
+            Ok(module) => Ok(Program { lang, file: file.to_string(), source: source.to_string(), module }),
+            Err(diags) => {
+                let sf = SourceFile::new(file, source);
+                let marks: Vec<ErrorMark> = diags
+                    .iter()
+                    .map(|d| {
+                        let lc = sf.line_col(d.span.lo);
+                        ErrorMark { line: lc.line, col: lc.col, message: d.message.clone() }
+                    })
+                    .collect();
+                let mut text = diags.render(&sf);
+                if text.is_empty() {
+                    text = format!("{file}: could not parse");
+                }
+                Err(ParseFailure { marks, text })
+            }
+        }
+    }
+
+    /// The names of the functions with a body, in source order (what the picker lists).
+    pub fn function_names(&self) -> Vec<String> {
+        self.module.bodies().map(|f| f.name.clone()).collect()
+    }
+
+    pub fn function(&self, name: &str) -> Option<&Function> {
+        self.module.bodies().find(|f| f.name == name)
+    }
+}
+
+/// Everything the views show about one function.
+pub struct Analysis {
+    pub function: Function,
+    pub cfg: Cfg,
+    /// The CFG drawing (laid out once; every view decorates the same layout).
+    pub cfg_graph: CfgGraph,
+    pub dom: DomTree,
+    pub dom_events: Vec<DomEvent>,
+    pub pdom: DomTree,
+    pub pdom_events: Vec<DomEvent>,
+    pub cdg: ControlDeps,
+    pub dce: dce::DceResult,
+    /// LCM runs on Bril only; the error says why not (shown in the LCM view).
+    pub lcm: Result<lcm::LcmOutput, String>,
+    pub dce_steps: views::dce::Steps,
+    pub lcm_steps: Option<views::lcm::Steps>,
+    pub dom_steps: views::dom::Steps,
+    pub pdom_steps: views::dom::Steps,
+}
+
+impl std::fmt::Debug for Analysis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Analysis(@{})", self.function.name)
+    }
+}
+
+impl PartialEq for Analysis {
+    /// Analyses are derived data: two of the same function text are the same.
+    fn eq(&self, other: &Analysis) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Analysis {
+    /// Analyses `f`, or says why it will not (too big).
+    pub fn new(f: &Function) -> Result<Analysis, String> {
+        if f.layout.len() > MAX_BLOCKS {
+            return Err(format!(
+                "@{} has {} blocks; the lab analyses functions of up to {MAX_BLOCKS} blocks",
+                f.name,
+                f.layout.len()
+            ));
+        }
+        let cfg = Cfg::new(f);
+        let (dom, dom_events) = DomTree::build_traced(f, &cfg, DomKind::Dominators);
+        let (pdom, pdom_events) = DomTree::build_traced(f, &cfg, DomKind::PostDominators);
+        let cdg = ControlDeps::new(f, &cfg, &pdom);
+        let dce = dce::run(f);
+        let lcm = lcm::run_function(f, &lcm::Options::default()).map_err(|e| e.to_string());
+        let dce_steps = views::dce::Steps::new(f, &dce);
+        let lcm_steps = lcm.as_ref().ok().map(views::lcm::Steps::new);
+        let dom_steps = views::dom::Steps::new(f, &dom_events, DomKind::Dominators);
+        let pdom_steps = views::dom::Steps::new(f, &pdom_events, DomKind::PostDominators);
+        Ok(Analysis {
+            function: f.clone(),
+            cfg,
+            cfg_graph: cfg_graph(f),
+            dom,
+            dom_events,
+            pdom,
+            pdom_events,
+            cdg,
+            dce,
+            lcm,
+            dce_steps,
+            lcm_steps,
+            dom_steps,
+            pdom_steps,
+        })
+    }
+}
+
+/// Picks the function to show: `wanted` if the program has it, else the first with a body
+/// (`main` for most Bril programs).
+pub fn pick_function(program: &Program, wanted: Option<&str>) -> Option<String> {
+    let names = program.function_names();
+    if let Some(w) = wanted {
+        if names.iter().any(|n| n == w) {
+            return Some(w.to_string());
+        }
+    }
+    names.into_iter().next()
+}
+
+/// Analyses the chosen function of `program`, shared (views hold it by `Rc`).
+pub fn analyse(program: &Program, name: &str) -> Result<Rc<Analysis>, String> {
+    let f = program.function(name).ok_or_else(|| format!("no function @{name}"))?;
+    Analysis::new(f).map(Rc::new)
+}

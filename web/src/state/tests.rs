@@ -1,0 +1,126 @@
+use super::*;
+
+const TWO_FUNCS: &str = "@main {\n  x: int = const 1;\n  call @f x;\n}\n@f(a: int) {\n.entry:\n  c: bool = const true;\n  br c .l .r;\n.l:\n  print a;\n  jmp .r;\n.r:\n  ret;\n}\n";
+
+fn bril(text: &str) -> State {
+    State::new(Doc::new(text, Lang::Bril, "t.bril"))
+}
+
+#[test]
+fn the_first_example_is_analysed_at_start() {
+    let s = State::default();
+    let a = s.analysis.as_ref().expect("the first example analyses");
+    assert_eq!(a.function.name, "main");
+    assert!(s.marks.is_empty());
+    assert!(!s.is_stale());
+    assert!(s.step_count(Tab::Dce) > 1, "DCE has steps");
+    assert!(s.step_count(Tab::Dom) > 1, "Lengauer–Tarjan has steps");
+    assert_eq!(s.step_count(Tab::Cfg), 1);
+}
+
+#[test]
+fn a_parse_error_keeps_the_last_good_program_and_marks_line_and_column() {
+    let s = bril(TWO_FUNCS);
+    let good = s.analysis.clone().expect("parses");
+    let t = s.apply(Action::Edit("@main {\n  x: int = const;\n}\n".into()));
+    assert!(t.is_stale());
+    assert_eq!(t.marks.len(), 1, "{:?}", t.marks);
+    assert_eq!(t.marks[0].line, 2);
+    assert!(t.marks[0].col > 1);
+    assert!(t.error_text.as_deref().is_some_and(|e| e.contains("t.bril:2:")), "{:?}", t.error_text);
+    assert!(Rc::ptr_eq(t.analysis.as_ref().expect("kept"), &good), "the views keep the old analysis");
+    let u = t.apply(Action::Edit("@main {\n  x: int = const 2;\n  print x;\n}\n".into()));
+    assert!(!u.is_stale());
+    assert!(u.marks.is_empty() && u.error_text.is_none());
+    assert_eq!(u.analysis.as_ref().expect("parses").function.insts.len(), 2);
+}
+
+#[test]
+fn steps_move_within_their_view_and_clamp() {
+    let s = State::default().apply(Action::SelectTab(Tab::Dce));
+    let n = s.step_count(Tab::Dce);
+    assert_eq!(s.step(Tab::Dce), 0);
+    let s = s.apply(Action::Step(StepCmd::Next)).apply(Action::Step(StepCmd::Next));
+    assert_eq!(s.step(Tab::Dce), 2.min(n - 1));
+    let s = s.apply(Action::Step(StepCmd::Last));
+    assert_eq!(s.step(Tab::Dce), n - 1);
+    assert_eq!(s.apply(Action::Step(StepCmd::Next)).step(Tab::Dce), n - 1);
+    assert_eq!(s.apply(Action::Step(StepCmd::To(usize::MAX))).step(Tab::Dce), n - 1);
+    let first = s.apply(Action::Step(StepCmd::First));
+    assert_eq!(first.step(Tab::Dce), 0);
+    assert_eq!(first.apply(Action::Step(StepCmd::Prev)).step(Tab::Dce), 0);
+    // Other views keep their own cursor.
+    let d = s.apply(Action::SelectTab(Tab::Dom));
+    assert_eq!(d.step(Tab::Dom), 0);
+    assert_eq!(d.apply(Action::SelectTab(Tab::Dce)).step(Tab::Dce), n - 1);
+    assert!(!s.step_text().is_empty());
+    // Views without steps ignore stepping.
+    let c = State::default().apply(Action::Step(StepCmd::Next));
+    assert_eq!(c.step(Tab::Cfg), 0);
+}
+
+#[test]
+fn functions_are_picked_by_name_and_survive_edits() {
+    let s = bril(TWO_FUNCS);
+    assert_eq!(s.function.as_deref(), Some("main"));
+    let t = s.apply(Action::SelectFunction("f".into()));
+    assert_eq!(t.analysis.as_ref().expect("f").function.name, "f");
+    let edited = TWO_FUNCS.replace("print a;", "print a;\n  print a;");
+    let u = t.apply(Action::Edit(edited));
+    assert_eq!(u.function.as_deref(), Some("f"), "an edit keeps the chosen function");
+    let gone = u.apply(Action::Edit("@main {\n  ret;\n}\n".into()));
+    assert_eq!(gone.function.as_deref(), Some("main"), "a vanished function falls back to the first");
+}
+
+#[test]
+fn examples_load_by_id_and_unknown_ids_are_reported() {
+    let s = bril(TWO_FUNCS);
+    let id = EXAMPLES[1].id;
+    let t = s.apply(Action::LoadExample(id.into()));
+    assert_eq!(t.doc.example, Some(id));
+    assert_eq!(t.doc.source.as_str(), EXAMPLES[1].text());
+    assert_eq!(t.stash.as_ref().map(|d| d.source.as_str()), Some(TWO_FUNCS), "the user's text is kept");
+    let back = t.apply(Action::RestoreStash);
+    assert_eq!(back.doc.source.as_str(), TWO_FUNCS);
+    assert!(back.stash.is_none());
+    let bad = s.apply(Action::LoadExample("no-such".into()));
+    assert!(bad.notice.as_ref().is_some_and(|n| n.error && n.text.contains("no-such")));
+    assert_eq!(bad.doc, s.doc);
+}
+
+#[test]
+fn opening_a_document_stashes_the_users_text() {
+    let s = bril(TWO_FUNCS);
+    let t = s.apply(Action::OpenDoc(Doc::new("@main {\n  ret;\n}\n", Lang::Bril, "link.bril")));
+    assert_eq!(t.doc.file, "link.bril");
+    assert_eq!(t.stash.as_ref().map(|d| d.source.as_str()), Some(TWO_FUNCS));
+    assert_eq!(t.apply(Action::RestoreStash).doc.source.as_str(), TWO_FUNCS);
+}
+
+#[test]
+fn a_huge_text_is_refused_with_a_message_not_analysed() {
+    let s = bril(TWO_FUNCS);
+    let huge = "#".repeat(crate::program::MAX_SOURCE_BYTES + 1);
+    let t = s.apply(Action::Edit(huge));
+    assert_eq!(t.marks.len(), 1);
+    assert!(t.marks[0].message.contains("KiB"), "{}", t.marks[0].message);
+    assert!(t.analysis.is_ok(), "the last good program stays");
+}
+
+#[test]
+fn a_text_without_functions_says_so() {
+    let s = bril("# nothing here\n");
+    assert!(matches!(&s.analysis, Err(m) if m.contains("no function")), "{:?}", s.analysis);
+    assert_eq!(s.step_count(Tab::Dce), 1);
+    assert_eq!(s.step_text(), "");
+}
+
+#[test]
+fn sil_programs_analyse_but_lcm_explains_why_not() {
+    let sil = "sil_stage canonical\n\nimport Builtin\n\nsil @f : $@convention(thin) (Builtin.Int1) -> () {\nbb0(%0 : $Builtin.Int1):\n  cond_br %0, bb1, bb2\nbb1:\n  br bb2\nbb2:\n  %1 = tuple ()\n  return %1 : $()\n}\n";
+    let s = State::new(Doc::new(sil, Lang::Sil, "t.sil"));
+    let a = s.analysis.as_ref().expect("SIL analyses");
+    assert!(a.lcm.as_ref().is_err_and(|e| e.contains("Bril")));
+    assert_eq!(s.step_count(Tab::Lcm), 1);
+    assert!(s.step_count(Tab::PostDom) > 1);
+}

@@ -1,0 +1,46 @@
+//! The CFG view: the selected function's blocks with their code. Click a block to select it,
+//! a line to select its instruction.
+
+use super::ViewProps;
+use crate::graph::Decor;
+use crate::graph_view::GraphView;
+use crate::state::Action;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[function_component(CfgView)]
+pub fn cfg_view(props: &ViewProps) -> Html {
+    let s = &props.state;
+    let Ok(a) = &s.analysis else { return html! {} };
+    let cg = &a.cfg_graph;
+    let mut decor = Decor::new();
+    if let Some(n) = s.block.as_deref().and_then(|b| cg.graph.node_index(b)) {
+        decor.node_class(n, "selected");
+    }
+    if let Some((n, line)) = s.inst.and_then(|i| cg.line_of(i)) {
+        decor.line_class(n, line, "selected");
+    }
+    for (n, &b) in cg.blocks.iter().enumerate() {
+        if !a.cfg.is_reachable(b) {
+            decor.node_class(n, "unreachable");
+        }
+    }
+    let onselect = props.dispatch.reform(|id: String| Action::SelectBlock(Some(id)));
+    let onselectline = {
+        let (cg, dispatch) = (cg.clone(), props.dispatch.clone());
+        Callback::from(move |(id, line): (String, usize)| {
+            let inst = cg.graph.node_index(&id).and_then(|n| cg.inst_at(n, line));
+            dispatch.emit(Action::SelectInst(inst));
+        })
+    };
+    html! {
+        <>
+            <h2>
+                { format!("CFG of @{} · {} blocks · branch edges: ", a.function.name, a.function.layout.len()) }
+                <span class="legend-true">{ "true" }</span>{ " / " }<span class="legend-false">{ "false" }</span>
+            </h2>
+            <GraphView graph={cg.graph.clone()} decor={Rc::new(decor)} {onselect} {onselectline}
+                title={format!("cfg-{}", a.function.name)} />
+        </>
+    }
+}

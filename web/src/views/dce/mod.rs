@@ -1,0 +1,43 @@
+//! The DCE view: stepping through seed 000's aggressive dead code elimination — the marking
+//! in order, each live instruction with its reason, then the sweep and the branch rewrites —
+//! by replaying the [`optlab_core::passes::dce::Trace`] of the selected function.
+//!
+//! - [`words`]: the trace in words (step descriptions, short reasons);
+//! - [`steps`]: [`Steps`], the step model the step bar shows;
+//! - [`sweep_graph`]: the before-and-after drawing used from the sweep on;
+//! - [`model`]: what one step draws (pure);
+//! - [`exercise`]: the questions of exercise mode and their grading;
+//! - [`view`]: the component.
+
+pub mod exercise;
+pub mod model;
+pub mod steps;
+pub mod sweep_graph;
+mod view;
+pub mod words;
+
+pub use steps::Steps;
+pub use view::DceView;
+
+/// Programs the tests of this view run on: the seed's examples (as core's golden tests keep
+/// them) and the gallery's Bril programs.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use optlab_core::{parse_module, Function, Lang};
+
+    pub const DEAD1: &str = include_str!("../../../../core/tests/golden/dce/seed_dead1.sil");
+    pub const CONTROL_DEPENDENT: &str = include_str!("../../../../core/tests/golden/dce/seed_control_dependent.sil");
+    pub const CONTROL_DEPENDENT_DEAD: &str = include_str!("../../../../core/tests/golden/dce/control_dependent_dead.sil");
+    pub const BRIL: [&str; 3] = [
+        include_str!("../../../../static/examples/loop.bril"),
+        include_str!("../../../../static/examples/diamond.bril"),
+        include_str!("../../../../static/examples/partial.bril"),
+    ];
+
+    /// The first function with a body.
+    pub fn function(lang: Lang, text: &str) -> Function {
+        let m = parse_module(lang, "test", text).unwrap_or_else(|e| panic!("{e:?}"));
+        let f = m.bodies().next().expect("a function with a body").clone();
+        f
+    }
+}

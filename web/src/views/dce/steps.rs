@@ -1,0 +1,124 @@
+//! The DCE view's steps: step 0 is the function before the pass, step `k` the state after
+//! the trace's first `k` events; each has the one-line description the step bar shows.
+
+use super::words::describe_event;
+use optlab_core::passes::dce;
+use optlab_core::Function;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Steps {
+    texts: Vec<String>,
+}
+
+impl Steps {
+    pub fn new(f: &Function, result: &dce::DceResult) -> Steps {
+        if let Some(why) = &result.trace.skipped {
+            return Steps { texts: vec![format!("DCE did not run on @{}: {why}", f.name)] };
+        }
+        let n = result.stats.insts_before;
+        let mut texts = vec![format!(
+            "Before DCE: @{} has {n} instruction{}, none marked yet — step to mark the roots",
+            f.name,
+            if n == 1 { "" } else { "s" }
+        )];
+        texts.extend(result.trace.events.iter().map(|e| describe_event(f, &result.function, e)));
+        Steps { texts }
+    }
+
+    pub fn len(&self) -> usize {
+        self.texts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.texts.is_empty()
+    }
+
+    /// The one-line description of step `k` (clamped).
+    pub fn describe(&self, k: usize) -> &str {
+        self.texts.get(k.min(self.texts.len().saturating_sub(1))).map_or("", String::as_str)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use optlab_core::passes::dce::Event;
+    use super::super::fixtures::*;
+    use optlab_core::Lang;
+
+
+    #[test]
+    fn dead1_reads_as_the_seed_tells_it() {
+        let f = function(Lang::Sil, DEAD1);
+        let r = dce::run(&f);
+        let s = Steps::new(&f, &r);
+        assert_eq!(s.len(), r.trace.events.len() + 1);
+        assert!(s.describe(0).starts_with("Before DCE: @dead1 has 7 instructions"), "{}", s.describe(0));
+        let all: Vec<&str> = (0..s.len()).map(|k| s.describe(k)).collect();
+        assert!(all[1].starts_with("Phase 1 — roots"), "{all:#?}");
+        assert_eq!(all[2], "Mark `return %0 : $Int32` (bb0) live: function exit — return leaves the function");
+        assert_eq!(all[4], "Mark argument %0 of bb0 live: operand of the live `return %0 : $Int32`");
+        assert!(all[5].starts_with("Phase 3 — sweep"));
+        // The six dead instructions are deleted one step each, named by their own code.
+        let deletes: Vec<&&str> = all.iter().filter(|t| t.starts_with("Delete `")).collect();
+        assert_eq!(deletes.len(), 6);
+        assert!(deletes[0].starts_with("Delete `%3 = struct_extract %0"), "{}", deletes[0]);
+        // A long builtin is cut, so the line stays one line.
+        assert!(deletes[3].contains('…') && deletes[3].chars().count() < 90, "{}", deletes[3]);
+        // Clamped past the end.
+        assert_eq!(s.describe(999), s.describe(s.len() - 1));
+    }
+
+    #[test]
+    fn control_dependence_and_rewrites_are_named() {
+        let f = function(Lang::Sil, CONTROL_DEPENDENT);
+        let r = dce::run(&f);
+        let s = Steps::new(&f, &r);
+        let texts: Vec<&str> = (0..s.len()).map(|k| s.describe(k)).collect();
+        let cd = texts.iter().find(|t| t.starts_with("Mark `cond_br %0, bb1, bb2` (bb0) live")).expect("the cond_br is marked");
+        assert!(cd.contains("controls bb"), "{cd}");
+        assert!(texts.iter().any(|t| t.contains("passes the live argument %6 to bb3")), "{texts:#?}");
+        assert!(texts.iter().any(|t| t.contains("passed for the live argument %6 of bb3")), "{texts:#?}");
+
+        let f = function(Lang::Sil, CONTROL_DEPENDENT_DEAD);
+        let r = dce::run(&f);
+        let s = Steps::new(&f, &r);
+        let texts: Vec<&str> = (0..s.len()).map(|k| s.describe(k)).collect();
+        assert!(
+            texts.contains(&"Rewrite `cond_br %0, bb1, bb2` (bb0) as `br bb3(undef : $Builtin.Int64)`: no live code depends on its direction; bb3 is the nearest live post-dominator"),
+            "{texts:#?}"
+        );
+        assert!(texts.contains(&"Remove bb1: no path from the entry reaches it any more"));
+    }
+
+    #[test]
+    fn every_event_of_the_bril_examples_gets_its_own_sentence() {
+        for text in BRIL {
+            let f = function(Lang::Bril, text);
+            let r = dce::run(&f);
+            let s = Steps::new(&f, &r);
+            for (i, e) in r.trace.events.iter().enumerate() {
+                let t = s.describe(i + 1);
+                let ok = match e {
+                    Event::Live { .. } => t.starts_with("Mark `") && t.contains(" live: "),
+                    Event::Phase { .. } => t.starts_with("Phase "),
+                    Event::Delete { .. } => t.starts_with("Delete `"),
+                    _ => !t.is_empty(),
+                };
+                assert!(ok, "event {e:?} → {t}");
+                assert!(!t.contains('\n'));
+            }
+        }
+    }
+
+    #[test]
+    fn a_skipped_run_says_why() {
+        let mut f = function(Lang::Sil, DEAD1);
+        // Break the function: a block that does not exist in the layout.
+        f.layout.push(optlab_core::entity::EntityRef::new(99));
+        let r = dce::run(&f);
+        let s = Steps::new(&f, &r);
+        assert_eq!(s.len(), 1);
+        assert!(s.describe(0).starts_with("DCE did not run on @dead1: "), "{}", s.describe(0));
+    }
+}

@@ -1,0 +1,197 @@
+//! The before/after view: the program before and after the chosen pass side by side, the
+//! diff coloured, a button that runs both in the interpreter, and the after-code as a file.
+//!
+//! - [`lines`]: the side-by-side line diff;
+//! - [`compare`]: the two programs as text (and modules to run);
+//! - [`run`]: running both with a low step limit.
+
+pub mod compare;
+pub mod lines;
+pub mod run;
+
+use crate::download::download_text;
+use crate::state::{Action, Notice, Pass};
+use crate::views::ViewProps;
+use compare::{compare, export_name, pass_name, Compare};
+use lines::Row;
+use optlab_core::SourceFile;
+use run::{default_args, parse_args, run_both, Outcome, Runs};
+use std::rc::Rc;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+#[function_component(DiffView)]
+pub fn diff_view(props: &ViewProps) -> Html {
+    let s = &props.state;
+    let (Ok(a), Some(p)) = (&s.analysis, &s.program) else { return html! {} };
+    let pass = s.pass;
+    let cmp = use_memo((p.clone(), a.clone(), pass), |(p, a, pass)| compare(p, a, *pass));
+    let name = a.function.name.clone();
+    // The arguments field and the last runs belong to the comparison they were made for.
+    let key = Rc::as_ptr(&cmp) as usize;
+    let args = use_state(|| None::<(usize, String)>);
+    let args_text = match &*args {
+        Some((k, t)) if *k == key => t.clone(),
+        _ => default_args(&p.module, &p.source, &name),
+    };
+    let runs = use_state(|| None::<(usize, Rc<Runs>)>);
+    let shown = runs.as_ref().filter(|(k, _)| *k == key).map(|(_, r)| r.clone());
+
+    let switch = |to: Pass| {
+        html! {
+            <button id={format!("pass-{}", to.slug())} class={classes!("pass", (pass == to).then_some("active"))}
+                aria-pressed={(pass == to).to_string()} onclick={props.dispatch.reform(move |_| Action::SelectPass(to))}>
+                { pass_name(to) }
+            </button>
+        }
+    };
+    let on_args = {
+        let args = args.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            args.set(Some((key, input.value())));
+        })
+    };
+    let on_run = {
+        let (cmp, runs, args_text, p, name) = (cmp.clone(), runs.clone(), args_text.clone(), p.clone(), name.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Some(after) = &cmp.after_module else { return };
+            let file = SourceFile::new(&p.file, &p.source);
+            let r = run_both(&cmp.before_module, after, &name, &parse_args(&args_text), &file);
+            runs.set(Some((key, Rc::new(r))));
+        })
+    };
+    let on_export = {
+        let (cmp, file, dispatch) = (cmp.clone(), p.file.clone(), props.dispatch.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Ok(text) = &cmp.after else { return };
+            if let Err(why) = download_text(&export_name(&file, cmp.pass), "text/plain", text) {
+                dispatch.emit(Action::Notify(Notice { error: true, text: why.into() }));
+            }
+        })
+    };
+    let c = &cmp.counts;
+    let runnable = cmp.after_module.is_some();
+    html! {
+        <div class="diff-view">
+            <div class="diff-head">
+                <div class="pass-switch" role="group" aria-label="pass">{ switch(Pass::Dce) }{ switch(Pass::Lcm) }</div>
+                <h2>{ format!("@{name} before and after {}", pass_name(pass)) }</h2>
+                if cmp.after.is_ok() {
+                    <span class="diff-counts">
+                        <span class="deleted">{ format!("−{} deleted", c.deleted) }</span>
+                        <span class="inserted">{ format!("+{} inserted", c.inserted) }</span>
+                        <span class="rewritten">{ format!("~{} rewritten", c.rewritten) }</span>
+                    </span>
+                }
+                <button class="export-after" title="Save the program after the pass" onclick={on_export} disabled={cmp.after.is_err()}>
+                    { "Save after-code" }
+                </button>
+            </div>
+            if let Some(note) = &cmp.note {
+                <p class="diff-note" role="status">{ note.clone() }</p>
+            }
+            <DiffPanes cmp={cmp.clone()} />
+            <div class="run-bar">
+                <label>
+                    { "Arguments " }
+                    <input id="run-args" type="text" spellcheck="false" value={args_text} oninput={on_args}
+                        placeholder={if p.lang == optlab_core::Lang::Sil { "one value per parameter" } else { "for @main" }} />
+                </label>
+                <button id="run-both" onclick={on_run} disabled={!runnable}>{ "Run both" }</button>
+                <span class="run-note">{ format!("at most {} M steps each", run::STEP_LIMIT / 1_000_000) }</span>
+                if let Some(r) = &shown {
+                    { verdict(r) }
+                }
+            </div>
+            <div class="run-results">
+                { outcome_box("run-before", "Before", shown.as_ref().map(|r| &r.before)) }
+                { outcome_box("run-after", &format!("After {}", pass_name(pass)), shown.as_ref().map(|r| &r.after)) }
+            </div>
+        </div>
+    }
+}
+
+fn verdict(r: &Runs) -> Html {
+    let (b, a) = (r.before.dyn_inst, r.after.dyn_inst);
+    let saved = if b > 0 && a <= b {
+        format!(" · {:.0}% fewer instructions", 100.0 * (b - a) as f64 / b as f64)
+    } else if a > b {
+        format!(" · {} more instructions", a - b)
+    } else {
+        String::new()
+    };
+    if r.before.limited || r.after.limited {
+        html! { <span class="verdict unknown">{ "A run hit a limit: nothing to compare" }</span> }
+    } else if r.agree() {
+        html! { <span class="verdict same">{ format!("Same behaviour{saved}") }</span> }
+    } else {
+        html! { <span class="verdict differ">{ "The two runs differ!" }</span> }
+    }
+}
+
+fn outcome_box(id: &'static str, title: &str, o: Option<&Outcome>) -> Html {
+    let body = match o {
+        None => html! { <p class="hint">{ "Not run yet." }</p> },
+        Some(o) => html! {
+            <>
+                <p class="count">
+                    <span class="dyn">{ format!("{} instruction{} executed", o.dyn_inst, if o.dyn_inst == 1 { "" } else { "s" }) }</span>
+                    if let Some(v) = &o.returned { <span class="returned">{ format!(" · returned {v}") }</span> }
+                </p>
+                <pre class="stdout">{ if o.stdout.is_empty() { "(no output)".to_string() } else { o.stdout.clone() } }</pre>
+                if let Some(e) = &o.error {
+                    <pre class={classes!("run-error", o.limited.then_some("limit"))}>{ e.clone() }</pre>
+                }
+            </>
+        },
+    };
+    html! {
+        <section {id} class="run-out">
+            <h3>{ title.to_string() }</h3>
+            { body }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct PanesProps {
+    cmp: Rc<Compare>,
+}
+
+/// The two columns; a component of its own so typing arguments or running does not rebuild
+/// thousands of lines.
+#[function_component(DiffPanes)]
+fn diff_panes(props: &PanesProps) -> Html {
+    let c = &props.cmp;
+    let line = |row: &Row, before: bool| {
+        let side = if before { &row.before } else { &row.after };
+        let class = classes!("dl", row.change.class(), side.is_none().then_some("gap"));
+        match side {
+            Some(s) => html! { <div {class}><span class="ln">{ s.line }</span><span class="code">{ s.text.clone() }</span></div> },
+            None => html! { <div {class}><span class="ln" /><span class="code" /></div> },
+        }
+    };
+    let after = match &c.after {
+        Ok(_) => html! { { for c.rows.iter().map(|r| line(r, false)) } },
+        Err(why) => html! { <p class="diff-none">{ format!("No {} here: {why}", pass_name(c.pass)) }</p> },
+    };
+    let before = match &c.after {
+        Ok(_) => html! { { for c.rows.iter().map(|r| line(r, true)) } },
+        Err(_) => html! { { for c.before.lines().enumerate().map(|(i, t)| html! {
+            <div class="dl same"><span class="ln">{ i + 1 }</span><span class="code">{ t.to_string() }</span></div>
+        }) } },
+    };
+    html! {
+        <div class="diff-panes">
+            <div class="diff-col" id="before-code" aria-label="before">
+                <h3>{ "Before" }</h3>
+                { before }
+            </div>
+            <div class="diff-col" id="after-code" aria-label="after">
+                <h3>{ format!("After {}", pass_name(c.pass)) }</h3>
+                { after }
+            </div>
+        </div>
+    }
+}

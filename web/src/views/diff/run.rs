@@ -1,0 +1,163 @@
+//! "Run both": the program before and after the pass in optlab-core's interpreters, with a
+//! low step limit so a long or endless program answers within a moment on the page.
+
+use optlab_core::diag::Span;
+use optlab_core::interp::{self, RunConfig, RunResult};
+use optlab_core::ir::Type;
+use optlab_core::{Lang, Module, SourceFile};
+
+/// Executed instructions allowed per run: the default (250 M) would freeze the page for
+/// many seconds on a runaway loop; 5 M finishes in well under a second.
+pub const STEP_LIMIT: u64 = 5_000_000;
+/// Printed bytes kept per run (the page shows them in a box).
+pub const OUTPUT_LIMIT: usize = 256 << 10;
+
+/// One run, ready to show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub stdout: String,
+    pub dyn_inst: u64,
+    /// The entry function's return value (SIL), formatted.
+    pub returned: Option<String>,
+    /// The error, as `file:line:col: error: …` with the line when it has a place.
+    pub error: Option<String>,
+    /// The run was cut by a limit: it says nothing about the program.
+    pub limited: bool,
+}
+
+/// Both runs and whether they agree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Runs {
+    pub before: Outcome,
+    pub after: Outcome,
+}
+
+impl Runs {
+    /// Same output, same return value, and the same success or failure.
+    pub fn agree(&self) -> bool {
+        let (b, a) = (&self.before, &self.after);
+        b.stdout == a.stdout && b.returned == a.returned && b.error.is_some() == a.error.is_some()
+    }
+}
+
+fn outcome(r: RunResult, file: &SourceFile) -> Outcome {
+    let limited = r.error.as_ref().is_some_and(|e| e.kind.is_limit());
+    let error = r.error.as_ref().map(|e| {
+        if e.span == Span::DUMMY {
+            format!("error: {}", e.kind)
+        } else {
+            r.render_error(file).unwrap_or_else(|| format!("error: {}", e.kind))
+        }
+    });
+    Outcome { stdout: r.stdout, dyn_inst: r.dyn_inst, returned: r.returned, error, limited }
+}
+
+/// Runs one module: Bril from `@main`, SIL the function `function`, with `args`.
+fn run_one(m: &Module, function: &str, args: &[String]) -> RunResult {
+    let cfg = RunConfig { step_limit: STEP_LIMIT, output_limit: OUTPUT_LIMIT, ..RunConfig::with_args(args.to_vec()) };
+    match m.lang {
+        Lang::Bril => interp::bril::run(m, &cfg),
+        Lang::Sil => interp::sil::run(m, function, &cfg),
+    }
+}
+
+/// Runs `before` and `after` the same way. Errors point into `file` (the editor's text,
+/// whose spans both modules share: the passes keep the spans of what they keep).
+pub fn run_both(before: &Module, after: &Module, function: &str, args: &[String], file: &SourceFile) -> Runs {
+    Runs { before: outcome(run_one(before, function, args), file), after: outcome(run_one(after, function, args), file) }
+}
+
+/// The arguments field's text: the words, as a shell would split them.
+pub fn parse_args(text: &str) -> Vec<String> {
+    text.split_whitespace().map(str::to_string).collect()
+}
+
+/// What the arguments field starts with: Bril's `# ARGS:` line; for SIL one sample value per
+/// parameter of the function (so "Run both" works at once, and shows what to type).
+pub fn default_args(m: &Module, source: &str, function: &str) -> String {
+    match m.lang {
+        Lang::Bril => interp::bril::args_from_source(source).join(" "),
+        Lang::Sil => {
+            let Some(f) = m.function(function) else { return String::new() };
+            let params = f.entry().and_then(|b| f.blocks.get(b)).map_or(&[][..], |b| &b.params[..]);
+            params
+                .iter()
+                .map(|&p| match f.values.get(p).and_then(|v| v.ty.as_ref()) {
+                    Some(Type::Sil(t)) if t == "Bool" || t == "Builtin.Int1" => "true",
+                    _ => "1",
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::{analyse, Program};
+    use crate::state::Pass;
+    use crate::views::diff::compare::compare;
+
+    fn both(lang: Lang, file: &str, text: &str, pass: Pass, args: Option<&str>) -> Runs {
+        let p = Program::parse(lang, file, text).unwrap_or_else(|e| panic!("{}", e.text));
+        let name = p.function_names()[0].clone();
+        let a = analyse(&p, &name).unwrap();
+        let c = compare(&p, &a, pass);
+        let args = args.map_or_else(|| default_args(&p.module, &p.source, &name), str::to_string);
+        let after = c.after_module.as_ref().expect("an after module");
+        run_both(&c.before_module, after, &name, &parse_args(&args), &SourceFile::new(file, text))
+    }
+
+    #[test]
+    fn dce_on_a_bril_program_prints_the_same_with_fewer_instructions() {
+        let text = include_str!("../../../../static/examples/loop.bril");
+        let r = both(Lang::Bril, "loop.bril", text, Pass::Dce, None);
+        assert!(r.before.error.is_none(), "{:?}", r.before.error);
+        assert!(!r.before.stdout.is_empty());
+        assert!(r.agree());
+        assert!(r.after.dyn_inst <= r.before.dyn_inst);
+    }
+
+    #[test]
+    fn dead1_returns_its_first_argument_before_and_after() {
+        let text = include_str!("../../../../core/tests/golden/dce/seed_dead1.sil");
+        let r = both(Lang::Sil, "dead1.sil", text, Pass::Dce, Some("40 2"));
+        assert_eq!(r.before.error, None);
+        assert_eq!(r.before.returned.as_deref().map(|s| s.contains("40")), Some(true), "{:?}", r.before);
+        assert_eq!(r.before.returned, r.after.returned);
+        // Seven instructions run before, one after.
+        assert_eq!((r.before.dyn_inst, r.after.dyn_inst), (7, 1));
+        assert!(r.agree());
+    }
+
+    #[test]
+    fn errors_are_clear_and_limits_are_flagged() {
+        let text = include_str!("../../../../core/tests/golden/dce/seed_dead1.sil");
+        let r = both(Lang::Sil, "dead1.sil", text, Pass::Dce, Some("1"));
+        let e = r.before.error.as_deref().unwrap();
+        assert!(e.contains("expects 2 argument(s), got 1"), "{e}");
+        assert!(!r.before.limited);
+
+        let spin = "@main {\n.top:\n  jmp .top;\n}\n";
+        let r = both(Lang::Bril, "spin.bril", spin, Pass::Dce, None);
+        assert!(r.before.limited && r.after.limited);
+        assert!(r.before.error.as_deref().unwrap().contains("step limit"), "{:?}", r.before.error);
+        assert!(r.before.dyn_inst <= STEP_LIMIT + 1);
+
+        let div = "@main {\n  a: int = const 1;\n  z: int = const 0;\n  q: int = div a z;\n  print q;\n}\n";
+        let r = both(Lang::Bril, "div.bril", div, Pass::Dce, None);
+        let e = r.before.error.as_deref().unwrap();
+        assert!(e.starts_with("div.bril:4:"), "the error points at the line: {e}");
+        assert!(e.contains("division by zero"));
+    }
+
+    #[test]
+    fn default_args_come_from_the_program() {
+        let p = Program::parse(Lang::Sil, "d.sil", include_str!("../../../../core/tests/golden/dce/seed_dead1.sil")).unwrap();
+        assert_eq!(default_args(&p.module, &p.source, "dead1"), "1 1");
+        let b = Program::parse(Lang::Bril, "f.bril", "# ARGS: 4 5\n@main(a: int, b: int) {\n  print a;\n}\n").unwrap();
+        assert_eq!(default_args(&b.module, &b.source, "main"), "4 5");
+        assert_eq!(parse_args("  1\t2 \n 3 "), ["1", "2", "3"]);
+    }
+}

@@ -1,0 +1,245 @@
+//! The LCM view's step list: step 0 is the function before LCM, then one step per step of
+//! seed 004 — except the three greatest fixpoints (down-safety, up-safety, delayed), which
+//! take one step per round, the last round being the one that changed nothing. Built once per
+//! analysis; the step bar shows [`Steps::describe`].
+
+use optlab_core::passes::lcm::{BitChange, Edit, Fixpoint, LcmOutput, Pred, Step};
+use optlab_core::BlockId;
+use std::collections::HashMap;
+
+/// Where a step of the view is in the trace: before anything, or at stage `stage` (an index
+/// into `trace.steps`), and for a fixpoint stage at round `round` (`None`: the stage's result,
+/// for fixpoints only when there was no round at all).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pos {
+    Start,
+    Stage { stage: usize, round: Option<usize> },
+}
+
+impl Pos {
+    pub fn stage(self) -> Option<usize> {
+        match self {
+            Pos::Start => None,
+            Pos::Stage { stage, .. } => Some(stage),
+        }
+    }
+}
+
+/// How the view names one step of the trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StageInfo {
+    /// The seed's number (the seed calls both safety steps "Step 3"; up-safety is 3′ here).
+    pub number: &'static str,
+    pub name: &'static str,
+    /// The predicates the step computes, in table order.
+    pub preds: &'static [Pred],
+    /// The visiting order of a fixpoint.
+    pub order: Option<&'static str>,
+}
+
+pub fn stage_info(step: &Step) -> StageInfo {
+    use Pred::*;
+    let (number, name, preds, order): (_, _, &'static [Pred], _) = match step {
+        Step::SplitEdges { .. } => ("1", "critical edges", &[], None),
+        Step::Local { .. } => ("2", "local information", &[NComp, XComp, Transp], None),
+        Step::DownSafety { .. } => ("3", "down-safety", &[NdSafe, XdSafe], Some("postorder")),
+        Step::UpSafety { .. } => ("3′", "up-safety", &[NuSafe, XuSafe], Some("reverse postorder")),
+        Step::Earliest { .. } => ("4", "earliest", &[NEarliest, XEarliest], None),
+        Step::Delayed { .. } => ("5", "delayed", &[NDelayed, XDelayed], Some("reverse postorder")),
+        Step::Latest { .. } => ("6", "latest", &[NLatest, XLatest], None),
+        Step::Transform { .. } => ("7", "transformation", &[], None),
+    };
+    StageInfo { number, name, preds, order }
+}
+
+/// The rounds of a fixpoint step.
+pub fn fixpoint(step: &Step) -> Option<&Fixpoint> {
+    match step {
+        Step::DownSafety { fixpoint, .. } | Step::UpSafety { fixpoint, .. } | Step::Delayed { fixpoint, .. } => {
+            Some(fixpoint)
+        }
+        _ => None,
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Steps {
+    pub positions: Vec<Pos>,
+    texts: Vec<String>,
+}
+
+/// The part of a description before its first `: ` (the step and round, not their outcome).
+fn headline(text: &str) -> &str {
+    text.split_once(": ").map_or(text, |(head, _)| head)
+}
+
+/// At most this many block names in a one-line description; the rest are counted.
+const NAMES_SHOWN: usize = 8;
+
+/// `a, b, c` or `a, b, … and 12 more`.
+pub(crate) fn name_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    let names: Vec<&str> = names.into_iter().collect();
+    let mut s = names.iter().take(NAMES_SHOWN).copied().collect::<Vec<_>>().join(", ");
+    if names.len() > NAMES_SHOWN {
+        s.push_str(&format!(" and {} more", names.len() - NAMES_SHOWN));
+    }
+    s
+}
+
+impl Steps {
+    pub fn new(out: &LcmOutput) -> Steps {
+        let t = &out.trace;
+        let names: HashMap<BlockId, &str> = t.blocks.iter().map(|b| (b.id, b.name.as_str())).collect();
+        let name = |b: BlockId| names.get(&b).map_or_else(|| b.to_string(), |n| n.to_string());
+        let rank: HashMap<BlockId, usize> = t.blocks.iter().enumerate().map(|(i, b)| (b.id, i)).collect();
+        let moved = out.moved().len();
+        let mut positions = vec![Pos::Start];
+        let mut texts = vec![format!(
+            "Before LCM: @{} has {} candidate expression{} ({moved} will move); step 1 begins the seed's seven steps",
+            t.function,
+            t.exprs.len(),
+            plural(t.exprs.len())
+        )];
+        for (i, step) in t.steps.iter().enumerate() {
+            let info = stage_info(step);
+            let head = format!("Step {} ({})", info.number, info.name);
+            match fixpoint(step) {
+                Some(fp) if !fp.rounds.is_empty() => {
+                    for r in 0..fp.rounds.len() {
+                        positions.push(Pos::Stage { stage: i, round: Some(r) });
+                        texts.push(round_text(&head, &info, fp, r, &name, &rank));
+                    }
+                }
+                Some(_) => {
+                    positions.push(Pos::Stage { stage: i, round: None });
+                    texts.push(format!("{head}: no reachable block to iterate over"));
+                }
+                None => {
+                    positions.push(Pos::Stage { stage: i, round: None });
+                    texts.push(stage_text(&head, out, step, &name));
+                }
+            }
+        }
+        Steps { positions, texts }
+    }
+
+    pub fn len(&self) -> usize {
+        self.texts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.texts.is_empty()
+    }
+
+    /// The one-line description of step `k` (clamped).
+    pub fn describe(&self, k: usize) -> &str {
+        self.texts.get(k.min(self.texts.len().saturating_sub(1))).map_or("", String::as_str)
+    }
+
+    /// The description of step `k` without what it found (`Step 3 (down-safety), round 2
+    /// of 3`): what the step bar should say in exercise mode, where the rest gives answers away.
+    pub fn headline(&self, k: usize) -> &str {
+        headline(self.describe(k))
+    }
+
+    /// Where step `k` (clamped) is in the trace.
+    pub fn pos(&self, k: usize) -> Pos {
+        self.positions.get(k.min(self.positions.len().saturating_sub(1))).copied().unwrap_or(Pos::Start)
+    }
+
+    /// The first step of trace step `stage` (what clicking a stage jumps to).
+    pub fn first_of(&self, stage: usize) -> Option<usize> {
+        self.positions.iter().position(|p| p.stage() == Some(stage))
+    }
+
+    /// The last step of trace step `stage` (a fixpoint's quiet round).
+    pub fn last_of(&self, stage: usize) -> Option<usize> {
+        self.positions.iter().rposition(|p| p.stage() == Some(stage))
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// "round 2 of 3: NdSafe changed in n4, n7; XdSafe in n5".
+/// Blocks are listed in layout order (the table's row order), not in visiting order.
+fn round_text(
+    head: &str,
+    info: &StageInfo,
+    fp: &Fixpoint,
+    r: usize,
+    name: &dyn Fn(BlockId) -> String,
+    rank: &HashMap<BlockId, usize>,
+) -> String {
+    let n = fp.rounds.len();
+    let changes: &[BitChange] = fp.rounds.get(r).map_or(&[], Vec::as_slice);
+    let start = if r == 0 { format!(", from all true in {}", info.order.unwrap_or("order")) } else { String::new() };
+    if changes.is_empty() {
+        return format!("{head}, round {} of {n}{start}: nothing changed — the fixpoint is reached", r + 1);
+    }
+    let mut parts = Vec::new();
+    for &p in info.preds {
+        let mut blocks: Vec<BlockId> = changes.iter().filter(|c| c.pred == p).map(|c| c.block).collect();
+        blocks.sort_by_key(|b| rank.get(b).copied().unwrap_or(usize::MAX));
+        let blocks: Vec<String> = blocks.into_iter().map(name).collect();
+        if !blocks.is_empty() {
+            let verb = if parts.is_empty() { "changed in " } else { "in " };
+            parts.push(format!("{p} {verb}{}", name_list(blocks.iter().map(String::as_str))));
+        }
+    }
+    format!("{head}, round {} of {n}{start}: {}", r + 1, parts.join("; "))
+}
+
+fn stage_text(head: &str, out: &LcmOutput, step: &Step, name: &dyn Fn(BlockId) -> String) -> String {
+    match step {
+        Step::SplitEdges { splits } => {
+            let mut added: Vec<String> = splits
+                .edges
+                .iter()
+                .map(|e| format!("{} on {} → {}", name(e.block), name(e.from), name(e.to)))
+                .collect();
+            if let Some(b) = splits.new_entry {
+                added.insert(0, format!("a fresh start block {} (the first block is a branch target)", name(b)));
+            }
+            if added.is_empty() {
+                format!("{head}: no edge runs from a branch to a join, so nothing is split")
+            } else {
+                format!(
+                    "{head}: new empty block{} {}",
+                    plural(added.len()),
+                    name_list(added.iter().map(String::as_str))
+                )
+            }
+        }
+        Step::Local { .. } => format!("{head}: NComp, XComp and Transp of every block, from its own instructions"),
+        Step::Earliest { .. } => format!("{head}: NEarliest and XEarliest from the safety bits, without iterating"),
+        Step::Latest { .. } => format!("{head}: NLatest and XLatest from the delay bits, without iterating"),
+        Step::Transform { moved, edits, .. } => {
+            if moved.is_empty() {
+                return format!("{head}: no computation can move; the program stays as it is");
+            }
+            let exprs: Vec<&str> =
+                moved.iter().filter_map(|e| out.trace.exprs.get(e.0 as usize)).map(String::as_str).collect();
+            let count = |f: fn(&Edit) -> bool| edits.iter().filter(|e| f(e)).count();
+            let inserted = count(|e| matches!(e, Edit::Insert { .. }));
+            let deleted = count(|e| matches!(e, Edit::Delete { .. }));
+            let unsplit = count(|e| matches!(e, Edit::Unsplit { .. } | Edit::RemoveEntry { .. }));
+            let mut s = format!(
+                "{head}: {} moves — {inserted} computation{} inserted, {deleted} deleted",
+                name_list(exprs),
+                plural(inserted)
+            );
+            if unsplit > 0 {
+                s.push_str(&format!("; {unsplit} unused new block{} removed again", plural(unsplit)));
+            }
+            s
+        }
+        // Fixpoints are described per round.
+        _ => head.to_string(),
+    }
+}

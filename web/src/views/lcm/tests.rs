@@ -1,0 +1,358 @@
+//! Native tests of the LCM view's pure parts, on seed 004's 13-node example (the golden file
+//! core's tests check against the seed) and on small programs with the awkward cases: a
+//! critical edge, an unreachable block, a loop.
+
+use super::model::{changes_line, computations, pick_expr, sets_line, snapshot};
+use super::steps::{fixpoint, stage_info, Pos, Steps};
+use optlab_core::passes::lcm::{self, Edit, LcmOutput, Pred, Step};
+use optlab_core::{parse_module, Lang};
+
+const SEED13: &str = include_str!("../../../../core/tests/golden/lcm/seed13.bril");
+const CRITICAL: &str = include_str!("../../../../core/tests/golden/lcm/critical.bril");
+/// A self-loop (a critical edge onto the loop header), an unreachable block computing the
+/// same expression, and an exit.
+const UNREACHABLE: &str = "@main(a: int, b: int) {
+.entry:
+  jmp .loop;
+.dead:
+  x: int = add a b;
+  jmp .loop;
+.loop:
+  y: int = add a b;
+  c: bool = lt y a;
+  br c .loop .done;
+.done:
+  print y;
+}
+";
+
+fn lcm_of(text: &str) -> LcmOutput {
+    let m = parse_module(Lang::Bril, "t.bril", text).unwrap_or_else(|e| panic!("{e:?}"));
+    let f = m.bodies().next().expect("a function");
+    lcm::run_function(f, &lcm::Options::default()).expect("LCM runs")
+}
+
+/// The hand-written cases and a few generated programs (nested loops and branches over a
+/// handful of variables, so expressions recur and get killed).
+fn samples() -> Vec<LcmOutput> {
+    use optlab_core::testgen::{generate, GenConfig};
+    let mut v: Vec<LcmOutput> = [SEED13, CRITICAL, UNREACHABLE].into_iter().map(lcm_of).collect();
+    let cfg = GenConfig { statements: 30, max_depth: 4, ..GenConfig::default() };
+    for seed in 1..=4 {
+        let g = generate(seed, &cfg);
+        let main = g.module.bodies().next().expect("main");
+        let o = lcm::run_function(main, &lcm::Options::default()).expect("LCM runs on generated Bril");
+        assert!(!o.exprs.is_empty(), "seed {seed}: the generator writes computations");
+        v.push(o);
+    }
+    v
+}
+
+fn row(o: &LcmOutput, name: &str) -> usize {
+    o.trace.blocks.iter().position(|b| b.name == name).unwrap_or_else(|| panic!("no block {name}"))
+}
+
+/// The trace step that computes `p`.
+fn stage_of(o: &LcmOutput, p: Pred) -> usize {
+    o.trace.steps.iter().position(|s| stage_info(s).preds.contains(&p)).expect("every predicate has a step")
+}
+
+#[test]
+fn the_last_step_of_every_stage_shows_the_final_predicates_and_nothing_later() {
+    for o in samples() {
+        let steps = Steps::new(&o);
+        for stage in 0..o.trace.steps.len() {
+            let k = steps.last_of(stage).expect("every stage has a step");
+            for (e, x) in o.exprs.iter() {
+                let snap = snapshot(&o, steps.pos(k), e);
+                for (r, b) in o.trace.blocks.iter().enumerate() {
+                    for p in Pred::ALL {
+                        let got = snap.cell(r, p).value;
+                        let want = (stage_of(&o, p) <= stage).then(|| o.preds.holds(p, b.id, e));
+                        assert_eq!(got, want, "{} at {}: {p} of {} in {}", x.text(), steps.describe(k), b.name, o.name);
+                    }
+                }
+            }
+        }
+        // Before step 2 nothing is computed.
+        let e = o.exprs.keys().next().unwrap();
+        for k in 0..steps.first_of(1).unwrap() {
+            assert!(snapshot(&o, steps.pos(k), e).rows.iter().flatten().all(|c| c.value.is_none()));
+        }
+    }
+}
+
+#[test]
+fn fixpoint_rounds_replay_from_all_true_and_highlight_exactly_the_flips() {
+    for o in samples() {
+        let steps = Steps::new(&o);
+        for (stage, step) in o.trace.steps.iter().enumerate() {
+            let Some(fp) = fixpoint(step) else { continue };
+            let pair = stage_info(step).preds;
+            let first = steps.first_of(stage).unwrap();
+            assert_eq!(steps.last_of(stage).unwrap() - first + 1, fp.rounds.len());
+            for e in o.exprs.keys() {
+                // Round 0 starts from true on reachable blocks, false on the others.
+                let mut prev: Vec<[Option<bool>; 2]> = o.trace.blocks.iter().map(|b| [Some(b.reachable); 2]).collect();
+                for r in 0..fp.rounds.len() {
+                    let k = first + r;
+                    assert_eq!(steps.pos(k), Pos::Stage { stage, round: Some(r) });
+                    let snap = snapshot(&o, steps.pos(k), e);
+                    for (row, b) in o.trace.blocks.iter().enumerate() {
+                        for (j, &p) in pair.iter().enumerate() {
+                            let c = snap.cell(row, p);
+                            assert_eq!(
+                                c.changed,
+                                c.value != prev[row][j],
+                                "{} round {r}: {p} in {}",
+                                step.title(),
+                                b.name
+                            );
+                            // A greatest fixpoint only ever clears bits.
+                            assert!(!(c.value == Some(true) && prev[row][j] == Some(false)), "{p} in {} rose", b.name);
+                            prev[row][j] = c.value;
+                        }
+                    }
+                    if r + 1 == fp.rounds.len() {
+                        assert!(snap.rows.iter().flatten().all(|c| !c.changed), "the last round is quiet");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The sets seed 004 prints for `a+b` (its nodes K are blocks nK here).
+const SEED_SETS: [(Pred, &[u32]); 12] = [
+    (Pred::NComp, &[7, 11, 12]),
+    (Pred::XComp, &[2]),
+    (Pred::NdSafe, &[6, 7, 9, 10, 11, 12]),
+    (Pred::XdSafe, &[2, 5, 6, 9, 10, 11]),
+    (Pred::NuSafe, &[6, 8, 13]),
+    (Pred::XuSafe, &[2, 6, 7, 8, 11, 12, 13]),
+    (Pred::NEarliest, &[9]),
+    (Pred::XEarliest, &[2, 5]),
+    (Pred::NDelayed, &[9, 10, 11]),
+    (Pred::XDelayed, &[2, 5, 9, 10]),
+    (Pred::NLatest, &[11]),
+    (Pred::XLatest, &[2, 5, 10]),
+];
+
+#[test]
+fn the_seed_example_shows_the_seeds_sets_at_the_end_of_each_step() {
+    let o = lcm_of(SEED13);
+    let steps = Steps::new(&o);
+    let e = o.expr_by_text("add a b").unwrap();
+    assert_eq!(pick_expr(&o, None), Some(e), "the moved expression is shown first");
+    for (p, nodes) in SEED_SETS {
+        let k = steps.last_of(stage_of(&o, p)).unwrap();
+        let snap = snapshot(&o, steps.pos(k), e);
+        let names: Vec<String> = nodes.iter().map(|n| format!("n{n}")).collect();
+        let expected = format!("{p} = {{{}}}", names.join(", "));
+        assert!(sets_line(&o, &snap).contains(&expected), "{} vs {expected}", sets_line(&o, &snap));
+    }
+    // ¬Transp = {2, 5}; s is transparent for a+b too.
+    let k = steps.last_of(1).unwrap();
+    let snap = snapshot(&o, steps.pos(k), e);
+    let opaque: Vec<&str> = o
+        .trace
+        .blocks
+        .iter()
+        .enumerate()
+        .filter(|&(r, _)| snap.cell(r, Pred::Transp).value == Some(false))
+        .map(|(_, b)| b.name.as_str())
+        .collect();
+    assert_eq!(opaque, ["n2", "n5"]);
+    // Step 2 marks what differs from the seed's initial values (NComp/XComp false, Transp true).
+    assert!(snap.cell(row(&o, "n7"), Pred::NComp).changed && !snap.cell(row(&o, "n6"), Pred::NComp).changed);
+    assert!(snap.cell(row(&o, "n5"), Pred::Transp).changed && !snap.cell(row(&o, "n6"), Pred::Transp).changed);
+    assert_eq!(changes_line(&o, &snap), "NComp: n7, n11, n12 · XComp: n2 · Transp: n2, n5");
+}
+
+fn words(s: &str) -> Vec<&str> {
+    s.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect()
+}
+
+#[test]
+fn descriptions_say_what_each_step_did() {
+    let o = lcm_of(SEED13);
+    let steps = Steps::new(&o);
+    let rounds: usize = o.trace.steps.iter().map(|s| fixpoint(s).map_or(1, |f| f.rounds.len().max(1))).sum();
+    assert_eq!(steps.len(), 1 + rounds);
+    assert!(steps.describe(0).contains("@main has 3 candidate expressions (1 will move)"), "{}", steps.describe(0));
+    assert!(steps.describe(1).starts_with("Step 1 (critical edges): no edge"), "{}", steps.describe(1));
+    assert!(steps.describe(steps.len() + 5).starts_with("Step 7"), "clamped");
+    assert_eq!(steps.headline(steps.len() - 1), "Step 7 (transformation)");
+    for (stage, step) in o.trace.steps.iter().enumerate() {
+        let info = stage_info(step);
+        let first = steps.first_of(stage).unwrap();
+        assert!(steps.describe(first).starts_with(&format!("Step {} ({})", info.number, info.name)));
+        let Some(fp) = fixpoint(step) else { continue };
+        let n = fp.rounds.len();
+        for r in 0..n {
+            let text = steps.describe(first + r);
+            assert!(text.contains(&format!("round {} of {n}", r + 1)), "{text}");
+            assert_eq!(text.contains("the fixpoint is reached"), r + 1 == n, "{text}");
+            let head = steps.headline(first + r);
+            assert!(
+                head.ends_with(&format!("round {} of {n}", r + 1)) || head.ends_with(info.order.unwrap()),
+                "{head}"
+            );
+            assert!(!head.contains("changed"), "{head}");
+            // Every block where some expression's bit flipped is named, and no other.
+            let mut flipped: Vec<&str> = Vec::new();
+            for e in o.exprs.keys() {
+                let snap = snapshot(&o, steps.pos(first + r), e);
+                for (row, b) in o.trace.blocks.iter().enumerate() {
+                    if info.preds.iter().any(|&p| snap.cell(row, p).changed) && !flipped.contains(&b.name.as_str()) {
+                        flipped.push(&b.name);
+                    }
+                }
+            }
+            let named: Vec<&str> =
+                words(text).into_iter().filter(|w| o.trace.blocks.iter().any(|b| b.name == *w)).collect();
+            if !text.contains(" more") {
+                for b in &flipped {
+                    assert!(named.contains(b), "{text} misses {b}");
+                }
+            }
+            for b in &named {
+                assert!(flipped.contains(b), "{text} names {b}, which did not change");
+            }
+        }
+    }
+    // Step 7, from the seed's sets: insert where XLatest ∧ ¬XComp = {5, 10}, delete where
+    // NComp ∧ ¬NLatest = {7, 12}.
+    let last = steps.describe(steps.len() - 1);
+    assert_eq!(last, "Step 7 (transformation): add a b moves — 2 computations inserted, 2 deleted", "{last}");
+}
+
+#[test]
+fn split_blocks_and_their_removal_are_described() {
+    let o = lcm_of(CRITICAL);
+    let steps = Steps::new(&o);
+    assert_eq!(steps.describe(1), "Step 1 (critical edges): new empty block b0_join on b0 → join");
+    let o = lcm_of(UNREACHABLE);
+    let steps = Steps::new(&o);
+    let split = o.trace.blocks.iter().filter(|b| b.new).count();
+    assert!(split >= 1 && steps.describe(1).contains("loop → loop"), "{}", steps.describe(1));
+    let removed = o.moved().is_empty() || steps.describe(steps.len() - 1).contains("removed again");
+    assert!(removed, "{}", steps.describe(steps.len() - 1));
+}
+
+#[test]
+fn the_picker_counts_computations_and_falls_back_to_a_moved_expression() {
+    let o = lcm_of(SEED13);
+    let counts = computations(&o);
+    let count = |t: &str| counts[o.expr_by_text(t).unwrap().0 as usize];
+    // a+b in n2, n7, n11 and n12; i+1 in the loop; i<n in its header.
+    assert_eq!((count("add a b"), count("add i one"), count("lt i n")), (4, 1, 1));
+    // Step 7 splits every computation of a moved expression once: an independent count.
+    let Some(Step::Transform { edits, moved, .. }) = o.trace.steps.last() else { panic!("no step 7") };
+    for &e in moved {
+        let splits = edits.iter().filter(|d| matches!(d, Edit::Split { expr, .. } if *expr == e)).count();
+        assert_eq!(counts[e.0 as usize], splits, "{}", o.trace.exprs[e.0 as usize]);
+    }
+    assert_eq!(pick_expr(&o, Some("lt  i n")), o.expr_by_text("lt i n"));
+    assert_eq!(pick_expr(&o, Some("mul x y")), o.expr_by_text("add a b"), "unknown text: the moved one");
+    let still = lcm_of("@main(a: int, b: int) {\n  x: int = add a b;\n  y: int = mul a b;\n  print x y;\n}\n");
+    assert!(still.moved().is_empty());
+    assert_eq!(pick_expr(&still, None), still.expr_by_text("add a b"), "nothing moves: the first");
+    let none = lcm_of("@main {\n  print;\n}\n");
+    assert_eq!(pick_expr(&none, None), None);
+    assert!(computations(&none).is_empty());
+}
+
+#[test]
+fn step_7_is_summed_up_per_expression_and_drawn_on_the_result() {
+    use super::decor::{edited_lines, LcmGraphs, LineEdit};
+    use super::model::edits_line;
+    let o = lcm_of(SEED13);
+    let f = parse_module(Lang::Bril, "t.bril", SEED13).unwrap().bodies().next().unwrap().clone();
+    let e = o.expr_by_text("add a b").unwrap();
+    // The seed: the loop-invariant a+b of 7 goes to 5, the redundancy of 11/12 is removed.
+    assert_eq!(
+        edits_line(&o, e),
+        "add a b: inserted at n5 (exit), n10 (exit) · deleted from n7, n12 · kept in n2, n11"
+    );
+    assert_eq!(
+        edits_line(&o, o.expr_by_text("lt i n").unwrap()),
+        "lt i n does not move: its computations stay where they are"
+    );
+    let g = LcmGraphs::new(&f, &o);
+    let ins = edited_lines(&g, LineEdit::Inserted);
+    assert_eq!(ins.keys().collect::<Vec<_>>(), ["n10", "n5"]);
+    assert!(ins["n5"].iter().all(|l| l.ends_with("= add a b;")), "{ins:?}");
+    let del = edited_lines(&g, LineEdit::Deleted);
+    assert_eq!(del.keys().collect::<Vec<_>>(), ["n12", "n7"]);
+    // A deleted computation is drawn just above the `d = t` that used to be `d = a + b`.
+    for (block, lines) in &del {
+        let node = &g.after.nodes[g.after.node_index(block).unwrap()];
+        let k = node.lines.iter().position(|l| l == &lines[0]).unwrap();
+        assert!(node.lines[k + 1].contains("= id add.a.b;"), "{block}: {:?}", node.lines);
+    }
+    // Every line of the result is drawn, plus one per deletion.
+    let result_lines: usize = o.result.layout.iter().map(|&b| o.result.blocks[b].all_insts().count()).sum();
+    let drawn: usize = g.after.nodes.iter().map(|n| n.lines.len()).sum();
+    assert_eq!(drawn, result_lines + 2);
+    assert_eq!(super::model::export_file_name("main", "add  a b", "md"), "lcm-main-add_a_b.md");
+    assert_eq!(super::model::export_file_name("f/../x", "lt i n", "csv"), "lcm-f_.._x-lt_i_n.csv");
+}
+
+#[test]
+fn the_graph_shows_the_current_bits_split_blocks_and_the_right_function() {
+    use super::decor::{decor, DecorInput, LcmGraphs};
+    let f = parse_module(Lang::Bril, "t.bril", CRITICAL).unwrap().bodies().next().unwrap().clone();
+    let o = lcm_of(CRITICAL);
+    let g = LcmGraphs::new(&f, &o);
+    let steps = Steps::new(&o);
+    let e = o.expr_by_text("add a b").unwrap();
+    let none = |_: usize, _: Pred| false;
+    let at = |k: usize, hidden: &dyn Fn(usize, Pred) -> bool| {
+        let snap = snapshot(&o, steps.pos(k), e);
+        let graph = g.graph_at(&o, steps.pos(k));
+        (graph.clone(), decor(&o, &g, steps.pos(k), &snap, &DecorInput { selected: Some("join"), hidden }))
+    };
+    // Step 0: the function as written (no b0_join), nothing computed.
+    let (g0, d0) = at(0, &none);
+    assert!(g0.node_index("b0_join").is_none());
+    assert!(d0.nodes.values().all(|n| n.entry.is_empty() && n.exit.is_empty()));
+    // Step 1: the new block is marked and so are the edges it sits on.
+    let (g1, d1) = at(1, &none);
+    let nb = g1.node_index("b0_join").unwrap();
+    assert!(d1.node(nb).unwrap().class.contains("split"));
+    assert_eq!(d1.edges.len(), 2);
+    assert!(d1.node(g1.node_index("join").unwrap()).unwrap().class.contains("selected"));
+    // The end of down-safety: NdSafe above each box, XdSafe below, as in the table.
+    let k = steps.last_of(2).unwrap();
+    let (g3, d3) = at(k, &none);
+    let snap = snapshot(&o, steps.pos(k), e);
+    for (row, b) in o.trace.blocks.iter().enumerate() {
+        let n = d3.node(g3.node_index(&b.name).unwrap()).unwrap();
+        let bit = |p: Pred| u8::from(snap.cell(row, p).value.unwrap());
+        assert_eq!(
+            n.entry.iter().map(|x| x.text.clone()).collect::<Vec<_>>(),
+            [format!("NdSafe {}", bit(Pred::NdSafe))]
+        );
+        assert_eq!(
+            n.exit.iter().map(|x| x.text.clone()).collect::<Vec<_>>(),
+            [format!("XdSafe {}", bit(Pred::XdSafe))]
+        );
+        assert!(n.entry[0].title.contains("NComp(B) ∨"), "hover shows the equation");
+    }
+    // Exercise mode hides what the step computes.
+    let hide_all = |_: usize, p: Pred| p == Pred::NdSafe;
+    let (_, dh) = at(k, &hide_all);
+    assert!(dh
+        .nodes
+        .values()
+        .filter(|n| !n.entry.is_empty())
+        .all(|n| n.entry[0].text == "NdSafe ?" && n.exit[0].text != "XdSafe ?"));
+    // Step 7: the result, with b0_join kept (it received the computation) and its insertion marked.
+    let last = steps.len() - 1;
+    let (g7, d7) = at(last, &none);
+    let nb = g7.node_index("b0_join").unwrap();
+    assert!(d7.node(nb).unwrap().class.contains("split"));
+    assert!(d7.line(nb, 0).contains("inserted"));
+    assert_eq!(d7.node(nb).unwrap().exit[0].text, "XLatest 1");
+}
