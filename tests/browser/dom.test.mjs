@@ -7,15 +7,6 @@ import { useBrowser, screenshot, URL } from './harness.mjs';
 const env = useBrowser();
 const VIRTUAL_EXIT = 'exit (virtual)';
 
-/**
- * Page errors, without the warning Chromium logs for every step key while the app's keydown
- * listener is registered passive (web/src/app.rs; reported to its owner): that one is not about
- * these views.
- */
-function pageErrors() {
-  return env.errors.filter((e) => !e.includes('Unable to preventDefault inside passive event listener'));
-}
-
 /** The table as { vertex: { dfs, parent, sdom, idom } }. */
 async function table(page) {
   return page.$$eval('#lt-table tbody tr', (rows) =>
@@ -86,7 +77,7 @@ test('the dominator tab steps through Lengauer–Tarjan and fills the table', { 
   assert.equal(await page.locator('.dom-tree svg path.edge:not(.lt-hidden)').count(), 5);
   await page.keyboard.press('Home');
   assert.equal((await stepCount(page)).k, 0);
-  assert.deepEqual(pageErrors(), []);
+  assert.deepEqual(env.errors, []);
 });
 
 test('the post-dominator tab draws the virtual exit and roots the tree there', { timeout: 90_000 }, async () => {
@@ -124,7 +115,7 @@ test('the post-dominator tab draws the virtual exit and roots the tree there', {
   await page.click('.dom-tree .zoom-fit');
   assert.match(await page.textContent('#frontier-note'), /^PDF\(odd\) = \{body\}/);
   await screenshot(page, 'pdom');
-  assert.deepEqual(pageErrors(), []);
+  assert.deepEqual(env.errors, []);
 });
 
 test('the control-dependence tab draws the CDG and explains a dependence', { timeout: 90_000 }, async () => {
@@ -145,7 +136,7 @@ test('the control-dependence tab draws the CDG and explains a dependence', { tim
   assert.match(note, /PDF\(odd\) = \{body\}/);
   assert.match(note, /body → odd: odd post-dominates odd/);
   await screenshot(page, 'cdg');
-  assert.deepEqual(pageErrors(), []);
+  assert.deepEqual(env.errors, []);
 });
 
 test('the 200-block example steps to the end in both trees', { timeout: 120_000 }, async () => {
@@ -172,5 +163,5 @@ test('the 200-block example steps to the end in both trees', { timeout: 120_000 
     console.log(`${tab}: 200-block tree drawn and complete ${ms} ms after End`);
   }
   await screenshot(page, 'pdom-200');
-  assert.deepEqual(pageErrors(), []);
+  assert.deepEqual(env.errors, []);
 });

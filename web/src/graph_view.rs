@@ -90,6 +90,15 @@ fn svg_size(stage: &Element) -> Option<(f64, f64)> {
     Some((num("width")?, num("height")?))
 }
 
+/// How far across the drawing (px from its left edge) the centre of node 0 is.
+fn entry_x(stage: &Element) -> Option<f64> {
+    let svg = stage.query_selector("svg").ok()??;
+    let left: f64 = svg.get_attribute("viewBox")?.split_whitespace().next()?.parse().ok()?;
+    let rect = svg.query_selector(r#"g.node[data-index="0"] rect.box"#).ok()??;
+    let num = |a: &str| rect.get_attribute(a)?.parse::<f64>().ok();
+    Some(num("x")? + num("width")? / 2.0 - left)
+}
+
 /// The node id and the line index (if a code line) under a click (found from the target up,
 /// so one listener on the canvas serves every node).
 fn hit(target: Option<web_sys::EventTarget>) -> Option<(String, Option<usize>)> {
@@ -152,7 +161,7 @@ pub fn graph_view(props: &GraphViewProps) -> Html {
                 if let (Some(c), Some(s)) = (canvas.cast::<Element>(), stage.cast::<Element>()) {
                     let room = element_size(&c);
                     if let (Some(size), true) = (svg_size(&s), room.0 > 0.0 && room.1 > 0.0) {
-                        viewport.set(Viewport::initial(size, room));
+                        viewport.set(Viewport::initial(size, room, entry_x(&s).unwrap_or(size.0 / 2.0)));
                     }
                 }
             }

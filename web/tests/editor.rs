@@ -269,7 +269,12 @@ async fn errors_are_marked_listed_and_clickable() {
     let tip = one(&root, ".ce-tip");
     assert_eq!(tip.text_content().as_deref(), Some("3:12 unknown operation `ad`"));
     let (tip_box, row_box) = (tip.get_bounding_client_rect(), rows[2].get_bounding_client_rect());
-    assert!((tip_box.top() - row_box.bottom() - 2.0).abs() < 1.0, "tip at {}, row ends at {}", tip_box.top(), row_box.bottom());
+    assert!(
+        (tip_box.top() - row_box.bottom() - 2.0).abs() < 1.0,
+        "tip at {}, row ends at {}",
+        tip_box.top(),
+        row_box.bottom()
+    );
     assert!(tip_box.left() >= marker.get_bounding_client_rect().right());
     let gutter = one(&root, ".ce-gutter");
     gutter.dispatch_event(&web_sys::MouseEvent::new_with_mouse_event_init_dict("mouseleave", &init).unwrap()).unwrap();

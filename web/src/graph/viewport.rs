@@ -14,6 +14,8 @@ pub const MAX_SCALE: f64 = 4.0;
 /// Below this a first view of a large graph is unreadable: start here and let the user zoom out.
 const READABLE: f64 = 0.6;
 const PAD: f64 = 8.0;
+/// Room kept free at the top for GraphView's toolbar.
+const TOP: f64 = 40.0;
 
 impl Default for Viewport {
     fn default() -> Viewport {
@@ -29,34 +31,39 @@ fn clamp_scale(k: f64) -> f64 {
     }
 }
 
-/// Centres `len` (already scaled) in `room`, or aligns it to the start when it does not fit.
-fn place(len: f64, room: f64) -> f64 {
-    if len <= room - 2.0 * PAD {
-        (room - len) / 2.0
+/// Centres `len` (already scaled) in the `room` between `start` and `end` insets, or aligns it
+/// to the start when it does not fit.
+fn place(len: f64, room: f64, start: f64, end: f64) -> f64 {
+    let free = room - start - end;
+    if len <= free {
+        start + (free - len) / 2.0
     } else {
-        PAD
+        start
     }
 }
 
 impl Viewport {
-    /// The whole drawing (`content` w × h) in the container (`room` w × h), at most 1:1 so
-    /// small graphs keep their natural size.
+    /// The whole drawing (`content` w × h) in the container (`room` w × h), below the toolbar,
+    /// at most 1:1 so small graphs keep their natural size.
     pub fn fit(content: (f64, f64), room: (f64, f64)) -> Viewport {
         let (w, h) = (content.0.max(1.0), content.1.max(1.0));
-        let k = clamp_scale(((room.0 - 2.0 * PAD) / w).min((room.1 - 2.0 * PAD) / h).min(1.0));
-        Viewport { x: place(w * k, room.0), y: place(h * k, room.1), k }
+        let k = clamp_scale(((room.0 - 2.0 * PAD) / w).min((room.1 - TOP - PAD) / h).min(1.0));
+        Viewport { x: place(w * k, room.0, PAD, PAD), y: place(h * k, room.1, TOP, PAD), k }
     }
 
     /// The first view of a new graph: [`Viewport::fit`], but never below a readable scale; a
-    /// large graph starts at its top (the entry) and centred across.
-    pub fn initial(content: (f64, f64), room: (f64, f64)) -> Viewport {
+    /// large graph starts at its top with the entry (at `entry_x` across the drawing, in its
+    /// own units) centred.
+    pub fn initial(content: (f64, f64), room: (f64, f64), entry_x: f64) -> Viewport {
         let fit = Viewport::fit(content, room);
         if fit.k >= READABLE {
             return fit;
         }
         let k = READABLE;
         let w = content.0.max(1.0) * k;
-        Viewport { x: (room.0 - w) / 2.0, y: PAD, k }
+        // Centred on the entry, but not past the drawing's edges when it is wider than the room.
+        let x = if w <= room.0 { (room.0 - w) / 2.0 } else { (room.0 / 2.0 - entry_x * k).clamp(room.0 - w - PAD, PAD) };
+        Viewport { x, y: TOP, k }
     }
 
     /// Zoomed by `factor`, keeping the container point `at` over the same spot of the drawing.
@@ -89,25 +96,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fit_shows_everything_centred_and_never_enlarges() {
+    fn fit_shows_everything_below_the_toolbar_and_never_enlarges() {
         let v = Viewport::fit((2000.0, 1000.0), (500.0, 500.0));
-        assert!(v.k * 2000.0 <= 500.0 && v.k * 2000.0 > 450.0, "{v:?}");
-        assert!((v.x - PAD).abs() < 1e-9 || v.x > 0.0);
-        assert!(v.y + 1000.0 * v.k <= 500.0, "{v:?}");
+        assert!(v.k * 2000.0 <= 500.0 - 2.0 * PAD + 1e-9 && v.k * 2000.0 > 450.0, "{v:?}");
+        assert!(v.y >= TOP && v.y + 1000.0 * v.k <= 500.0, "{v:?}");
         let small = Viewport::fit((100.0, 50.0), (500.0, 500.0));
         assert_eq!(small.k, 1.0);
-        assert_eq!((small.x, small.y), (200.0, 225.0));
+        assert_eq!((small.x, small.y), (200.0, TOP + (500.0 - TOP - PAD - 50.0) / 2.0));
         let tiny_room = Viewport::fit((1e6, 1e6), (10.0, 10.0));
         assert_eq!(tiny_room.k, MIN_SCALE);
     }
 
     #[test]
-    fn a_large_graph_starts_readable_at_its_top() {
-        let v = Viewport::initial((600.0, 20000.0), (800.0, 600.0));
-        assert_eq!(v.k, READABLE);
-        assert_eq!(v.y, PAD);
+    fn a_large_graph_starts_readable_at_its_top_around_the_entry() {
+        // Narrower than the room: centred.
+        let v = Viewport::initial((600.0, 20000.0), (800.0, 600.0), 100.0);
+        assert_eq!((v.k, v.y), (READABLE, TOP));
         assert!((v.x + 300.0 * READABLE - 400.0).abs() < 1e-9, "centred across: {v:?}");
-        assert_eq!(Viewport::initial((100.0, 50.0), (500.0, 500.0)), Viewport::fit((100.0, 50.0), (500.0, 500.0)));
+        // Wider than the room: the entry in the middle...
+        let wide = Viewport::initial((4000.0, 20000.0), (800.0, 600.0), 2000.0);
+        assert!((wide.x + 2000.0 * READABLE - 400.0).abs() < 1e-9, "{wide:?}");
+        // ...unless that would show empty space past the drawing's left edge.
+        let left = Viewport::initial((4000.0, 20000.0), (800.0, 600.0), 10.0);
+        assert_eq!(left.x, PAD);
+        let right = Viewport::initial((4000.0, 20000.0), (800.0, 600.0), 3990.0);
+        assert!((right.x - (800.0 - 4000.0 * READABLE - PAD)).abs() < 1e-9, "{right:?}");
+        assert_eq!(Viewport::initial((100.0, 50.0), (500.0, 500.0), 50.0), Viewport::fit((100.0, 50.0), (500.0, 500.0)));
     }
 
     #[test]

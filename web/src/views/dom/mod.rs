@@ -3,7 +3,9 @@
 //! control-dependence graph with the post-dominance frontier that defines it.
 //!
 //! - [`steps`]: the step texts; [`replay`]: what is known at step `k` (replays the core's trace).
-//! - [`names`]: how vertices are named (the virtual exit included).
+//! - [`graphs`]: the drawings (searched graph, tree, CDG), laid out once per program;
+//!   [`decor`]: what a step adds to them; [`table`]: the `#lt-table` rows.
+//! - [`lt_view`], [`cdg_view`]: the components; [`names`]: how vertices are named.
 
 pub mod cdg_view;
 pub mod decor;
