@@ -61,7 +61,13 @@ fn the_output_feeds_the_other_commands() {
 
 #[test]
 fn bad_sizes_and_languages_are_refused() {
-    for args in [&["gen"][..], &["gen", "--blocks", "0"], &["gen", "--blocks", "-3"], &["gen", "--blocks", "1000001"], &["gen", "--blocks", "9", "--lang", "sil"]] {
+    for args in [
+        &["gen"][..],
+        &["gen", "--blocks", "0"],
+        &["gen", "--blocks", "-3"],
+        &["gen", "--blocks", "1000001"],
+        &["gen", "--blocks", "9", "--lang", "sil"],
+    ] {
         let out = optlab(args, None);
         assert!(!out.status.success(), "{args:?}");
         assert!(out.stdout.is_empty(), "{args:?}");

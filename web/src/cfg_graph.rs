@@ -93,7 +93,8 @@ pub fn block_code(f: &Function) -> Vec<(Vec<String>, Vec<Option<InstId>>)> {
             let printed = body_lines(&print_function(&one, Naming::User), &block.name);
             let ids: Vec<InstId> = block.all_insts().collect();
             // A SIL block with parameters keeps its header line (`bb3(%6 : $Int):`).
-            let head = printed.first().filter(|l| l.starts_with(&format!("{}(", block.name)) && l.ends_with(':')).cloned();
+            let head =
+                printed.first().filter(|l| l.starts_with(&format!("{}(", block.name)) && l.ends_with(':')).cloned();
             if printed.len() == ids.len() + usize::from(head.is_some()) {
                 let map = head.iter().map(|_| None).chain(ids.into_iter().map(Some)).collect();
                 return (printed, map);
@@ -116,7 +117,8 @@ pub fn block_code(f: &Function) -> Vec<(Vec<String>, Vec<Option<InstId>>)> {
 fn body_lines(text: &str, block_name: &str) -> Vec<String> {
     let lines: Vec<&str> = text.lines().collect();
     let start = lines.iter().position(|l| l.trim_end().ends_with('{')).map_or(0, |i| i + 1);
-    let end = lines.iter().rposition(|l| l.trim_start().starts_with('}')).filter(|&e| e >= start).unwrap_or(lines.len());
+    let end =
+        lines.iter().rposition(|l| l.trim_start().starts_with('}')).filter(|&e| e >= start).unwrap_or(lines.len());
     let bril_label = format!(".{block_name}:");
     let plain_label = format!("{block_name}:");
     let body: Vec<&str> = lines[start..end]

@@ -5,9 +5,9 @@
 //! Pan and zoom are the component's own state (not the app's): they are not part of what a
 //! step or a permalink means. They reset to a fitting view when the graph's layout changes.
 
+use crate::graph::dom::Drawing;
 use crate::graph::viewport::Viewport;
 use crate::graph::web::{self as gweb, LayoutTicket};
-use crate::graph::dom::Drawing;
 use crate::graph::{paint, Decor, Graph, Layout, Style};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -136,13 +136,15 @@ pub fn graph_view(props: &GraphViewProps) -> Html {
     // Bring the drawing's decorations up to date (not while an old drawing stands in).
     let applied = use_mut_ref(|| None::<Applied>);
     {
-        let (stage, graph, style, decor) = (stage.clone(), props.graph.clone(), props.style.clone(), props.decor.clone());
+        let (stage, graph, style, decor) =
+            (stage.clone(), props.graph.clone(), props.style.clone(), props.decor.clone());
         let lay = layout.clone();
         use_effect_with((painted.clone(), props.decor.clone()), move |(painted, _)| {
             if let (Some(svg), Some(lay), Some(el)) = (painted.as_ref(), lay, stage.cast::<Element>()) {
                 let mut applied = applied.borrow_mut();
                 if applied.as_ref().is_none_or(|a| a.svg != *svg) {
-                    *applied = Drawing::find(&el).map(|drawing| Applied { svg: svg.clone(), drawing, decor: Rc::default() });
+                    *applied =
+                        Drawing::find(&el).map(|drawing| Applied { svg: svg.clone(), drawing, decor: Rc::default() });
                 }
                 if let Some(a) = applied.as_mut() {
                     a.drawing.apply(&graph, &lay, &style, &a.decor, &decor);
@@ -259,7 +261,8 @@ pub fn graph_view(props: &GraphViewProps) -> Html {
         let (canvas, stage, title) = (canvas.clone(), stage.clone(), props.title.to_string());
         Callback::from(move |_: MouseEvent| {
             // The drawing as it is on the page, decorations included.
-            let svg = stage.cast::<Element>().and_then(|s| s.query_selector("svg").ok().flatten()).map(|s| s.outer_html());
+            let svg =
+                stage.cast::<Element>().and_then(|s| s.query_selector("svg").ok().flatten()).map(|s| s.outer_html());
             let (Some(svg), Some(el)) = (svg, canvas.cast::<Element>()) else { return };
             if png {
                 gweb::download_png(svg, el, title.clone());
@@ -271,7 +274,8 @@ pub fn graph_view(props: &GraphViewProps) -> Html {
 
     let (zoom_in, zoom_out, export_svg, export_png) = (zoom_by(1.25), zoom_by(0.8), export(false), export(true));
     let n = props.graph.nodes.len();
-    let class = classes!("graph-view", props.class.clone(), pending.then_some("pending"), dragging.then_some("dragging"));
+    let class =
+        classes!("graph-view", props.class.clone(), pending.then_some("pending"), dragging.then_some("dragging"));
     html! {
         <div {class} data-nodes={n.to_string()}>
             <div class="graph-canvas" ref={canvas}

@@ -1,18 +1,21 @@
 //! optlab in the browser: a Yew app on top of optlab-core's public API.
 //!
-//! - [`state`]: the app state and a pure reducer (all UI logic; tested natively).
-//! - [`app`]: components that render the state and dispatch actions.
-//! - [`graph_svg`]: any graph of code boxes → SVG via layout-rs (CFG, dominator trees, CDG).
-//! - [`cfg_graph`]: a function's CFG as such a graph.
-//! - [`examples`]: the built-in example programs (`static/examples/`).
+//! - [`state`]: the app state and the pure reducer (all UI logic; tested natively).
+//! - [`program`]: the parsed program and the analyses of one function, computed once per edit.
+//! - [`session`]: where the state comes from and goes (permalinks, autosave, theme).
+//! - [`app`], [`views`], [`editor`]: components that render the state and dispatch actions.
+//! - [`graph`], [`graph_view`], [`cfg_graph`]: graphs of code boxes, laid out by layout-rs in a
+//!   worker, painted to SVG, decorated per step.
+//! - [`permalink`], [`storage`], [`offline`], [`download`]: links, local storage, the service
+//!   worker, file downloads.
+//! - [`examples`]: the example gallery (`static/examples/`), [`highlight`]: syntax colouring.
 
 pub mod app;
 pub mod cfg_graph;
-pub mod editor;
 pub mod download;
+pub mod editor;
 pub mod examples;
 pub mod graph;
-pub mod graph_svg;
 pub mod graph_view;
 pub mod highlight;
 pub mod offline;
@@ -24,7 +27,6 @@ pub mod storage;
 pub mod views;
 
 pub use app::App;
-pub use views::{SvgView, SvgViewProps};
 
 /// Mounts the app on `<body>` (browser only).
 #[cfg(target_arch = "wasm32")]

@@ -5,8 +5,10 @@
 //! fallback; tests/browser/graph.test.mjs checks the real worker in the built site.
 #![cfg(target_arch = "wasm32")]
 
-use optlab_web::graph::web::{cached_layout, png_blob, set_worker_url, standalone_svg_for, worker_ready, DEFAULT_WORKER_URL};
 use optlab_web::graph::layout::fallback_layout;
+use optlab_web::graph::web::{
+    cached_layout, png_blob, set_worker_url, standalone_svg_for, worker_ready, DEFAULT_WORKER_URL,
+};
 use optlab_web::graph::{layout, paint, Badge, Decor, Edge, EdgeKind, Graph, Node, Style};
 use optlab_web::graph_view::{GraphView, GraphViewProps};
 use std::cell::RefCell;
@@ -130,7 +132,10 @@ async fn shows_every_block_label_and_code_line() {
         })
         .collect();
     assert_eq!(titles, ["entry", "loop", "body", "done"]);
-    assert_eq!(one(&root, r#"g.node[data-id="loop"] tspan[data-line="1"]"#).text_content().unwrap(), "br cond .body .done;");
+    assert_eq!(
+        one(&root, r#"g.node[data-id="loop"] tspan[data-line="1"]"#).text_content().unwrap(),
+        "br cond .body .done;"
+    );
     assert_eq!(count(&root, "svg path.edge"), 4);
     assert_eq!(count(&root, "svg path.edge-true"), 1);
     assert!(!has_class(&one(&root, ".graph-view"), "pending"), "a small graph is laid out at once");

@@ -36,7 +36,10 @@ impl Drawing {
     /// Indexes the `<svg>` painted inside `stage` (None if there is none).
     pub fn find(stage: &Element) -> Option<Drawing> {
         let svg = stage.query_selector("svg.optlab-graph").ok()??;
-        let nodes = all(&svg, "g.node[data-index]").into_iter().filter_map(|g| Some((index_attr(&g, "data-index")?, g))).collect();
+        let nodes = all(&svg, "g.node[data-index]")
+            .into_iter()
+            .filter_map(|g| Some((index_attr(&g, "data-index")?, g)))
+            .collect();
         let mut lines: HashMap<(usize, usize), (Option<Element>, Option<Element>)> = HashMap::new();
         for rect in all(&svg, "rect.line-bg[data-line]") {
             if let (Some(n), Some(k)) = (node_of(&rect), index_attr(&rect, "data-line")) {
@@ -48,7 +51,10 @@ impl Drawing {
                 lines.entry((n, k)).or_default().1 = Some(tspan);
             }
         }
-        let edges = all(&svg, "path.edge[data-edge]").into_iter().filter_map(|p| Some((index_attr(&p, "data-edge")?, p))).collect();
+        let edges = all(&svg, "path.edge[data-edge]")
+            .into_iter()
+            .filter_map(|p| Some((index_attr(&p, "data-edge")?, p)))
+            .collect();
         let badges = svg.query_selector("g.badge-layer").ok().flatten();
         Some(Drawing { svg, nodes, lines, edges, badges })
     }

@@ -59,7 +59,9 @@ pub fn standalone_svg(svg: &str, vars: &[(String, String)]) -> String {
     style.push('}');
     style.push_str(export_css());
     let bg = match view_box(svg) {
-        Some([x, y, w, h]) => format!(r##"<rect class="export-bg" x="{x}" y="{y}" width="{w}" height="{h}" fill="#fff"/>"##),
+        Some([x, y, w, h]) => {
+            format!(r##"<rect class="export-bg" x="{x}" y="{y}" width="{w}" height="{h}" fill="#fff"/>"##)
+        }
         None => String::new(),
     };
     // The rules contain `>`; CDATA keeps them valid XML whatever they hold.
@@ -68,7 +70,8 @@ pub fn standalone_svg(svg: &str, vars: &[(String, String)]) -> String {
 
 /// A file name from a title: letters, digits, `-` and `_` kept, the rest `-`.
 pub fn file_name(title: &str, ext: &str) -> String {
-    let stem: String = title.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '-' }).collect();
+    let stem: String =
+        title.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '-' }).collect();
     let stem = stem.trim_matches('-');
     format!("{}.{ext}", if stem.is_empty() { "graph" } else { stem })
 }
@@ -110,7 +113,10 @@ mod tests {
         assert!(!out.contains("<script>") && !out.contains("not-a-var"));
         assert!(out.contains(export_css()));
         let vb = view_box(&svg).unwrap();
-        assert!(out.contains(&format!(r#"<rect class="export-bg" x="{}" y="{}" width="{}" height="{}""#, vb[0], vb[1], vb[2], vb[3])));
+        assert!(out.contains(&format!(
+            r#"<rect class="export-bg" x="{}" y="{}" width="{}" height="{}""#,
+            vb[0], vb[1], vb[2], vb[3]
+        )));
         // The background comes before the drawing, so it is painted under it.
         assert!(out.find("export-bg").unwrap() < out.find("<g class=\"edges\"").unwrap());
         assert!(out.ends_with("</svg>"));

@@ -88,7 +88,11 @@ impl Layers {
                 let mut nodes = vec![a];
                 for l in level[a] + 1..level[b] {
                     let d = kind.len();
-                    kind.push(if l == level[a] + 1 && !g.edges[edge].label.is_empty() { Kind::Label(edge) } else { Kind::Dummy });
+                    kind.push(if l == level[a] + 1 && !g.edges[edge].label.is_empty() {
+                        Kind::Label(edge)
+                    } else {
+                        Kind::Dummy
+                    });
                     level.push(l);
                     down.push(Vec::new());
                     up.push(Vec::new());
@@ -121,8 +125,10 @@ impl Layers {
         let pos = self.positions();
         let mut total = 0;
         for l in 0..self.rows.len().saturating_sub(1) {
-            let mut ends: Vec<(usize, usize)> =
-                self.rows[l].iter().flat_map(|&u| self.down[u].iter().map(|&w| (pos[u], pos[w])).collect::<Vec<_>>()).collect();
+            let mut ends: Vec<(usize, usize)> = self.rows[l]
+                .iter()
+                .flat_map(|&u| self.down[u].iter().map(|&w| (pos[u], pos[w])).collect::<Vec<_>>())
+                .collect();
             ends.sort_unstable();
             total += inversions(ends.into_iter().map(|(_, b)| b), self.rows[l + 1].len());
         }
@@ -154,8 +160,11 @@ impl Layers {
     /// (up); a node without such neighbours keeps its place.
     fn sweep(&mut self, downwards: bool) {
         let mut pos = self.positions();
-        let levels: Vec<usize> =
-            if downwards { (1..self.rows.len()).collect() } else { (0..self.rows.len().saturating_sub(1)).rev().collect() };
+        let levels: Vec<usize> = if downwards {
+            (1..self.rows.len()).collect()
+        } else {
+            (0..self.rows.len().saturating_sub(1)).rev().collect()
+        };
         for l in levels {
             let adj = if downwards { &self.up } else { &self.down };
             let mut keyed: Vec<(f64, usize)> = self.rows[l]

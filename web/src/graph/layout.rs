@@ -8,12 +8,12 @@
 //! only assigns coordinates and draws self loops), and its exponential DAG validation is
 //! switched off.
 
+use super::layers::{Kind, Layers};
 use super::{Graph, Style};
 use layout::core::base::Orientation;
 use layout::core::format::{ClipHandle, RenderBackend};
 use layout::core::geometry::Point;
 use layout::core::style::StyleAttr;
-use super::layers::{Kind, Layers};
 use layout::std_shapes::render::generate_curve_for_elements;
 use layout::std_shapes::shapes::{Arrow, Element, ShapeKind};
 use layout::topo::layout::VisualGraph;
@@ -181,7 +181,13 @@ pub fn layout(g: &Graph, style: &Style) -> Layout {
                 Kind::Node(i) => {
                     let (w, h) = style.box_size(&g.nodes[i]);
                     let size = Point::new(w, h + 2.0 * band);
-                    Element::create_with_properties(ShapeKind::Box(String::new()), look.clone(), dir, size, format!("{NODE_TAG}{i}"))
+                    Element::create_with_properties(
+                        ShapeKind::Box(String::new()),
+                        look.clone(),
+                        dir,
+                        size,
+                        format!("{NODE_TAG}{i}"),
+                    )
                 }
                 Kind::Dummy => Element::empty_connector(dir),
                 Kind::Label(e) => Element::create_connector(&g.edges[e].label, &label_look, dir),
@@ -242,8 +248,12 @@ pub fn fallback_layout(g: &Graph, style: &Style) -> Layout {
             let (w, h) = size(v);
             centre[v] = (x + w / 2.0, y + height / 2.0);
             match layers.kind[v] {
-                Kind::Node(i) => rec.boxes.push((i, Point::new(x, y + (height - h) / 2.0 - band), Point::new(w, h + 2.0 * band))),
-                Kind::Label(e) => rec.labels.push(Label { x: x + w / 2.0, y: y + height / 2.0, text: g.edges[e].label.clone() }),
+                Kind::Node(i) => {
+                    rec.boxes.push((i, Point::new(x, y + (height - h) / 2.0 - band), Point::new(w, h + 2.0 * band)))
+                }
+                Kind::Label(e) => {
+                    rec.labels.push(Label { x: x + w / 2.0, y: y + height / 2.0, text: g.edges[e].label.clone() })
+                }
                 Kind::Dummy => {}
             }
             x += w + gap_x;

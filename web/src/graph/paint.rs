@@ -149,7 +149,12 @@ pub fn paint(g: &Graph, lay: &Layout, style: &Style, decor: &Decor) -> String {
         // Baseline of the first row: padding plus the ascent (~0.8 em) plus half the leading.
         let first = r.y + style.padding + 0.8 * fs + (lh - fs) / 2.0;
         if node.lines.is_empty() {
-            let _ = write!(s, r#"<text class="title" x="{}" y="{}" text-anchor="middle" font-weight="bold">"#, N(r.centre_x()), N(first));
+            let _ = write!(
+                s,
+                r#"<text class="title" x="{}" y="{}" text-anchor="middle" font-weight="bold">"#,
+                N(r.centre_x()),
+                N(first)
+            );
         } else {
             let _ = write!(s, r#"<text class="title" x="{}" y="{}" font-weight="bold">"#, N(left), N(first));
         }
@@ -186,7 +191,11 @@ pub fn paint(g: &Graph, lay: &Layout, style: &Style, decor: &Decor) -> String {
     s.push_str("</g>");
 
     if !lay.labels.is_empty() {
-        let _ = write!(s, r##"<g class="edge-labels" font-size="{}" text-anchor="middle" fill="#333">"##, N(style.label_font_size()));
+        let _ = write!(
+            s,
+            r##"<g class="edge-labels" font-size="{}" text-anchor="middle" fill="#333">"##,
+            N(style.label_font_size())
+        );
         for l in &lay.labels {
             let _ = write!(s, r#"<text x="{}" y="{}" dominant-baseline="middle">"#, N(l.x), N(l.y));
             escape_into(&mut s, &l.text);
@@ -420,7 +429,10 @@ mod tests {
     fn decorations_land_on_their_node_line_and_edge_only() {
         let g = diamond();
         let mut d = Decor::new();
-        d.node_class(1, "selected current").line_class(1, 0, "live").line_class(2, 1, "dead").edge_class(3, "highlight");
+        d.node_class(1, "selected current")
+            .line_class(1, 0, "live")
+            .line_class(2, 1, "dead")
+            .edge_class(3, "highlight");
         let svg = draw(&g, &d);
         assert!(svg.contains(r#"<g class="node selected current" data-id="left""#));
         assert_eq!(svg.matches("selected").count(), 1);
@@ -459,7 +471,8 @@ mod tests {
             assert_eq!(svg.matches(r#"<g class="badges entry""#).count(), 1);
             assert!(svg.contains(r#"<g class="badge on changed">"#));
             assert!(svg.contains("<title>needed &lt;and&gt; safe</title>"));
-            let pills: Vec<f64> = svg.match_indices(r#"<rect class="pill""#).map(|(i, _)| attr(&svg[i..i + 200], "y")[0]).collect();
+            let pills: Vec<f64> =
+                svg.match_indices(r#"<rect class="pill""#).map(|(i, _)| attr(&svg[i..i + 200], "y")[0]).collect();
             let (entry, exit) = (lay.nodes[0].unwrap(), lay.nodes[3].unwrap());
             assert!(pills[0] < entry.y && pills[1] == pills[0], "{pills:?} {entry:?}");
             assert!(pills[2] > exit.bottom(), "{pills:?} {exit:?}");

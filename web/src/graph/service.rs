@@ -55,7 +55,13 @@ pub struct Scheduler<W> {
 impl<W> Scheduler<W> {
     /// A scheduler remembering the last `capacity` layouts.
     pub fn new(capacity: usize) -> Scheduler<W> {
-        Scheduler { cache: VecDeque::new(), capacity: capacity.max(1), queue: VecDeque::new(), running: None, next_id: 1 }
+        Scheduler {
+            cache: VecDeque::new(),
+            capacity: capacity.max(1),
+            queue: VecDeque::new(),
+            running: None,
+            next_id: 1,
+        }
     }
 
     fn fresh_id(&mut self) -> u64 {
@@ -67,7 +73,8 @@ impl<W> Scheduler<W> {
     /// The cached layout of `graph` in `style`, if any (and marks it recently used).
     pub fn lookup(&mut self, graph: &Rc<Graph>, style: &Style) -> Option<Rc<Layout>> {
         let key = graph.layout_key(style);
-        let pos = self.cache.iter().position(|e| e.key == key && (Rc::ptr_eq(&e.graph, graph) || *e.graph == **graph))?;
+        let pos =
+            self.cache.iter().position(|e| e.key == key && (Rc::ptr_eq(&e.graph, graph) || *e.graph == **graph))?;
         let entry = self.cache.remove(pos)?;
         let layout = entry.layout.clone();
         self.cache.push_back(entry);

@@ -62,7 +62,8 @@ impl Viewport {
         let k = READABLE;
         let w = content.0.max(1.0) * k;
         // Centred on the entry, but not past the drawing's edges when it is wider than the room.
-        let x = if w <= room.0 { (room.0 - w) / 2.0 } else { (room.0 / 2.0 - entry_x * k).clamp(room.0 - w - PAD, PAD) };
+        let x =
+            if w <= room.0 { (room.0 - w) / 2.0 } else { (room.0 / 2.0 - entry_x * k).clamp(room.0 - w - PAD, PAD) };
         Viewport { x, y: TOP, k }
     }
 
@@ -121,7 +122,10 @@ mod tests {
         assert_eq!(left.x, PAD);
         let right = Viewport::initial((4000.0, 20000.0), (800.0, 600.0), 3990.0);
         assert!((right.x - (800.0 - 4000.0 * READABLE - PAD)).abs() < 1e-9, "{right:?}");
-        assert_eq!(Viewport::initial((100.0, 50.0), (500.0, 500.0), 50.0), Viewport::fit((100.0, 50.0), (500.0, 500.0)));
+        assert_eq!(
+            Viewport::initial((100.0, 50.0), (500.0, 500.0), 50.0),
+            Viewport::fit((100.0, 50.0), (500.0, 500.0))
+        );
     }
 
     #[test]

@@ -7,9 +7,9 @@
 //! wasm-bindgen-test, or it never says it is ready), layouts run on the main thread, one per
 //! timer tick, so the page can at least paint "laying out…" first.
 
+use super::layout::fallback_layout;
 use super::protocol::{answer, Reply, Request};
 use super::service::{Scheduler, Start, Ticket};
-use super::layout::fallback_layout;
 use super::{export, layout, Graph, Layout, Style};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -134,7 +134,12 @@ fn pump() {
         match &s.backend {
             Backend::Ready(h) => {
                 let start = s.sched.next_start()?;
-                let msg = serde_json::to_string(&Request { id: start.job, graph: (*start.graph).clone(), style: start.style.clone() }).ok()?;
+                let msg = serde_json::to_string(&Request {
+                    id: start.job,
+                    graph: (*start.graph).clone(),
+                    style: start.style.clone(),
+                })
+                .ok()?;
                 if h.worker.post_message(&JsValue::from_str(&msg)).is_err() {
                     return Some(Err(()));
                 }
@@ -249,7 +254,9 @@ pub fn run_worker() {
 
 /// The theme's colours for the drawing's CSS variables, as computed on `el`.
 pub fn theme_colours(el: &web_sys::Element) -> Vec<(String, String)> {
-    let Some(style) = web_sys::window().and_then(|w| w.get_computed_style(el).ok().flatten()) else { return Vec::new() };
+    let Some(style) = web_sys::window().and_then(|w| w.get_computed_style(el).ok().flatten()) else {
+        return Vec::new();
+    };
     export::css_variables()
         .into_iter()
         .filter_map(|name| {

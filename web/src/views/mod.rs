@@ -42,15 +42,3 @@ pub fn view_pane(props: &ViewProps) -> Html {
         </div>
     }
 }
-
-#[derive(Properties, PartialEq)]
-pub struct SvgViewProps {
-    /// A standalone `<svg>` element from [`crate::graph_svg::render_svg`].
-    pub svg: AttrValue,
-}
-
-/// Shows an SVG string made by [`crate::graph_svg`] (its text is escaped there).
-#[function_component(SvgView)]
-pub fn svg_view(props: &SvgViewProps) -> Html {
-    html! { <div class="svg-view graph">{ Html::from_html_unchecked(props.svg.clone()) }</div> }
-}
