@@ -152,3 +152,35 @@ test('every view renders without errors (screenshots in tests/artifacts)', { tim
   }
   assert.deepEqual(errors, []);
 });
+
+test('the gallery says what each example teaches', { timeout: 90_000 }, async () => {
+  const { page, errors } = env;
+  await fresh(page);
+  const first = await page.textContent('#teaches');
+  assert.ok(first.trim().length > 10, first);
+  const ids = await page.$$eval('#example option', (os) => os.map((o) => [o.value, o.title]));
+  assert.ok(ids.length >= 12, `${ids.length} examples`);
+  for (const [id, teaches] of ids) assert.ok(id && teaches.length > 10, `${id}: ${teaches}`);
+  await page.selectOption('#example', 'lcm-article');
+  await page.waitForFunction((t) => document.querySelector('#teaches')?.textContent !== t, first);
+  // An edit makes it the user's program: the line goes.
+  await page.fill('#source', DIAMOND);
+  await page.waitForSelector('#teaches', { state: 'detached' });
+  assert.deepEqual(errors, []);
+});
+
+test('embed mode (#embed=VIEW) shows just that view, for an iframe', { timeout: 90_000 }, async () => {
+  const { page, errors } = env;
+  await fresh(page);
+  await page.goto(`${URL}#embed=dom`);
+  await page.reload();
+  await page.waitForSelector('.app.embed .view-dom svg g.node');
+  for (const hidden of ['header.bar', '#source', '.tabs']) {
+    assert.equal(await page.isVisible(hidden), false, `${hidden} is hidden`);
+  }
+  await page.keyboard.press('ArrowRight');
+  assert.match(await page.textContent('.step-count'), /^1 \//);
+  await screenshot(page, 'embed-dom');
+  await page.goto(URL);
+  assert.deepEqual(errors, []);
+});

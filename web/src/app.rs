@@ -188,7 +188,7 @@ fn header(props: &Props) -> Html {
                         <option value="" selected=true disabled=true>{ "your program" }</option>
                     }
                     { for EXAMPLES.iter().map(|ex| html! {
-                        <option value={ex.id} selected={s.doc.example == Some(ex.id)}>{ ex.title }</option>
+                        <option value={ex.id} title={ex.teaches} selected={s.doc.example == Some(ex.id)}>{ ex.title }</option>
                     }) }
                 </select>
             </label>
@@ -291,6 +291,9 @@ fn source_editor(props: &Props) -> Html {
                 { s.doc.file.clone() }
                 if s.is_stale() { <span class="stale-badge">{ " · errors: the views show the last good program" }</span> }
             </h2>
+            if let Some(ex) = s.doc.example.and_then(crate::examples::by_id) {
+                <p id="teaches" class="teaches">{ ex.teaches }</p>
+            }
             <Editor text={s.doc.source.clone()} lang={s.doc.lang} marks={s.marks.clone()} active_lines={(*active).clone()} {onedit} />
             if let Some(text) = &s.error_text {
                 <pre id="errors" class="errors">{ text.clone() }</pre>
