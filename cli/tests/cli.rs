@@ -1,25 +1,10 @@
 //! The `optlab` binary end to end: exit codes, error rendering, the fixed JSON shapes.
 
 use serde_json::Value;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-fn optlab(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_optlab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run optlab");
-    if let Some(text) = stdin {
-        // optlab may exit before reading (e.g. a usage error): a broken pipe is fine here.
-        let _ = child.stdin.take().unwrap().write_all(text.as_bytes());
-    } else {
-        drop(child.stdin.take());
-    }
-    child.wait_with_output().unwrap()
-}
+mod common;
+use common::optlab;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

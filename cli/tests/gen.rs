@@ -2,24 +2,9 @@
 //! reproducible from their seed.
 
 use optlab_core::{parse_module, Lang};
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
 
-fn optlab(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_optlab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run optlab");
-    if let Some(text) = stdin {
-        let _ = child.stdin.take().unwrap().write_all(text.as_bytes());
-    } else {
-        drop(child.stdin.take());
-    }
-    child.wait_with_output().unwrap()
-}
+mod common;
+use common::optlab;
 
 fn gen(args: &[&str]) -> String {
     let mut all = vec!["gen"];
