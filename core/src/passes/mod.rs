@@ -1,2 +1,220 @@
+//! The passes, behind one contract, so that a new pass is one module here and one view in
+//! the web app.
+//!
+//! A pass says who it is ([`PassInfo`]: slug, name, source, the languages it accepts and why
+//! it refuses the others) and runs on one function given the shared [`Analyses`] of that
+//! function and the [`Options`]. [`run`] wraps every pass the same way: a language the pass
+//! does not accept and a function that fails [`crate::ir::verify`] are refused with a message
+//! for users; the output is verified, and a pass that breaks its function is reported as a
+//! bug ([`Outcome::Failed`]) with the input returned — never a silently wrong program. What a
+//! pass returns ([`PassRun`]) is the same for all: the function, the pass's own result
+//! ([`Detail`]: its trace and what its view needs), counts for a summary line and its steps
+//! (one sentence each, computed here in core; the state at step `k` comes from the pass's
+//! own replay).
+//!
+//! [`REGISTRY`] lists the passes in the order users see them; the CLI's subcommands, the web
+//! app's tabs and its pipeline picker are built from it. [`pipeline`] runs a list of them.
+
+pub mod analyses;
 pub mod dce;
 pub mod lcm;
+pub mod pipeline;
+
+pub use analyses::Analyses;
+
+use crate::ir::{verify, Function, Lang};
+use crate::steps::Steps;
+use serde::Serialize;
+
+/// What users see of a pass.
+#[derive(Debug)]
+pub struct PassInfo {
+    /// The name in links, pipelines (`lcm,copyprop,dce`) and CLI subcommands.
+    pub slug: &'static str,
+    /// Short, for a tab or a pipeline chip: `DCE`.
+    pub title: &'static str,
+    /// The algorithm and its source: "Aggressive dead code elimination (Swift's DCE)".
+    pub name: &'static str,
+    /// One line on what it does.
+    pub summary: &'static str,
+    pub langs: &'static [Lang],
+    /// Why the pass refuses the languages it does not accept (completes "`@f` is SIL: …").
+    pub refusal: &'static str,
+}
+
+impl PassInfo {
+    pub fn accepts(&self, lang: Lang) -> bool {
+        self.langs.contains(&lang)
+    }
+
+    /// The languages, for messages: `Bril`, `SIL and Bril`.
+    pub fn lang_names(&self) -> String {
+        let names: Vec<&str> = self.langs.iter().map(|l| lang_name(*l)).collect();
+        names.join(" and ")
+    }
+}
+
+fn lang_name(l: Lang) -> &'static str {
+    match l {
+        Lang::Bril => "Bril",
+        Lang::Sil => "SIL",
+    }
+}
+
+/// Options of the passes that have any (one struct, so a pipeline passes them along).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// LCM: treat `add b a` as `add a b` for commutative operations.
+    pub commute: bool,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", content = "message", rename_all = "lowercase")]
+pub enum Outcome {
+    Ran,
+    /// Not run: a language the pass does not accept, or a malformed function. For users.
+    Refused(String),
+    /// A bug: the pass failed or its output does not verify. The input is returned.
+    Failed(String),
+}
+
+/// One count of a summary line: `4 removed`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Count {
+    pub label: &'static str,
+    pub value: usize,
+}
+
+/// Each pass's own result: its trace and whatever its view replays.
+#[derive(Clone, Debug)]
+pub enum Detail {
+    /// Refused or failed before the pass produced anything.
+    None,
+    Dce(dce::DceResult),
+    Lcm(Box<lcm::LcmOutput>),
+}
+
+impl Detail {
+    /// The pass's trace as JSON (`optlab opt --trace json`).
+    pub fn trace_json(&self) -> serde_json::Value {
+        let v = match self {
+            Detail::None => Ok(serde_json::Value::Null),
+            Detail::Dce(r) => serde_json::to_value(&r.trace),
+            Detail::Lcm(o) => serde_json::to_value(&o.trace),
+        };
+        v.unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// A pass's run on one function.
+#[derive(Clone, Debug)]
+pub struct PassRun {
+    pub pass: &'static PassInfo,
+    /// The transformed function; the input itself unless the outcome is [`Outcome::Ran`].
+    pub function: Function,
+    pub outcome: Outcome,
+    pub detail: Detail,
+    /// Counts for the summary line, most important first.
+    pub counts: Vec<Count>,
+    pub steps: Steps,
+}
+
+impl PassRun {
+    /// A run that produced nothing, with the input returned.
+    pub fn not_run(pass: &'static PassInfo, f: &Function, outcome: Outcome) -> PassRun {
+        let text = match &outcome {
+            Outcome::Ran => format!("{} on @{}", pass.title, f.name),
+            Outcome::Refused(m) | Outcome::Failed(m) => m.clone(),
+        };
+        PassRun {
+            pass,
+            function: f.clone(),
+            outcome,
+            detail: Detail::None,
+            counts: Vec::new(),
+            steps: Steps::new(vec![text]),
+        }
+    }
+
+    /// Why the pass did not run (refused or failed), for the view and the CLI.
+    pub fn problem(&self) -> Option<&str> {
+        match &self.outcome {
+            Outcome::Ran => None,
+            Outcome::Refused(m) | Outcome::Failed(m) => Some(m),
+        }
+    }
+
+    /// `DCE on @f: 12 → 8 instructions; 4 removed, 1 branch rewritten` (counts that are 0
+    /// after the first two are left out).
+    pub fn summary(&self) -> String {
+        if let Some(p) = self.problem() {
+            return format!("{} on @{}: {p}", self.pass.title, self.function.name);
+        }
+        let mut parts: Vec<String> = Vec::new();
+        for (k, c) in self.counts.iter().enumerate() {
+            if k < 2 || c.value > 0 {
+                parts.push(format!("{} {}", c.value, c.label));
+            }
+        }
+        format!("{} on @{}: {}", self.pass.title, self.function.name, parts.join(", "))
+    }
+}
+
+/// A pass: who it is and how it runs. Implementations live in the pass's own module; they
+/// may assume the function verifies and is in one of `info().langs` ([`run`] checks both).
+pub trait Pass: Sync {
+    fn info(&self) -> &'static PassInfo;
+    /// Runs on a verified function `f` whose analyses are `a`. Never panics.
+    fn run(&self, f: &Function, a: &Analyses, opts: &Options) -> PassRun;
+}
+
+/// Every pass, in the order users see them.
+pub static REGISTRY: &[&dyn Pass] = &[&dce::DCE_PASS, &lcm::LCM_PASS];
+
+/// The pass named `slug`.
+pub fn by_slug(slug: &str) -> Option<&'static dyn Pass> {
+    REGISTRY.iter().copied().find(|p| p.info().slug == slug)
+}
+
+/// The registered slugs, for messages: `dce, lcm, copyprop`.
+pub fn slugs() -> String {
+    REGISTRY.iter().map(|p| p.info().slug).collect::<Vec<_>>().join(", ")
+}
+
+/// Runs `pass` on `f` with the contract's checks around it: refuses a language it does not
+/// accept and a malformed function, and verifies the output.
+pub fn run(pass: &dyn Pass, f: &Function, a: &Analyses, opts: &Options) -> PassRun {
+    let info = pass.info();
+    if !info.accepts(f.lang) {
+        let msg = format!(
+            "{} runs on {}; @{} is {}: {}",
+            info.title,
+            info.lang_names(),
+            f.name,
+            lang_name(f.lang),
+            info.refusal
+        );
+        return PassRun::not_run(info, f, Outcome::Refused(msg));
+    }
+    if let Err(d) = verify(f) {
+        let msg = format!("@{} is malformed: {}", f.name, first_message(&d));
+        return PassRun::not_run(info, f, Outcome::Refused(msg));
+    }
+    let mut r = pass.run(f, a, opts);
+    if r.outcome == Outcome::Ran {
+        if let Err(d) = verify(&r.function) {
+            let msg = format!("internal error in {}: the result does not verify ({})", info.title, first_message(&d));
+            r.function = f.clone();
+            r.outcome = Outcome::Failed(msg);
+        }
+    }
+    r
+}
+
+fn first_message(d: &crate::Diagnostics) -> String {
+    d.iter().next().map_or_else(|| "no detail".to_string(), |d| d.message.clone())
+}
+
+#[cfg(test)]
+mod tests;

@@ -13,7 +13,7 @@
 
 use super::classify::{classify, is_conditional_branch, is_ossa, Class};
 use super::trace::{Event, Node, Phase, Reason, RootKind};
-use super::Analyses;
+use crate::passes::Analyses;
 use crate::dataflow::DefSite;
 use crate::entity::{EntityRef, EntitySet, EntityVec};
 use crate::ir::{BlockId, Function, InstId, Lang, ValueDef, ValueId};
@@ -56,7 +56,7 @@ pub(crate) fn mark(f: &Function, a: &Analyses, events: &mut Vec<Event>) -> Liven
         }
     }
     let mut reaching = EntityVec::filled(ni, Vec::new());
-    if let Some(rd) = &a.reaching {
+    if let Some(rd) = a.reaching(f) {
         for &b in a.cfg.blocks() {
             if !a.cfg.is_reachable(b) {
                 continue;
@@ -245,7 +245,7 @@ impl Marker<'_> {
 /// Walks the post-dominator tree up from `b` to the first block holding something live;
 /// `None` when the walk reaches the virtual exit.
 pub(crate) fn nearest_live_post_dominator(a: &Analyses, live: &Liveness, b: BlockId) -> Option<BlockId> {
-    let mut cur = a.pdt.idom(b);
+    let mut cur = a.pdom.idom(b);
     let mut steps = 0usize;
     while let Some(p) = cur {
         if live.blocks.contains(p) {
@@ -255,7 +255,7 @@ pub(crate) fn nearest_live_post_dominator(a: &Analyses, live: &Liveness, b: Bloc
         if steps > a.cfg.num_blocks() {
             return None;
         }
-        cur = a.pdt.idom(p);
+        cur = a.pdom.idom(p);
     }
     None
 }

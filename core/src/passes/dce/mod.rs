@@ -37,41 +37,19 @@ mod classify;
 mod explain;
 mod mark;
 mod ossa;
+mod pass;
 mod sweep;
 mod trace;
 
 pub use classify::is_trivial_type;
 pub use explain::{explain, inst_text, locate, summarize};
+pub use pass::{Dce, DCE_PASS};
 pub use trace::{apply_event, replay, replay_to, try_replay, EndKind, Event, Node, Phase, Reason, ReplayError, RootKind, Slot, Trace};
 
-use crate::cfg::Cfg;
-use crate::dataflow::ReachingDefs;
-use crate::dom::{ControlDeps, DomTree};
 use crate::entity::EntitySet;
-use crate::ir::{Function, InstId, Lang, Module};
+use crate::ir::{Function, InstId, Module};
+use crate::passes::Analyses;
 use serde::{Deserialize, Serialize};
-
-/// The analyses the pass reads, all computed from the unmodified function.
-#[derive(Clone, Debug)]
-pub struct Analyses {
-    pub cfg: Cfg,
-    /// Post-dominators, rooted at the virtual exit.
-    pub pdt: DomTree,
-    /// Control dependence (the post-dominance frontier).
-    pub cdg: ControlDeps,
-    /// Bril only: reaching definitions.
-    pub reaching: Option<ReachingDefs>,
-}
-
-impl Analyses {
-    pub fn new(f: &Function) -> Analyses {
-        let cfg = Cfg::new(f);
-        let pdt = DomTree::post_dominators(f, &cfg);
-        let cdg = ControlDeps::new(f, &cfg, &pdt);
-        let reaching = (f.lang == Lang::Bril).then(|| ReachingDefs::new(f, &cfg));
-        Analyses { cfg, pdt, cdg, reaching }
-    }
-}
 
 /// Counts for the CLI and the UI's summary line.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -97,25 +75,45 @@ pub struct DceResult {
     pub stats: Stats,
 }
 
-/// Runs ADCE on a copy of `f`. Never panics: a function that fails [`crate::ir::verify`] is
-/// returned unchanged with `trace.skipped` saying why.
+/// Runs ADCE on a copy of `f`, building the analyses it needs. Never panics: a function that
+/// fails [`crate::ir::verify`] is returned unchanged with `trace.skipped` saying why.
 pub fn run(f: &Function) -> DceResult {
+    if f.is_declaration() || crate::ir::verify(f).is_err() {
+        return run_with(f, None);
+    }
+    run_with(f, Some(&Analyses::new(f)))
+}
+
+/// [`run`] with the shared analyses of `f` (`None` when `f` does not verify, so none could be
+/// built). The output is verified too: an edit that breaks the function is a bug, reported in
+/// `trace.skipped` with the original returned, never a silently wrong program.
+pub fn run_with(f: &Function, a: Option<&Analyses>) -> DceResult {
     let mut g = f.clone();
     if f.is_declaration() {
         let trace = Trace { function: f.name.clone(), ..Trace::default() };
         let stats = Stats::default();
         return DceResult { function: g, trace, stats };
     }
-    if let Err(errs) = crate::ir::verify(f) {
-        let why = errs.iter().next().map_or_else(|| "the function is malformed".to_string(), |d| d.message.clone());
+    let first_error = |errs: crate::Diagnostics| {
+        errs.iter().next().map_or_else(|| "the function is malformed".to_string(), |d| d.message.clone())
+    };
+    let skip = |why: String| {
         let trace = Trace { function: f.name.clone(), events: Vec::new(), skipped: Some(why) };
         // Not `placed_insts`: the layout may name blocks that do not exist.
         let n = f.layout.iter().filter_map(|&b| f.blocks.get(b)).map(|b| b.all_insts().count()).sum();
         let stats = Stats { insts_before: n, insts_after: n, ..Stats::default() };
-        return DceResult { function: g, trace, stats };
+        DceResult { function: f.clone(), trace, stats }
+    };
+    if let Err(errs) = crate::ir::verify(f) {
+        return skip(first_error(errs));
     }
-    let a = Analyses::new(f);
-    let (trace, stats) = eliminate(&mut g, &a);
+    let Some(a) = a else { return skip("no analyses were built for the function".into()) };
+    let (mut trace, stats) = eliminate(&mut g, a);
+    if trace.skipped.is_none() {
+        if let Err(errs) = crate::ir::verify(&g) {
+            trace.skipped = Some(format!("internal error: the result does not verify ({})", first_error(errs)));
+        }
+    }
     if trace.skipped.is_some() {
         g = f.clone();
     }

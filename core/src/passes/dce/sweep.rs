@@ -18,7 +18,7 @@ use super::classify::{is_conditional_branch, is_ossa, operand_type};
 use super::ossa::{is_local_borrow, is_phi, ownership, param_ownership, repairs, EndKind, Ownership};
 use super::mark::{nearest_live_post_dominator, Liveness};
 use super::trace::{apply_event, Event, Phase, ReplayError, Slot};
-use super::Analyses;
+use crate::passes::Analyses;
 use crate::cfg::Cfg;
 use crate::entity::{EntityRef, EntitySet};
 use crate::ir::{BlockId, Function, Lang, ValueDef, ValueId};

@@ -29,6 +29,7 @@
 
 mod exprs;
 mod graph;
+mod pass;
 mod predicates;
 pub mod report;
 mod split;
@@ -37,6 +38,7 @@ mod transform;
 
 pub use exprs::{may_trap, Expr, ExprId, Local, Options};
 pub use graph::Graph;
+pub use pass::{Lcm, LCM_PASS};
 pub use predicates::{BitChange, Fixpoint, PerBlock, Pred, Predicates};
 pub use split::{SplitEdge, Splits};
 pub use trace::{BlockInfo, Edit, Point, PredValues, Step, Temp, Trace};

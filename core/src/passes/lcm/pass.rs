@@ -1,0 +1,50 @@
+//! Lazy Code Motion behind the pass contract ([`crate::passes::Pass`]).
+
+use super::{run_function, Edit, LcmError, Options as LcmOptions, Step};
+use crate::ir::{Function, Lang};
+use crate::passes::{Analyses, Count, Detail, Options, Outcome, Pass, PassInfo, PassRun};
+
+pub struct Lcm;
+
+pub static LCM_PASS: Lcm = Lcm;
+
+static INFO: PassInfo = PassInfo {
+    slug: "lcm",
+    title: "LCM",
+    name: "Lazy Code Motion (Knoop, Rüthing, Steffen)",
+    summary: "partial redundancy elimination: computes each expression as late as possible where it is needed on every path",
+    langs: &[Lang::Bril],
+    refusal: "SIL values are defined once, so a computation moved into two predecessors of a join would need a new block argument there, which this pass does not build yet",
+};
+
+impl Pass for Lcm {
+    fn info(&self) -> &'static PassInfo {
+        &INFO
+    }
+
+    fn run(&self, f: &Function, _a: &Analyses, opts: &Options) -> PassRun {
+        // LCM works on its own graph (critical edges split), not on the shared analyses.
+        let out = match run_function(f, &LcmOptions { commute: opts.commute }) {
+            Ok(out) => out,
+            Err(e @ (LcmError::NotBril { .. } | LcmError::Malformed { .. } | LcmError::UnknownExpr { .. })) => {
+                return PassRun::not_run(&INFO, f, Outcome::Refused(e.to_string()))
+            }
+            Err(e @ LcmError::Internal { .. }) => return PassRun::not_run(&INFO, f, Outcome::Failed(e.to_string())),
+        };
+        let (mut inserted, mut deleted) = (0, 0);
+        for step in &out.trace.steps {
+            if let Step::Transform { edits, .. } = step {
+                inserted += edits.iter().filter(|e| matches!(e, Edit::Insert { .. })).count();
+                deleted += edits.iter().filter(|e| matches!(e, Edit::Delete { .. })).count();
+            }
+        }
+        let counts = vec![
+            Count { label: "expressions", value: out.exprs.len() },
+            Count { label: "moved", value: out.moved().len() },
+            Count { label: "computations inserted", value: inserted },
+            Count { label: "deleted", value: deleted },
+        ];
+        let steps = crate::steps::Steps::default(); // MERGE: lcm steps
+        PassRun { pass: &INFO, function: out.result.clone(), outcome: Outcome::Ran, detail: Detail::Lcm(Box::new(out)), counts, steps }
+    }
+}
