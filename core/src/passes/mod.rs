@@ -1,2 +1,3 @@
 pub mod dce;
 pub mod lcm;
+pub mod copyprop;
