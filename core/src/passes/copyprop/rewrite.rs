@@ -70,6 +70,9 @@ pub fn reaching_instances(f: &Function, cfg: &Cfg, a: &AvailCopies, c: CopyId, b
     found
 }
 
+/// A point in a block: before its instruction at this position.
+type Point = (BlockId, usize);
+
 /// Rewrites `g` (a clone of `f`, which the analysis `a` describes) and returns the events.
 pub fn rewrite(f: &Function, cfg: &Cfg, a: &AvailCopies, g: &mut Function) -> Result<Vec<Event>, ReplayError> {
     let mut events = Vec::new();
@@ -90,7 +93,7 @@ pub fn rewrite(f: &Function, cfg: &Cfg, a: &AvailCopies, g: &mut Function) -> Re
         });
     }
     // The justification of each link, computed once per (copy, point).
-    let mut vias: EntityVec<CopyId, Vec<((BlockId, usize), Vec<InstId>)>> = EntityVec::filled(a.copies.len(), Vec::new());
+    let mut vias: EntityVec<CopyId, Vec<(Point, Vec<InstId>)>> = EntityVec::filled(a.copies.len(), Vec::new());
     for (inst, block, pos, operand, from, to, chain) in planned {
         let via = chain
             .into_iter()
