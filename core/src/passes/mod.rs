@@ -16,6 +16,7 @@
 //! app's tabs and its pipeline picker are built from it. [`pipeline`] runs a list of them.
 
 pub mod analyses;
+pub mod copyprop;
 pub mod dce;
 pub mod lcm;
 pub mod pipeline;

@@ -1,0 +1,95 @@
+//! Deleting the copies the rewrite left dead: `x = id y` whose `x` is not live after it.
+//!
+//! Liveness is the classic backward may-problem (dragon book §9.2.5): `in = use ∪ (out −
+//! def)`, meet = union, nothing live after an exit. Only copies are deleted — any other dead
+//! instruction is left for dead code elimination, so this pass never changes what DCE would
+//! say about the rest of the program. Self-copies `x = id x` are not copies and stay.
+//!
+//! Deleting a copy removes a use of its source, which may make an earlier copy dead, so the
+//! deletion repeats until a round deletes nothing. Within one round a block is walked
+//! backwards and a deleted copy's operand is not counted as a use, so a chain of dead copies
+//! inside one block goes in one round; chains across blocks take one round per link.
+
+use super::avail::as_copy;
+use super::trace::{apply_event, Event, ReplayError};
+use crate::cfg::Cfg;
+use crate::dataflow::{run, Analysis, Direction};
+use crate::entity::EntitySet;
+use crate::ir::{BlockId, Function, InstId, ValueId};
+
+/// Live variables, on the dataflow framework.
+pub struct Liveness;
+
+impl Analysis for Liveness {
+    type Fact = EntitySet<ValueId>;
+
+    fn direction(&self) -> Direction {
+        Direction::Backward
+    }
+    fn init(&self, f: &Function) -> Self::Fact {
+        EntitySet::new_empty(f.values.len())
+    }
+    /// Nothing is live once the function returns: a Bril variable dies with its frame.
+    fn boundary(&self, f: &Function) -> Self::Fact {
+        EntitySet::new_empty(f.values.len())
+    }
+    fn meet(&self, into: &mut Self::Fact, other: &Self::Fact) {
+        into.union_with(other);
+    }
+    fn transfer(&self, f: &Function, block: BlockId, input: &Self::Fact) -> Self::Fact {
+        let mut live = input.clone();
+        for i in f.blocks[block].all_insts().rev() {
+            live_step(f, &mut live, i);
+        }
+        live
+    }
+}
+
+/// Live before `i` from live after it.
+fn live_step(f: &Function, live: &mut EntitySet<ValueId>, i: InstId) {
+    let inst = &f.insts[i];
+    for &r in &inst.results {
+        live.remove(r);
+    }
+    for v in inst.uses() {
+        live.insert(v);
+    }
+}
+
+/// Deletes dead copies from `g` until none is left; returns the events (with their rounds).
+/// `cfg` is the graph of `g` (the rewrite and the deletions do not change control flow).
+/// `first_index` is the number of events before these, for error positions.
+pub fn delete_dead_copies(g: &mut Function, cfg: &Cfg, first_index: usize) -> Result<Vec<Event>, ReplayError> {
+    let mut events = Vec::new();
+    // Each round deletes at least one instruction, so there are at most as many rounds as
+    // instructions; the bound only guards against a bug looping forever.
+    for round in 1..=g.insts.len() as u32 + 1 {
+        let facts = run(&Liveness, g, cfg);
+        let mut dead = Vec::new();
+        for &b in &g.layout {
+            let mut live = facts.outs[b].clone();
+            for i in g.blocks[b].all_insts().rev() {
+                if let Some((d, _)) = as_copy(&g.insts[i]) {
+                    if !live.contains(d) {
+                        // Deleted: it neither defines nor uses anything any more.
+                        dead.push((i, b));
+                        continue;
+                    }
+                }
+                live_step(g, &mut live, i);
+            }
+        }
+        if dead.is_empty() {
+            break;
+        }
+        // In program order, so the trace reads top to bottom.
+        dead.reverse();
+        dead.sort_by_key(|&(_, b)| g.layout.iter().position(|&x| x == b));
+        for (inst, block) in dead {
+            let e = Event::Delete { inst, block, round };
+            apply_event(g, first_index + events.len(), &e)?;
+            events.push(e);
+        }
+    }
+    Ok(events)
+}

@@ -1,0 +1,206 @@
+//! Global copy propagation on Bril (Aho, Lam, Sethi, Ullman, *Compilers*, 2nd ed., §9.1.5
+//! and exercise 9.2.x on available copies; Muchnick, *Advanced Compiler Design and
+//! Implementation*, §12.5 "Copy Propagation"), followed by the deletion of the copies it left
+//! dead.
+//!
+//! Why it exists: LCM replaces every computation it removes by a copy `d = id t` of its
+//! temporary, and nothing removed those copies, so on the Bril benchmarks LCM alone could
+//! *raise* the dynamic instruction count. After this pass, "LCM then copy propagation" is
+//! never worse than the original on the programs LCM changes (`tests/copyprop_corpus.rs`).
+//!
+//! The pass, one module per job:
+//! - `avail.rs`: available copies, a forward must-problem on [`crate::dataflow`], with copies
+//!   keyed by the pair `(dest, src)` so the same copy on both arms of a join stays available;
+//! - `rewrite.rs`: every operand `v` with a copy `v ← w` available before its instruction
+//!   reads `w`, following chains at that point;
+//! - `dead.rs`: copies whose destination is no longer live are deleted, to a fixpoint
+//!   (liveness on the same framework); other dead code is DCE's business;
+//! - `trace.rs`: the serializable trace, [`apply_event`] (shared by the pass and the replay)
+//!   and [`replay_to`]; `steps.rs`: one sentence per step.
+//!
+//! SIL is refused: its values are in SSA form, so every use already names its one
+//! definition and there is no `x = id y` to propagate. Removing `copy_value` instructions is
+//! a different transformation — the copy elimination that runs after AddressLowering in
+//! Swift's opaque-values pipeline — which this lab does not implement.
+
+mod avail;
+mod dead;
+mod rewrite;
+mod steps;
+mod trace;
+
+#[cfg(test)]
+mod tests;
+
+pub use avail::{as_copy, AvailCopies, Copy, CopyId};
+pub use dead::{delete_dead_copies, Liveness};
+pub use rewrite::{reaching_instances, resolve};
+pub use steps::step_texts;
+pub use trace::{apply_event, replay_to, try_replay_to, AvailRound, BlockSets, CopyInfo, Event, ReplayError, SetChange, Trace, Via};
+
+use crate::cfg::Cfg;
+use crate::entity::{EntitySet, EntityVec};
+use crate::ir::{verify, BlockId, Function, Lang, Module};
+use serde::{Deserialize, Serialize};
+
+/// Why copy propagation refused a function. The messages are for users (CLI and UI show them
+/// as they are).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CopyPropError {
+    #[error(
+        "copy propagation runs on Bril; `{function}` is SIL, whose values are in SSA form: every \
+         use already names its one definition, so there is no copy to propagate. Removing \
+         `copy_value` is the job of the copy elimination that follows AddressLowering (opaque \
+         values), a later pass this lab does not implement"
+    )]
+    NotBril { function: String },
+    #[error("copy propagation cannot run on `{function}`: the function is malformed ({message})")]
+    Malformed { function: String, message: String },
+    #[error("internal error in copy propagation on `{function}`: {message}")]
+    Internal { function: String, message: String },
+}
+
+/// Counts for the summary line.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Copy pairs (`x = id y`, `x ≠ y`) and the instructions making them.
+    pub copies: usize,
+    pub copy_insts: usize,
+    /// Operands rewritten.
+    pub rewrites: usize,
+    /// Copies deleted.
+    pub deleted: usize,
+    /// Placed instructions before and after.
+    pub insts_before: usize,
+    pub insts_after: usize,
+}
+
+/// The pass's output for one function.
+#[derive(Clone, Debug)]
+pub struct CopyPropOutput {
+    /// The function after the rewrite and the deletions.
+    pub function: Function,
+    pub trace: Trace,
+    pub stats: Stats,
+    /// The available-copies analysis of the input (per-block in/out sets, the copy table).
+    pub avail: AvailCopies,
+}
+
+fn messages(d: &crate::diag::Diagnostics) -> String {
+    d.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; ")
+}
+
+/// The in-sets the dataflow engine derives from a table of out-sets: the meet over the
+/// predecessors, the boundary (∅) at the entry, ⊤ for a block without predecessors. The
+/// engine iterates the out-sets only; this recomputes the in-sets after each round for the
+/// trace.
+fn ins_from_outs(f: &Function, cfg: &Cfg, outs: &EntityVec<BlockId, EntitySet<CopyId>>, n: usize) -> EntityVec<BlockId, EntitySet<CopyId>> {
+    outs.keys()
+        .map(|b| {
+            let mut acc: Option<EntitySet<CopyId>> = (Some(b) == f.entry()).then(|| EntitySet::new_empty(n));
+            for &p in cfg.preds(b) {
+                match &mut acc {
+                    None => acc = Some(outs[p].clone()),
+                    Some(x) => {
+                        x.intersect_with(&outs[p]);
+                    }
+                }
+            }
+            acc.unwrap_or_else(|| EntitySet::new_full(n))
+        })
+        .collect()
+}
+
+/// The start table and every round, with in-set changes derived from the out-set changes.
+fn record_rounds(f: &Function, cfg: &Cfg, a: &AvailCopies) -> (BlockSets, Vec<AvailRound>) {
+    let n = a.copies.len();
+    let mut outs: EntityVec<BlockId, EntitySet<CopyId>> = EntityVec::filled(f.blocks.len(), EntitySet::new_full(n));
+    let mut ins = ins_from_outs(f, cfg, &outs, n);
+    let start = BlockSets { ins: trace::table(&ins), outs: trace::table(&outs) };
+    let mut rounds = Vec::new();
+    for r in &a.facts.rounds {
+        let mut round = AvailRound::default();
+        for c in &r.changes {
+            round.outs.push(SetChange { block: c.block, old: trace::ids(&c.old), new: trace::ids(&c.new) });
+            outs[c.block] = c.new.clone();
+        }
+        let new_ins = ins_from_outs(f, cfg, &outs, n);
+        for &b in &f.layout {
+            if new_ins[b] != ins[b] {
+                round.ins.push(SetChange { block: b, old: trace::ids(&ins[b]), new: trace::ids(&new_ins[b]) });
+            }
+        }
+        ins = new_ins;
+        rounds.push(round);
+    }
+    (start, rounds)
+}
+
+/// Copy propagation on one Bril function; `cfg` must be `f`'s graph. The input and the
+/// result are verified; a result that does not verify is an [`CopyPropError::Internal`]
+/// error, never a silently wrong program. Never panics.
+pub fn run(f: &Function, cfg: &Cfg) -> Result<CopyPropOutput, CopyPropError> {
+    let function = f.name.clone();
+    if f.lang != Lang::Bril {
+        return Err(CopyPropError::NotBril { function });
+    }
+    if let Err(d) = verify(f) {
+        return Err(CopyPropError::Malformed { function, message: messages(&d) });
+    }
+    if cfg.num_blocks() != f.blocks.len() || cfg.entry() != f.entry() {
+        let message = "the control-flow graph given was built from another function".to_string();
+        return Err(CopyPropError::Internal { function, message });
+    }
+    let internal = |message: String| CopyPropError::Internal { function: f.name.clone(), message };
+
+    let a = AvailCopies::new(f, cfg);
+    if a.facts.rounds.last().is_none_or(|r| !r.changes.is_empty()) {
+        return Err(internal("the available-copies fixpoint did not converge".into()));
+    }
+    let mut g = f.clone();
+    let mut events = rewrite::rewrite(f, cfg, &a, &mut g).map_err(|e| internal(e.to_string()))?;
+    let rewrites = events.len();
+    let deletions = dead::delete_dead_copies(&mut g, cfg, events.len()).map_err(|e| internal(e.to_string()))?;
+    events.extend(deletions);
+    if let Err(d) = verify(&g) {
+        return Err(internal(format!("the result does not verify: {}", messages(&d))));
+    }
+
+    let (start, rounds) = record_rounds(f, cfg, &a);
+    let copies = a
+        .copies
+        .iter()
+        .map(|(id, c)| CopyInfo { id, dest: c.dest, src: c.src, text: a.copy_text(f, id), insts: c.insts.clone() })
+        .collect();
+    let blocks = f.layout.iter().map(|&b| (b, cfg.is_reachable(b))).collect();
+    let stats = Stats {
+        copies: a.copies.len(),
+        copy_insts: a.copies.values().map(|c| c.insts.len()).sum(),
+        rewrites,
+        deleted: events.len() - rewrites,
+        insts_before: f.placed_insts().count(),
+        insts_after: g.placed_insts().count(),
+    };
+    let trace = Trace { function: f.name.clone(), copies, blocks, start, rounds, events };
+    Ok(CopyPropOutput { function: g, trace, stats, avail: a })
+}
+
+/// Copy propagation on every function of a Bril module. A SIL module is refused with
+/// [`CopyPropError::NotBril`]; the first function that fails stops the whole module.
+pub fn run_module(m: &Module) -> Result<(Module, Vec<CopyPropOutput>), CopyPropError> {
+    if m.lang != Lang::Bril {
+        let function = m.functions.first().map(|f| f.name.clone()).unwrap_or_default();
+        return Err(CopyPropError::NotBril { function });
+    }
+    let outputs = m.functions.iter().map(|f| run(f, &Cfg::new(f))).collect::<Result<Vec<_>, _>>()?;
+    let mut out = m.clone();
+    for (f, o) in out.functions.iter_mut().zip(&outputs) {
+        *f = o.function.clone();
+    }
+    Ok((out, outputs))
+}
+
+/// The trace as pretty JSON.
+pub fn trace_json(trace: &Trace) -> String {
+    serde_json::to_string_pretty(trace).unwrap_or_else(|_| "{}".to_string())
+}

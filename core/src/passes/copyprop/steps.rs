@@ -1,0 +1,112 @@
+//! One sentence per step of the pass, for the step-through view and the golden files:
+//! the copies before, each round of the available-copies fixpoint, each rewrite with the
+//! copies that justify it, each deletion. Step `k`'s program is
+//! `replay_to(original, trace, trace.events_at_step(k))` and its table
+//! `trace.avail_at_round(k)`.
+
+use super::trace::{apply_event, AvailRound, Event, Trace};
+use super::CopyPropOutput;
+use crate::ir::{BlockId, Function, InstId, ValueId};
+use crate::passes::dce::inst_text;
+
+fn block_name(f: &Function, b: BlockId) -> String {
+    f.blocks.get(b).map_or_else(|| b.to_string(), |x| format!(".{}", x.name))
+}
+
+fn value_name(f: &Function, v: ValueId) -> &str {
+    f.values.get(v).map_or("?", |d| d.name.as_str())
+}
+
+fn copy_text(t: &Trace, c: super::CopyId) -> String {
+    t.copies.get(c.0 as usize).map_or_else(|| c.to_string(), |x| x.text.clone())
+}
+
+fn list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+fn round_text(f: &Function, r: &AvailRound, k: usize, n: usize) -> String {
+    let head = format!("Available copies, round {k} of {n}: ");
+    let blocks = |cs: &[super::trace::SetChange]| list(&cs.iter().map(|c| block_name(f, c.block)).collect::<Vec<_>>());
+    if !r.ins.is_empty() {
+        format!("{head}in-set changed in {}", blocks(&r.ins))
+    } else if !r.outs.is_empty() {
+        format!("{head}no in-set changed; out-set changed in {}", blocks(&r.outs))
+    } else {
+        format!("{head}nothing changed — the fixpoint is reached")
+    }
+}
+
+fn event_text(g: &Function, t: &Trace, e: &Event, inst: InstId) -> String {
+    match e {
+        Event::Rewrite { block, from, to, via, .. } => {
+            let copies: Vec<String> = via.iter().map(|v| format!("`{}`", copy_text(t, v.copy))).collect();
+            let noun = if copies.len() == 1 { "copy" } else { "copies" };
+            let verb = if copies.len() == 1 { "reaches" } else { "reach" };
+            format!(
+                "Rewrite `{}` to `{}` in `{}` ({}): {noun} {} {verb} it on every path",
+                value_name(g, *from),
+                value_name(g, *to),
+                inst_text(g, inst),
+                block_name(g, *block),
+                list(&copies)
+            )
+        }
+        Event::Delete { block, round, .. } => {
+            let dest = g.insts.get(inst).and_then(|i| i.results.first()).map_or("?", |&d| value_name(g, d));
+            let why = if *round > 1 {
+                format!("{dest} is no longer used afterwards, now that the copies reading it are gone")
+            } else {
+                format!("{dest} is not used afterwards")
+            };
+            format!("Delete `{}` ({}): {why}", inst_text(g, inst), block_name(g, *block))
+        }
+    }
+}
+
+/// The step texts of a run of the pass on `f` (the original function). One line each.
+pub fn step_texts(f: &Function, out: &CopyPropOutput) -> Vec<String> {
+    let t = &out.trace;
+    let mut steps = Vec::new();
+    let n_insts: usize = t.copies.iter().map(|c| c.insts.len()).sum();
+    let first = if t.copies.is_empty() {
+        format!("Before copy propagation: @{} has no copies, so there is nothing to propagate", f.name)
+    } else {
+        let texts: Vec<String> = t
+            .copies
+            .iter()
+            .map(|c| match c.insts.len() {
+                1 => format!("`{}`", c.text),
+                k => format!("`{}` ({k} instructions)", c.text),
+            })
+            .collect();
+        let noun = if t.copies.len() == 1 { "copy" } else { "copies" };
+        format!(
+            "Before copy propagation: @{} has {} {noun} in {n_insts} instruction{}: {}",
+            f.name,
+            t.copies.len(),
+            if n_insts == 1 { "" } else { "s" },
+            list(&texts)
+        )
+    };
+    steps.push(first);
+    let n = t.rounds.len();
+    for (k, r) in t.rounds.iter().enumerate() {
+        steps.push(round_text(f, r, k + 1, n));
+    }
+    let mut g = f.clone();
+    for (k, e) in t.events.iter().enumerate() {
+        let inst = match e {
+            Event::Rewrite { inst, .. } | Event::Delete { inst, .. } => *inst,
+        };
+        steps.push(event_text(&g, t, e, inst));
+        if apply_event(&mut g, k, e).is_err() {
+            break;
+        }
+    }
+    steps
+}

@@ -1,0 +1,255 @@
+//! The tricky cases of copy propagation, each on a small hand-written program whose answer is
+//! worked out in its comment.
+
+use super::*;
+use crate::cfg::Cfg;
+use crate::interp::{bril, RunConfig};
+use crate::ir::{BlockId, Module};
+use crate::print::{print_function, Naming};
+
+fn parse(text: &str) -> Module {
+    crate::parse_module(Lang::Bril, "t.bril", text).unwrap_or_else(|d| panic!("{d:?}\n{text}"))
+}
+
+/// Runs the pass on `@main` and checks what every run must satisfy: the replay gives the
+/// output, the trace survives JSON, the last round's table is the fixpoint, behaviour and
+/// the dynamic count do not get worse. Returns the output and the printed result.
+fn cp(text: &str) -> (Function, CopyPropOutput, String) {
+    let m = parse(text);
+    let f = m.functions[0].clone();
+    let out = run(&f, &Cfg::new(&f)).unwrap_or_else(|e| panic!("{e}"));
+    let replayed = try_replay_to(&f, &out.trace, usize::MAX).unwrap();
+    assert_eq!(replayed, out.function, "replay differs");
+    let back: Trace = serde_json::from_str(&trace_json(&out.trace)).unwrap();
+    assert_eq!(back, out.trace);
+    let last = out.trace.avail_at_round(usize::MAX);
+    for &b in &f.layout {
+        let ins: Vec<CopyId> = out.avail.facts.ins[b].iter().collect();
+        let outs: Vec<CopyId> = out.avail.facts.outs[b].iter().collect();
+        assert_eq!(last.ins[b.0 as usize], ins, "in-set of {b} from the trace");
+        assert_eq!(last.outs[b.0 as usize], outs, "out-set of {b} from the trace");
+    }
+    for s in step_texts(&f, &out) {
+        assert!(!s.contains('\n'), "{s}");
+    }
+    let mut after = m.clone();
+    after.functions[0] = out.function.clone();
+    let cfg = RunConfig::with_args(bril::args_from_source(text));
+    let (rb, ra) = (bril::run(&m, &cfg), bril::run(&after, &cfg));
+    assert_eq!(rb.stdout, ra.stdout);
+    assert_eq!(rb.error.map(|e| e.kind), ra.error.map(|e| e.kind));
+    assert!(ra.dyn_inst <= rb.dyn_inst);
+    let printed = print_function(&out.function, Naming::User);
+    (f, out, printed)
+}
+
+fn block(f: &Function, name: &str) -> BlockId {
+    f.block_by_name(name).unwrap()
+}
+
+/// The texts of the copies available at the start of block `name`.
+fn avail_in(f: &Function, out: &CopyPropOutput, name: &str) -> Vec<String> {
+    out.avail.facts.ins[block(f, name)].iter().map(|c| out.avail.copy_text(f, c)).collect()
+}
+
+#[test]
+fn a_chain_resolves_to_its_root_and_all_copies_die() {
+    let (f, out, text) = cp("@main {\n  a: int = const 4;\n  b: int = id a;\n  c: int = id b;\n  print c;\n}\n");
+    assert!(text.contains("print a;"), "{text}");
+    assert!(!text.contains("id"), "{text}");
+    assert_eq!(out.stats.rewrites, 2, "c = id b becomes c = id a; print c becomes print a");
+    assert_eq!(out.stats.deleted, 2);
+    let steps = step_texts(&f, &out);
+    assert!(steps.iter().any(|s| s == "Rewrite `c` to `a` in `print c;` (.b0): copies `c = id b` and `b = id a` reach it on every path"), "{steps:#?}");
+}
+
+#[test]
+fn redefining_the_destination_kills_the_copy() {
+    // After `x = const 1`, x is no longer y: print x must stay.
+    let (_, out, text) = cp("@main {\n  y: int = const 2;\n  x: int = id y;\n  print x;\n  x: int = const 1;\n  print x;\n}\n");
+    assert!(text.contains("print y;\n  x: int = const 1;\n  print x;"), "{text}");
+    assert_eq!(out.stats.rewrites, 1);
+    assert_eq!(out.stats.deleted, 1, "the copy is dead once its one use reads y");
+}
+
+#[test]
+fn redefining_the_source_kills_the_copy() {
+    // After `y = const 1`, x still holds the old y: print x must stay, and so must the copy.
+    let (_, out, text) = cp("@main {\n  y: int = const 2;\n  x: int = id y;\n  y: int = const 1;\n  print x;\n  print y;\n}\n");
+    assert_eq!(out.stats.rewrites, 0);
+    assert_eq!(out.stats.deleted, 0);
+    assert!(text.contains("x: int = id y;"), "{text}");
+}
+
+#[test]
+fn a_copy_on_one_arm_is_not_available_at_the_join() {
+    let src = "# ARGS: true\n@main(p: bool) {\n  y: int = const 1;\n  x: int = const 0;\n  br p .l .r;\n.l:\n  x: int = id y;\n  jmp .j;\n.r:\n  jmp .j;\n.j:\n  print x;\n}\n";
+    let (f, out, text) = cp(src);
+    assert!(avail_in(&f, &out, "j").is_empty());
+    assert!(text.contains("print x;"), "{text}");
+    assert_eq!(out.stats.rewrites, 0);
+}
+
+#[test]
+fn the_same_copy_on_both_arms_is_available_at_the_join() {
+    // Keyed by the pair (x, y), the copy of both arms is one fact and survives the meet; keyed
+    // by instruction it would be two facts, each missing on the other arm.
+    let src = "# ARGS: false\n@main(p: bool) {\n  y: int = const 1;\n  br p .l .r;\n.l:\n  x: int = id y;\n  jmp .j;\n.r:\n  x: int = id y;\n  jmp .j;\n.j:\n  print x;\n}\n";
+    let (f, out, text) = cp(src);
+    assert_eq!(avail_in(&f, &out, "j"), ["x = id y"]);
+    assert_eq!(out.stats.copies, 1);
+    assert!(text.contains("print y;"), "{text}");
+    assert_eq!(out.stats.deleted, 2, "both copies are dead");
+    let Event::Rewrite { via, .. } = &out.trace.events[0] else { panic!() };
+    assert_eq!(via[0].insts.len(), 2, "both arms' copies justify the rewrite");
+}
+
+#[test]
+fn different_copies_on_the_two_arms_are_not_available() {
+    let src = "# ARGS: false\n@main(p: bool) {\n  y: int = const 1;\n  z: int = const 2;\n  br p .l .r;\n.l:\n  x: int = id y;\n  jmp .j;\n.r:\n  x: int = id z;\n  jmp .j;\n.j:\n  print x;\n}\n";
+    let (f, out, _) = cp(src);
+    assert!(avail_in(&f, &out, "j").is_empty());
+    assert_eq!(out.stats.rewrites, 0);
+}
+
+#[test]
+fn a_copy_killed_in_the_loop_body_is_not_available_in_the_loop() {
+    // x = id y before the loop; the body assigns y, so at the loop head x == y only on the
+    // first entry: the use in the head must keep x. After the loop x is not y either.
+    let src = "@main {\n  y: int = const 0;\n  n: int = const 3;\n  x: int = id y;\n.head:\n  print x;\n  one: int = const 1;\n  y: int = add y one;\n  c: bool = lt y n;\n  br c .head .done;\n.done:\n  print x;\n}\n";
+    let (f, out, text) = cp(src);
+    assert!(avail_in(&f, &out, "head").is_empty());
+    assert!(avail_in(&f, &out, "done").is_empty());
+    assert_eq!(out.stats.rewrites, 0, "{text}");
+    // The fixpoint needs more than the proving round: ⊤ at the head must be lowered.
+    assert!(out.trace.rounds.len() >= 2);
+}
+
+#[test]
+fn a_copy_not_killed_in_the_loop_is_available_in_it() {
+    let src = "@main {\n  y: int = const 0;\n  i: int = const 0;\n  n: int = const 3;\n  x: int = id y;\n.head:\n  print x;\n  one: int = const 1;\n  i: int = add i one;\n  c: bool = lt i n;\n  br c .head .done;\n.done:\n  print x;\n}\n";
+    let (f, out, text) = cp(src);
+    assert_eq!(avail_in(&f, &out, "head"), ["x = id y"]);
+    assert_eq!(out.stats.rewrites, 2, "{text}");
+    assert!(!text.contains("id"), "{text}");
+}
+
+#[test]
+fn self_copies_are_left_alone() {
+    let (_, out, text) = cp("@main {\n  x: int = const 1;\n  x: int = id x;\n  print x;\n}\n");
+    assert_eq!(out.stats.copies, 0);
+    assert!(text.contains("x: int = id x;"), "{text}");
+}
+
+#[test]
+fn a_copy_and_its_reverse_kill_each_other() {
+    // `y = id x` kills `x ← y` (it assigns y); then `x ← y` no longer resolves and no
+    // rewrite loops between x and y.
+    let src = "@main {\n  y: int = const 1;\n  x: int = id y;\n  y: int = id x;\n  print x;\n  print y;\n}\n";
+    // `y = id x` reads x where x ← y holds, so it becomes the self-copy `y = id y` (kept);
+    // after it only y ← x holds, so `print y` reads x and `print x` stays.
+    let (_, out, text) = cp(src);
+    assert!(text.contains("x: int = id y;\n  y: int = id y;\n  print x;\n  print x;"), "{text}");
+    assert_eq!(out.stats.rewrites, 2);
+}
+
+#[test]
+fn unreachable_blocks_are_not_rewritten_and_do_not_weaken_a_join() {
+    // .dead is unreachable and assigns y; its edge into .j must not kill x ← y there.
+    let src = "@main {\n  y: int = const 1;\n  x: int = id y;\n  jmp .j;\n.dead:\n  y: int = const 5;\n  z: int = id x;\n  print z;\n  jmp .j;\n.j:\n  print x;\n}\n";
+    let (f, out, text) = cp(src);
+    assert_eq!(avail_in(&f, &out, "j"), ["x = id y"]);
+    assert!(text.contains(".j:\n  print y;"), "{text}");
+    assert!(text.contains("print z;"), "nothing is rewritten in .dead: {text}");
+    for e in &out.trace.events {
+        if let Event::Rewrite { block, .. } = e {
+            assert_ne!(*block, block_of(&f, "dead"));
+        }
+    }
+}
+
+fn block_of(f: &Function, name: &str) -> BlockId {
+    block(f, name)
+}
+
+#[test]
+fn fall_through_blocks_and_operands_of_every_kind_are_handled() {
+    // A block without terminator falls through; br conditions, call arguments, ret and print
+    // are all operands.
+    let src = "@inc(a: int): int {\n  one: int = const 1;\n  r: int = add a one;\n  ret r;\n}\n@main {\n  t: bool = const true;\n  c: bool = id t;\n  v: int = const 3;\n  w: int = id v;\n.next:\n  r: int = call @inc w;\n  br c .yes .no;\n.yes:\n  print w;\n.no:\n  print r;\n}\n";
+    let m = parse(src);
+    let (out_m, outs) = run_module(&m).unwrap();
+    let text = print_function(&out_m.functions[1], Naming::User);
+    assert!(text.contains("call @inc v;"), "{text}");
+    assert!(text.contains("br t .yes .no;"), "{text}");
+    assert!(text.contains("print v;"), "{text}");
+    assert_eq!(outs[1].stats.deleted, 2);
+    let (rb, ra) = (bril::run(&m, &RunConfig::default()), bril::run(&out_m, &RunConfig::default()));
+    assert_eq!(rb.stdout, ra.stdout);
+    assert!(ra.dyn_inst < rb.dyn_inst);
+}
+
+#[test]
+fn a_dead_copy_chain_across_blocks_takes_several_rounds() {
+    // `b = id a` is only read by `c = id b` in the next block: once the rewrite makes c read a
+    // directly, b is dead; c is dead after print reads a. Copies read by nothing else.
+    let src = "@main {\n  a: int = const 1;\n  b: int = id a;\n  jmp .n;\n.n:\n  c: int = id b;\n  print c;\n}\n";
+    let (_, out, text) = cp(src);
+    assert!(!text.contains("id"), "{text}");
+    assert_eq!(out.stats.deleted, 2);
+}
+
+#[test]
+fn a_copy_still_used_after_its_source_changes_is_kept() {
+    let src = "@main {\n  a: int = const 1;\n  b: int = id a;\n  print b;\n  a: int = const 2;\n  print b;\n  print a;\n}\n";
+    let (_, out, text) = cp(src);
+    assert!(text.contains("b: int = id a;\n  print a;\n  a: int = const 2;\n  print b;"), "{text}");
+    assert_eq!(out.stats.deleted, 0);
+}
+
+#[test]
+fn sil_is_refused_with_the_reason() {
+    let m = crate::parse_module(
+        Lang::Sil,
+        "t.sil",
+        "sil_stage canonical\n\nsil @f : $@convention(thin) () -> () {\nbb0:\n  %0 = tuple ()\n  return %0 : $()\n}\n",
+    )
+    .unwrap();
+    let e = run_module(&m).unwrap_err();
+    assert!(matches!(e, CopyPropError::NotBril { .. }));
+    let msg = e.to_string();
+    assert!(msg.contains("SSA") && msg.contains("AddressLowering"), "{msg}");
+    let f = &m.functions[0];
+    assert!(matches!(run(f, &Cfg::new(f)), Err(CopyPropError::NotBril { .. })));
+}
+
+#[test]
+fn malformed_functions_and_wrong_graphs_are_errors_not_panics() {
+    let m = parse("@main {\n  x: int = const 1;\n  y: int = id x;\n  print y;\n}\n");
+    let mut f = m.functions[0].clone();
+    f.layout.push(BlockId(99));
+    assert!(matches!(run(&f, &Cfg::new(&f)), Err(CopyPropError::Malformed { .. })));
+    let good = m.functions[0].clone();
+    let other = parse("@main {\n.a:\n  jmp .b;\n.b:\n  ret;\n}\n");
+    let e = run(&good, &Cfg::new(&other.functions[0])).unwrap_err();
+    assert!(matches!(e, CopyPropError::Internal { .. }), "{e}");
+    // An `id` with no operand is not a copy (and not a crash).
+    let mut g = good.clone();
+    let i = g.blocks[g.layout[0]].insts[1];
+    g.insts[i].args.clear();
+    let _ = run(&g, &Cfg::new(&g));
+}
+
+#[test]
+fn step_texts_name_rounds_rewrites_and_deletions() {
+    let src = "@main {\n  t: int = const 1;\n  x: int = id t;\n  jmp .j;\n.j:\n  y: int = add x t;\n  print y;\n}\n";
+    let (f, out, _) = cp(src);
+    let steps = step_texts(&f, &out);
+    assert_eq!(steps[0], "Before copy propagation: @main has 1 copy in 1 instruction: `x = id t`");
+    let n = out.trace.rounds.len();
+    assert!(steps[n].ends_with("nothing changed — the fixpoint is reached"), "{steps:#?}");
+    assert_eq!(steps[n + 1], "Rewrite `x` to `t` in `y: int = add x t;` (.j): copy `x = id t` reaches it on every path");
+    assert_eq!(steps[n + 2], "Delete `x: int = id t;` (.b0): x is not used afterwards");
+    assert_eq!(steps.len(), 1 + n + out.trace.events.len());
+    assert_eq!(out.trace.events_at_step(n + 2), 2);
+}

@@ -1,0 +1,180 @@
+//! The copy propagation trace: the copy table, every round of the available-copies fixpoint
+//! and every edit — and the replayer that rebuilds any step's program from the original.
+//!
+//! As for DCE, the pass makes its edits through [`apply_event`], so replaying the whole trace
+//! on the original function gives exactly the pass's output (checked by the tests). The UI
+//! never re-runs the analysis: [`Trace::avail_at_round`] rebuilds the table of any round from
+//! the recorded changes.
+
+use super::avail::CopyId;
+use crate::entity::{EntityRef, EntityVec};
+use crate::ir::{BlockId, Function, InstId, ValueId};
+use serde::{Deserialize, Serialize};
+
+/// One copy pair, for display.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CopyInfo {
+    pub id: CopyId,
+    pub dest: ValueId,
+    pub src: ValueId,
+    /// `x = id y`.
+    pub text: String,
+    /// The instructions that make it.
+    pub insts: Vec<InstId>,
+}
+
+/// One block's set changing in one round (sets as sorted copy ids).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetChange {
+    pub block: BlockId,
+    pub old: Vec<CopyId>,
+    pub new: Vec<CopyId>,
+}
+
+/// One round of the fixpoint: the blocks whose in-set and whose out-set changed. The engine
+/// iterates the out-sets; the in-sets are the meets of them at the end of the round.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AvailRound {
+    pub ins: Vec<SetChange>,
+    pub outs: Vec<SetChange>,
+}
+
+/// Per-block sets (indexed by block id, deleted blocks included).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockSets {
+    pub ins: Vec<Vec<CopyId>>,
+    pub outs: Vec<Vec<CopyId>>,
+}
+
+/// One link of a rewrite's justification: the copy and the instructions of it that reach the
+/// rewritten use (each path's last assignment of its two variables is one of them).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Via {
+    pub copy: CopyId,
+    pub insts: Vec<InstId>,
+}
+
+/// One edit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// Operand `operand` of `inst` (in `block`) reads `to` instead of `from`: the chain of
+    /// copies `via` (`from ← …`, …, `… ← to`) is available just before `inst`.
+    Rewrite { inst: InstId, block: BlockId, operand: u32, from: ValueId, to: ValueId, via: Vec<Via> },
+    /// The copy `inst` (in `block`) is deleted: its destination is not live after it. `round`
+    /// counts the liveness rounds from 1; a copy deleted in round 2 or later became dead
+    /// because an earlier deletion removed its last use.
+    Delete { inst: InstId, block: BlockId, round: u32 },
+}
+
+/// The record of copy propagation on one function.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Trace {
+    pub function: String,
+    /// Indexed by `CopyId`.
+    pub copies: Vec<CopyInfo>,
+    /// The blocks in layout order, with whether they are reachable (unreachable blocks are
+    /// never rewritten; their sets are ⊤).
+    pub blocks: Vec<(BlockId, bool)>,
+    /// The sets before the first round (out-sets ⊤; in-sets ∅ at the entry).
+    pub start: BlockSets,
+    pub rounds: Vec<AvailRound>,
+    pub events: Vec<Event>,
+}
+
+impl Trace {
+    /// The in- and out-sets after round `k` (`0`: before the first round; past the last
+    /// round: the fixpoint).
+    pub fn avail_at_round(&self, k: usize) -> BlockSets {
+        let mut t = self.start.clone();
+        for r in self.rounds.iter().take(k) {
+            for c in &r.ins {
+                if let Some(s) = t.ins.get_mut(c.block.index()) {
+                    s.clone_from(&c.new);
+                }
+            }
+            for c in &r.outs {
+                if let Some(s) = t.outs.get_mut(c.block.index()) {
+                    s.clone_from(&c.new);
+                }
+            }
+        }
+        t
+    }
+
+    /// Which trace step shows which program: steps `0..=rounds` show the original, each later
+    /// step one more event applied.
+    pub fn events_at_step(&self, step: usize) -> usize {
+        step.saturating_sub(self.rounds.len())
+    }
+}
+
+/// A trace that does not fit the function it is replayed on.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("event {index} of the copy propagation trace does not apply: {problem}")]
+pub struct ReplayError {
+    pub index: usize,
+    pub problem: String,
+}
+
+fn fail<T>(index: usize, problem: impl Into<String>) -> Result<T, ReplayError> {
+    Err(ReplayError { index, problem: problem.into() })
+}
+
+/// Applies one event (`index` is its position, for errors). Checks that the event fits:
+/// the instruction is where the event says and reads what it says.
+pub fn apply_event(f: &mut Function, index: usize, e: &Event) -> Result<(), ReplayError> {
+    match e {
+        Event::Rewrite { inst, block, operand, from, to, .. } => {
+            if f.blocks.get(*block).is_none_or(|b| !b.all_insts().any(|i| i == *inst)) {
+                return fail(index, format!("{inst} is not in {block}"));
+            }
+            if to.index() >= f.values.len() {
+                return fail(index, format!("no value {to}"));
+            }
+            match f.insts[*inst].args.get_mut(*operand as usize) {
+                Some(v) if v == from => {
+                    *v = *to;
+                    Ok(())
+                }
+                _ => fail(index, format!("operand {operand} of {inst} is not {from}")),
+            }
+        }
+        Event::Delete { inst, block, .. } => {
+            let Some(b) = f.blocks.get_mut(*block) else { return fail(index, format!("no block {block}")) };
+            let Some(pos) = b.insts.iter().position(|i| i == inst) else {
+                return fail(index, format!("{inst} is not in {block}"));
+            };
+            b.insts.remove(pos);
+            Ok(())
+        }
+    }
+}
+
+/// The function after the first `k` events (all if `k` is larger).
+pub fn try_replay_to(original: &Function, trace: &Trace, k: usize) -> Result<Function, ReplayError> {
+    let mut g = original.clone();
+    for (n, e) in trace.events.iter().take(k).enumerate() {
+        apply_event(&mut g, n, e)?;
+    }
+    Ok(g)
+}
+
+/// [`try_replay_to`] that never fails: it stops before the first event that does not fit
+/// (a trace of another function) and returns the function as it was there.
+pub fn replay_to(original: &Function, trace: &Trace, k: usize) -> Function {
+    match try_replay_to(original, trace, k) {
+        Ok(g) => g,
+        Err(e) => try_replay_to(original, trace, e.index).unwrap_or_else(|_| original.clone()),
+    }
+}
+
+/// Sorted ids of a set, for the trace.
+pub(crate) fn ids(s: &crate::entity::EntitySet<CopyId>) -> Vec<CopyId> {
+    s.iter().collect()
+}
+
+/// Per-block table of sorted ids.
+pub(crate) fn table(t: &EntityVec<BlockId, crate::entity::EntitySet<CopyId>>) -> Vec<Vec<CopyId>> {
+    t.values().map(ids).collect()
+}
