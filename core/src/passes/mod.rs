@@ -94,6 +94,7 @@ pub enum Detail {
     None,
     Dce(dce::DceResult),
     Lcm(Box<lcm::LcmOutput>),
+    CopyProp(Box<copyprop::CopyPropOutput>),
 }
 
 impl Detail {
@@ -103,6 +104,7 @@ impl Detail {
             Detail::None => Ok(serde_json::Value::Null),
             Detail::Dce(r) => serde_json::to_value(&r.trace),
             Detail::Lcm(o) => serde_json::to_value(&o.trace),
+            Detail::CopyProp(o) => serde_json::to_value(&o.trace),
         };
         v.unwrap_or(serde_json::Value::Null)
     }
@@ -171,7 +173,7 @@ pub trait Pass: Sync {
 }
 
 /// Every pass, in the order users see them.
-pub static REGISTRY: &[&dyn Pass] = &[&dce::DCE_PASS, &lcm::LCM_PASS];
+pub static REGISTRY: &[&dyn Pass] = &[&dce::DCE_PASS, &lcm::LCM_PASS, &copyprop::COPYPROP_PASS];
 
 /// The pass named `slug`.
 pub fn by_slug(slug: &str) -> Option<&'static dyn Pass> {

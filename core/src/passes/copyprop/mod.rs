@@ -25,6 +25,7 @@
 
 mod avail;
 mod dead;
+mod pass;
 mod rewrite;
 mod steps;
 mod trace;
@@ -34,6 +35,7 @@ mod tests;
 
 pub use avail::{as_copy, AvailCopies, Copy, CopyId};
 pub use dead::{delete_dead_copies, Liveness};
+pub use pass::{CopyProp, COPYPROP_PASS};
 pub use rewrite::{reaching_instances, resolve};
 pub use steps::step_texts;
 pub use trace::{apply_event, replay_to, try_replay_to, AvailRound, BlockSets, CopyInfo, Event, ReplayError, SetChange, Trace, Via};

@@ -1,0 +1,44 @@
+//! Copy propagation behind the pass contract ([`crate::passes::Pass`]).
+
+use super::{run, step_texts, CopyPropError};
+use crate::ir::{Function, Lang};
+use crate::passes::{Analyses, Count, Detail, Options, Outcome, Pass, PassInfo, PassRun};
+use crate::steps::Steps;
+
+pub struct CopyProp;
+
+pub static COPYPROP_PASS: CopyProp = CopyProp;
+
+static INFO: PassInfo = PassInfo {
+    slug: "copyprop",
+    title: "Copy propagation",
+    name: "Global copy propagation (available copies; Aho, Lam, Sethi, Ullman §9.1)",
+    summary: "makes each use of x read y where a copy x = id y reaches it on every path, then deletes the copies left dead",
+    langs: &[Lang::Bril],
+    refusal: "its values are in SSA form, so every use already names its one definition and there is no copy to propagate; removing `copy_value` is the copy elimination that follows AddressLowering (opaque values), which this lab does not implement",
+};
+
+impl Pass for CopyProp {
+    fn info(&self) -> &'static PassInfo {
+        &INFO
+    }
+
+    fn run(&self, f: &Function, a: &Analyses, _opts: &Options) -> PassRun {
+        let out = match run(f, &a.cfg) {
+            Ok(out) => out,
+            Err(e @ (CopyPropError::NotBril { .. } | CopyPropError::Malformed { .. })) => {
+                return PassRun::not_run(&INFO, f, Outcome::Refused(e.to_string()))
+            }
+            Err(e @ CopyPropError::Internal { .. }) => return PassRun::not_run(&INFO, f, Outcome::Failed(e.to_string())),
+        };
+        let s = &out.stats;
+        let counts = vec![
+            Count { label: "instructions before", value: s.insts_before },
+            Count { label: "after", value: s.insts_after },
+            Count { label: "operands rewritten", value: s.rewrites },
+            Count { label: "copies deleted", value: s.deleted },
+        ];
+        let steps = Steps::new(step_texts(f, &out));
+        PassRun { pass: &INFO, function: out.function.clone(), outcome: Outcome::Ran, detail: Detail::CopyProp(Box::new(out)), counts, steps }
+    }
+}
