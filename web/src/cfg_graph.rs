@@ -5,8 +5,7 @@
 //! printer (one block at a time, so the boxes show exactly what the printer writes).
 
 use crate::graph::{Edge, EdgeKind, Graph, Node};
-use optlab_core::passes::dce::inst_text;
-use optlab_core::print::{print_function, Naming};
+use optlab_core::print::{function_lines, Line, LineKind, Naming};
 use optlab_core::{BlockId, Function, InstId};
 use std::collections::HashMap;
 use std::ops::Deref;
@@ -78,79 +77,46 @@ pub fn cfg_graph(f: &Function) -> CfgGraph {
 }
 
 /// The printed code of each block in layout order, one line per instruction (after a SIL
-/// block header line, if the block has one), with the instruction of each line.
+/// block header line with parameters, if the block has one), with the instruction of each
+/// line — core's [`function_lines`], so the boxes show exactly what the printer writes.
 ///
-/// The printer prints whole functions; printing a copy whose layout holds one block gives
-/// that block's text inside the function's header and closing brace. If an instruction
-/// prints over several lines, that block falls back to one `inst_text` line per instruction.
+/// Only the drawing is decided here: bare labels and blank lines are left out (the box's
+/// title names the block), the block's common indentation is removed, and an instruction
+/// whose SIL template spans lines is shown on one line, its whitespace runs collapsed.
 pub fn block_code(f: &Function) -> Vec<(Vec<String>, Vec<Option<InstId>>)> {
-    let mut one = f.clone();
+    let printed = function_lines(f, Naming::User);
     f.layout
         .iter()
         .map(|&b| {
-            let Some(block) = f.blocks.get(b) else { return (Vec::new(), Vec::new()) };
-            one.layout = vec![b];
-            let printed = body_lines(&print_function(&one, Naming::User), &block.name);
-            let ids: Vec<InstId> = block.all_insts().collect();
-            // A SIL block with parameters keeps its header line (`bb3(%6 : $Int):`).
-            let head =
-                printed.first().filter(|l| l.starts_with(&format!("{}(", block.name)) && l.ends_with(':')).cloned();
-            if printed.len() == ids.len() + usize::from(head.is_some()) {
-                let map = head.iter().map(|_| None).chain(ids.into_iter().map(Some)).collect();
-                return (printed, map);
-            }
-            let mut lines: Vec<String> = head.iter().cloned().collect();
-            let mut map: Vec<Option<InstId>> = head.iter().map(|_| None).collect();
-            let indent = if head.is_some() { "  " } else { "" };
-            for i in ids {
-                let text = inst_text(f, i).split_whitespace().collect::<Vec<_>>().join(" ");
-                lines.push(format!("{indent}{text}"));
-                map.push(Some(i));
-            }
-            (lines, map)
+            let Some(block) = printed.block(b) else { return (Vec::new(), Vec::new()) };
+            let shown: Vec<&Line> =
+                block.lines.iter().filter(|l| matches!(l.kind, LineKind::Params | LineKind::Inst(_))).collect();
+            let indent = shown.iter().map(|l| l.text.len() - l.text.trim_start().len()).min().unwrap_or(0);
+            let text = |l: &Line| -> String {
+                if l.text.contains('\n') {
+                    let own = l.text.len() - l.text.trim_start().len();
+                    let collapsed = l.text.split_whitespace().collect::<Vec<_>>().join(" ");
+                    format!("{}{collapsed}", " ".repeat(own.saturating_sub(indent)))
+                } else {
+                    l.text.get(indent..).unwrap_or(&l.text).trim_end().to_string()
+                }
+            };
+            shown.iter().map(|&l| (text(l), l.inst())).unzip()
         })
         .collect()
-}
-
-/// The lines between the function header (up to the first line ending in `{`) and the
-/// closing `}`, without blank lines and without the bare label line (`.name:` / `name:`).
-fn body_lines(text: &str, block_name: &str) -> Vec<String> {
-    let lines: Vec<&str> = text.lines().collect();
-    let start = lines.iter().position(|l| l.trim_end().ends_with('{')).map_or(0, |i| i + 1);
-    let end =
-        lines.iter().rposition(|l| l.trim_start().starts_with('}')).filter(|&e| e >= start).unwrap_or(lines.len());
-    let bril_label = format!(".{block_name}:");
-    let plain_label = format!("{block_name}:");
-    let body: Vec<&str> = lines[start..end]
-        .iter()
-        .copied()
-        .filter(|l| {
-            let t = l.trim();
-            !t.is_empty() && t != bril_label && t != plain_label
-        })
-        .collect();
-    let indent = body.iter().map(|l| l.len() - l.trim_start().len()).min().unwrap_or(0);
-    body.iter().map(|l| l[indent..].trim_end().to_string()).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use optlab_core::passes::dce::inst_text;
+    use optlab_core::print::print_function;
     use optlab_core::{parse_module, Lang};
 
     fn first_function(lang: Lang, name: &str, text: &str) -> Function {
         let m = parse_module(lang, name, text).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         let f = m.bodies().next().expect("a function with a body").clone();
         f
-    }
-
-    #[test]
-    fn body_lines_strips_header_label_and_indent() {
-        let text = "@main {\n.loop:\n  cond: bool = lt i n;\n  br cond .body .done;\n}\n";
-        assert_eq!(body_lines(text, "loop"), vec!["cond: bool = lt i n;", "br cond .body .done;"]);
-        let sil = "sil @f : $@convention(thin) () -> () {\nbb1(%0 : $Builtin.Int1):\n  %1 = tuple ()\n  return %1 : $()\n} // end sil function 'f'\n";
-        assert_eq!(body_lines(sil, "bb1"), vec!["bb1(%0 : $Builtin.Int1):", "  %1 = tuple ()", "  return %1 : $()"]);
-        assert!(body_lines("", "x").is_empty());
     }
 
     #[test]

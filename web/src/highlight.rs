@@ -294,6 +294,23 @@ mod tests {
     }
 
     #[test]
+    fn sil_keywords_and_types_are_the_parsers() {
+        // The highlighter's own copy of the lists lacked these; core's lists have them.
+        let text = "actor Counter {}\ninfix operator <=> : ComparisonPrecedence\n";
+        assert_eq!(class_of(Lang::Sil, text, "actor"), Class::Keyword);
+        assert_eq!(class_of(Lang::Sil, text, "operator"), Class::Keyword);
+        // Types end where core's scanner says, also while being typed (no closing `)` yet).
+        let generic = "$@convention(thin) <τ_0_0 where τ_0_0 : AnyObject> (@guaranteed τ_0_0) -> ()";
+        let line = format!("  %1 = function_ref @g : {generic}\n  %2 = load %0 : $*Optional<(Int, String)>\n");
+        assert_eq!(class_of(Lang::Sil, &line, generic), Class::Type);
+        assert_eq!(class_of(Lang::Sil, &line, "$*Optional<(Int, String)>"), Class::Type);
+        assert_eq!(class_of(Lang::Sil, "  %3 = load_weak %2 : $@sil_weak Optional<C>", "$@sil_weak Optional<C>"), Class::Type);
+        let open = "  %4 = apply %1(%0) : $@convention(thin) (Int";
+        assert_eq!(class_of(Lang::Sil, open, "$@convention(thin) (Int"), Class::Type);
+        check_cover(Lang::Sil, open);
+    }
+
+    #[test]
     fn html_is_escaped_and_marks_errors() {
         let html = line_html(Lang::Bril, "  x: ptr<int> = const 1; # a<b & c", &[]);
         assert!(html.contains("&lt;"), "{html}");

@@ -22,7 +22,8 @@ pub fn doc_from_saved(saved: &Saved) -> Doc {
 pub fn saved_from_doc(doc: &Doc) -> Saved {
     Saved {
         src: doc.source.to_string(),
-        lang: crate::app::lang_slug(doc.lang).to_string(),
+        // Core's name of the language (`bril`, `sil`: its file extension).
+        lang: doc.lang.to_string(),
         file: Some(doc.file.to_string()),
         from_link: doc.from_link,
     }

@@ -14,7 +14,7 @@
 //!   run again only if the loop continues depend on it. An exit-free straight chain `bb0 → bb1,
 //!   bb1 → bb1` gives `bb1` a dependence on itself and `bb0` none.
 
-use super::{frontier, DomKind, DomTree};
+use super::{frontier, DomKind, DomTree, Frontiers};
 use crate::cfg::Cfg;
 use crate::entity::EntityVec;
 use crate::ir::{BlockId, Function};
@@ -24,6 +24,9 @@ use crate::ir::{BlockId, Function};
 pub struct ControlDeps {
     deps: EntityVec<BlockId, Vec<BlockId>>,
     dependents: EntityVec<BlockId, Vec<BlockId>>,
+    /// Parallel to `dependents[x]`: for each dependent `y`, the successors of `x` whose edge
+    /// commits to `y` (see [`ControlDeps::deciding_edges`]).
+    deciding: EntityVec<BlockId, Vec<Vec<BlockId>>>,
 }
 
 impl ControlDeps {
@@ -34,14 +37,32 @@ impl ControlDeps {
     pub fn new(f: &Function, cfg: &Cfg, pdt: &DomTree) -> ControlDeps {
         assert_eq!(pdt.kind(), DomKind::PostDominators, "control dependence needs the post-dominator tree");
         debug_assert_eq!(f.blocks.len(), cfg.num_blocks(), "the CFG was built from another function");
-        let deps = frontier(cfg, pdt);
+        ControlDeps::from_pdf(cfg, pdt, frontier(cfg, pdt))
+    }
+
+    /// Builds the graph from frontiers already computed (by the shared analyses of a
+    /// function), so the post-dominance frontier is walked once, not once more here.
+    ///
+    /// # Panics
+    /// If `pdt` is a forward dominator tree.
+    pub fn from_frontiers(cfg: &Cfg, pdt: &DomTree, frontiers: &Frontiers) -> ControlDeps {
+        assert_eq!(pdt.kind(), DomKind::PostDominators, "control dependence needs the post-dominator tree");
+        ControlDeps::from_pdf(cfg, pdt, frontiers.pdom.clone())
+    }
+
+    fn from_pdf(cfg: &Cfg, pdt: &DomTree, deps: EntityVec<BlockId, Vec<BlockId>>) -> ControlDeps {
         let mut dependents: EntityVec<BlockId, Vec<BlockId>> = EntityVec::filled(cfg.num_blocks(), Vec::new());
+        let mut deciding: EntityVec<BlockId, Vec<Vec<BlockId>>> = EntityVec::filled(cfg.num_blocks(), Vec::new());
         for &y in cfg.blocks() {
             for &x in &deps[y] {
                 dependents[x].push(y);
+                // `dominates` is reflexive, so `s == y` counts: the edge x → y itself decides.
+                let mut edges: Vec<BlockId> = cfg.succs(x).iter().copied().filter(|&s| pdt.dominates(y, s)).collect();
+                edges.dedup();
+                deciding[x].push(edges);
             }
         }
-        ControlDeps { deps, dependents }
+        ControlDeps { deps, dependents, deciding }
     }
 
     /// The blocks whose branch decides whether `b` runs, in layout order.
@@ -57,6 +78,18 @@ impl ControlDeps {
     /// Whether `y` is control-dependent on `x`.
     pub fn depends_on(&self, y: BlockId, x: BlockId) -> bool {
         self.deps(y).contains(&x)
+    }
+
+    /// The successors `s` of `x` (in successor order) whose edge `x → s` makes `y` control
+    /// dependent on `x`: those `y` post-dominates (or that are `y`). Taking one of them
+    /// commits to running `y`. Empty if `y` does not depend on `x`. (The frontier walk only
+    /// follows real CFG edges, so a dependence always has at least one.)
+    ///
+    /// Computed here, with the tree at hand, so that views colouring the CDG's edges by
+    /// branch side ask instead of re-walking the post-dominator tree.
+    pub fn deciding_edges(&self, x: BlockId, y: BlockId) -> &[BlockId] {
+        let (Some(ys), Some(edges)) = (self.dependents.get(x), self.deciding.get(x)) else { return &[] };
+        ys.iter().position(|&d| d == y).and_then(|k| edges.get(k)).map_or(&[], Vec::as_slice)
     }
 
     /// Every dependence as an edge `(x, y)`: `y` is control-dependent on `x`; ordered by `x`'s

@@ -24,6 +24,48 @@ use crate::cfg::Cfg;
 use crate::entity::EntityVec;
 use crate::ir::BlockId;
 
+/// The dominance frontier and the post-dominance frontier of one function.
+///
+/// Every view of a function (the dominator tabs' "frontier of the selected block", the CDG,
+/// SSA placement) reads the same two relations; building them once beside the trees keeps
+/// the UI from calling [`frontier`] per view and per redraw. The post-dominance frontier is
+/// also what [`ControlDeps`](super::ControlDeps) is made of ([`ControlDeps::from_frontiers`]
+/// (super::ControlDeps::from_frontiers) reuses it instead of walking the tree again).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frontiers {
+    /// `DF(b)` for every block, from the dominator tree.
+    pub dom: EntityVec<BlockId, Vec<BlockId>>,
+    /// `PDF(b)` for every block, from the post-dominator tree.
+    pub pdom: EntityVec<BlockId, Vec<BlockId>>,
+}
+
+impl Frontiers {
+    /// Both frontiers of the function `cfg` was built from.
+    ///
+    /// # Panics
+    /// If `dom` is not a dominator tree or `pdom` not a post-dominator tree (a programming
+    /// error, not an input error).
+    pub fn new(cfg: &Cfg, dom: &DomTree, pdom: &DomTree) -> Frontiers {
+        assert_eq!(dom.kind(), DomKind::Dominators, "`dom` must be the dominator tree");
+        assert_eq!(pdom.kind(), DomKind::PostDominators, "`pdom` must be the post-dominator tree");
+        Frontiers { dom: frontier(cfg, dom), pdom: frontier(cfg, pdom) }
+    }
+
+    /// The frontier of every block for the tree of `kind`.
+    pub fn of(&self, kind: DomKind) -> &EntityVec<BlockId, Vec<BlockId>> {
+        match kind {
+            DomKind::Dominators => &self.dom,
+            DomKind::PostDominators => &self.pdom,
+        }
+    }
+
+    /// The frontier of `b` for the tree of `kind`, in layout order (empty for a block the
+    /// function does not have).
+    pub fn get(&self, kind: DomKind, b: BlockId) -> &[BlockId] {
+        self.of(kind).get(b).map_or(&[], Vec::as_slice)
+    }
+}
+
 /// The (post-)dominance frontier of every block, each list in layout order without
 /// duplicates. Blocks outside the tree (unreachable ones, for dominators) have an empty
 /// frontier and appear in none.

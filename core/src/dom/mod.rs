@@ -25,7 +25,7 @@ mod ssa;
 pub mod trace;
 
 pub use cdg::ControlDeps;
-pub use frontier::frontier;
+pub use frontier::{frontier, Frontiers};
 pub use ssa::verify_ssa;
 pub use trace::DomEvent;
 

@@ -280,3 +280,42 @@ fn bril_fall_through_and_fresh_entry() {
     assert_eq!(pdt.virtual_exit_edges(), &[VirtualEdge { block: bb(2), kind: ExitKind::Exit }]);
     assert_eq!(pdt.idom(entry), Some(bb(0)));
 }
+
+#[test]
+fn deciding_edges_name_the_successors_that_commit_to_the_dependent() {
+    // bb0 → bb1 | bb3; bb1 → bb2; bb2 → bb3 | bb1 (a loop); bb3: return
+    let f = sil(&[&[1, 3], &[2], &[3, 1], &[]]);
+    let a = analyse(&f);
+    assert_eq!(a.cd.deps(bb(2)), &[bb(0), bb(2)]);
+    // bb2 post-dominates bb1, so bb0's edge to bb1 (its first, "true" side) decides.
+    assert_eq!(a.cd.deciding_edges(bb(0), bb(2)), &[bb(1)]);
+    assert_eq!(a.cd.deciding_edges(bb(0), bb(1)), &[bb(1)], "the edge to y itself counts");
+    // The loop's own branch decides whether bb1 and bb2 run again, through its back edge.
+    assert_eq!(a.cd.deciding_edges(bb(2), bb(2)), &[bb(1)]);
+    assert!(a.cd.deciding_edges(bb(0), bb(3)).is_empty(), "bb3 depends on nothing");
+    assert!(a.cd.deciding_edges(bb(9), bb(0)).is_empty(), "unknown block");
+    // Against the definition, for every dependence.
+    for (x, y) in a.cd.edges() {
+        let want: Vec<BlockId> = a.cfg.succs(x).iter().copied().filter(|&s| s == y || a.pdt.dominates(y, s)).collect();
+        assert!(!want.is_empty(), "{x} → {y}");
+        assert_eq!(a.cd.deciding_edges(x, y), want.as_slice(), "{x} → {y}");
+    }
+}
+
+#[test]
+fn frontiers_hold_both_relations_and_feed_control_dependence() {
+    // The diamond: DF(bb1) = DF(bb2) = {bb3}; PDF(bb1) = PDF(bb2) = {bb0}.
+    let f = sil(&[&[1, 2], &[3], &[3], &[]]);
+    let a = analyse(&f);
+    let fr = Frontiers::new(&a.cfg, &a.dt, &a.pdt);
+    assert_eq!(fr.of(DomKind::Dominators), &frontier(&a.cfg, &a.dt));
+    assert_eq!(fr.of(DomKind::PostDominators), &frontier(&a.cfg, &a.pdt));
+    assert_eq!(fr.get(DomKind::Dominators, bb(1)), &[bb(3)]);
+    assert_eq!(fr.get(DomKind::PostDominators, bb(2)), &[bb(0)]);
+    assert!(fr.get(DomKind::Dominators, bb(9)).is_empty());
+    let cd = ControlDeps::from_frontiers(&a.cfg, &a.pdt, &fr);
+    assert_eq!(cd.edges().collect::<Vec<_>>(), a.cd.edges().collect::<Vec<_>>());
+    for &b in a.cfg.blocks() {
+        assert_eq!(cd.deps(b), fr.get(DomKind::PostDominators, b), "CDG = PDF");
+    }
+}

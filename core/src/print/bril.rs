@@ -5,6 +5,7 @@
 //! round-tripping form (`{:?}`), characters with Bril's escapes where they need one, and the
 //! terminator of each block last. Unlike `bril2txt`, functions are separated by a blank line.
 
+use super::{BlockLines, FunctionLines, Line, LineKind};
 use crate::entity::EntitySet;
 use crate::ir::{BlockId, BrilOp, Function, Imm, Inst, Module, Op};
 use crate::parse::bril::escape_char;
@@ -24,30 +25,36 @@ pub fn print_module(m: &Module) -> String {
 
 /// One function, ending with `}` and a newline.
 pub fn print_function(f: &Function) -> String {
-    let mut out = String::new();
-    let _ = write!(out, "@{}", f.name);
+    function_lines(f).text()
+}
+
+/// One function as tagged lines: the signature, per block its label (if it has one or is a
+/// branch target) and one line per instruction, and the closing `}`.
+pub fn function_lines(f: &Function) -> FunctionLines {
+    let mut head = String::new();
+    let _ = write!(head, "@{}", f.name);
     if !f.params.is_empty() {
-        out.push('(');
+        head.push('(');
         for (k, &p) in f.params.iter().enumerate() {
             if k > 0 {
-                out.push_str(", ");
+                head.push_str(", ");
             }
             match f.values.get(p) {
                 Some(v) => {
-                    out.push_str(&v.name);
+                    head.push_str(&v.name);
                     if let Some(ty) = &v.ty {
-                        let _ = write!(out, ": {ty}");
+                        let _ = write!(head, ": {ty}");
                     }
                 }
-                None => out.push('?'),
+                None => head.push('?'),
             }
         }
-        out.push(')');
+        head.push(')');
     }
     if let Some(ty) = &f.ret {
-        let _ = write!(out, ": {ty}");
+        let _ = write!(head, ": {ty}");
     }
-    out.push_str(" {\n");
+    head.push_str(" {");
 
     // A pass may branch to a block that had no label in the source; it must get one here, or
     // the output would name a label that does not exist.
@@ -59,19 +66,21 @@ pub fn print_function(f: &Function) -> String {
             }
         }
     }
+    let mut blocks = Vec::new();
     for &b in &f.layout {
         let Some(block) = f.blocks.get(b) else { continue };
+        let mut lines = Vec::new();
         if block.labeled || targeted.contains(b) {
-            let _ = writeln!(out, ".{}:", block.name);
+            lines.push(Line { text: format!(".{}:", block.name), kind: LineKind::Label });
         }
         for i in block.all_insts() {
             if let Some(inst) = f.insts.get(i) {
-                let _ = writeln!(out, "  {};", inst_text(f, inst));
+                lines.push(Line { text: format!("  {};", inst_text(f, inst)), kind: LineKind::Inst(i) });
             }
         }
+        blocks.push(BlockLines { block: b, lines });
     }
-    out.push_str("}\n");
-    out
+    FunctionLines { head: vec![head], blocks, tail: vec!["}".to_string()] }
 }
 
 /// An instruction without indentation or `;`.

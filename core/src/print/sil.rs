@@ -9,7 +9,7 @@
 //! With [`Naming::Renumber`] blocks and values are numbered the way `sil-opt` prints them, so
 //! the output can be checked against Swift's own FileCheck lines.
 
-use super::Naming;
+use super::{BlockLines, FunctionLines, Line, LineKind, Naming};
 use crate::ir::{BlockId, Function, Imm, Inst, Item, Module, Op, Piece, SilOp, Succ, Type, ValueDef, ValueId};
 use crate::parse::sil::lexer::{global_ref, is_plain_name};
 use std::collections::HashMap;
@@ -43,48 +43,60 @@ pub fn print_module(m: &Module, naming: Naming) -> String {
 /// One function, ending with `} // end sil function 'name'` (or the header alone for a
 /// declaration).
 pub fn print_function(f: &Function, naming: Naming) -> String {
+    function_lines(f, naming).text()
+}
+
+/// One function as tagged lines: the header, per block a blank line (between blocks), its
+/// label (with parameters, if any; none for an implicit entry) and one line per instruction,
+/// and the closing comment line.
+pub fn function_lines(f: &Function, naming: Naming) -> FunctionLines {
     let names = Names::new(f, naming);
-    let mut out = String::from("sil ");
+    let mut head = String::from("sil ");
     let default_header = Default::default();
     let h = f.sil.as_ref().unwrap_or(&default_header);
     if let Some(l) = &h.linkage {
-        let _ = write!(out, "{l} ");
+        let _ = write!(head, "{l} ");
     }
     for a in &h.attrs {
-        let _ = write!(out, "[{a}] ");
+        let _ = write!(head, "[{a}] ");
     }
     let ty = if h.ty.is_empty() { "$() -> ()" } else { h.ty.as_str() };
-    let _ = write!(out, "{} : {ty}", global_ref(&f.name));
+    let _ = write!(head, "{} : {ty}", global_ref(&f.name));
     if !h.extra.is_empty() {
-        let _ = write!(out, " {}", h.extra);
+        let _ = write!(head, " {}", h.extra);
     }
     if f.is_declaration() {
-        out.push('\n');
-        return out;
+        return FunctionLines { head: vec![head], blocks: Vec::new(), tail: Vec::new() };
     }
-    out.push_str(" {\n");
+    head.push_str(" {");
+    let mut blocks = Vec::new();
     for (k, &b) in f.layout.iter().enumerate() {
         let Some(blk) = f.blocks.get(b) else { continue };
+        let mut lines = Vec::new();
         if k > 0 {
-            out.push('\n');
+            lines.push(Line { text: String::new(), kind: LineKind::Blank });
         }
         let implicit = naming == Naming::User && k == 0 && !blk.labeled && blk.params.is_empty();
         if !implicit {
-            out.push_str(&names.block(b));
-            if !blk.params.is_empty() {
+            let mut label = names.block(b);
+            let kind = if blk.params.is_empty() {
+                LineKind::Label
+            } else {
                 let params: Vec<String> = blk.params.iter().map(|&p| names.param(p)).collect();
-                let _ = write!(out, "({})", params.join(", "));
-            }
-            out.push_str(":\n");
+                let _ = write!(label, "({})", params.join(", "));
+                LineKind::Params
+            };
+            label.push(':');
+            lines.push(Line { text: label, kind });
         }
         for i in blk.all_insts() {
             if let Some(inst) = f.insts.get(i) {
-                let _ = writeln!(out, "  {}", inst_text(inst, &names));
+                lines.push(Line { text: format!("  {}", inst_text(inst, &names)), kind: LineKind::Inst(i) });
             }
         }
+        blocks.push(BlockLines { block: b, lines });
     }
-    let _ = writeln!(out, "}} // end sil function '{}'", f.name);
-    out
+    FunctionLines { head: vec![head], blocks, tail: vec![format!("}} // end sil function '{}'", f.name)] }
 }
 
 /// How blocks and values are spelled in one printing.

@@ -118,41 +118,6 @@ impl RenderBackend for Recorder {
     }
 }
 
-/// Reverse postorder of the nodes along valid edges: the tree of a DFS from node 0 first,
-/// then the trees of DFSs from the nodes it did not reach, in index order.
-pub(crate) fn reverse_postorder(g: &Graph) -> Vec<usize> {
-    let n = g.nodes.len();
-    let mut succ = vec![Vec::new(); n];
-    for e in g.edges.iter().filter(|e| e.from < n && e.to < n) {
-        succ[e.from].push(e.to);
-    }
-    let mut seen = vec![false; n];
-    let mut order = Vec::with_capacity(n);
-    let mut post = Vec::new();
-    for root in 0..n {
-        if seen[root] {
-            continue;
-        }
-        seen[root] = true;
-        let mut stack = vec![(root, 0usize)];
-        while let Some(top) = stack.last_mut() {
-            let (v, i) = *top;
-            if let Some(&w) = succ[v].get(i) {
-                top.1 += 1;
-                if !seen[w] {
-                    seen[w] = true;
-                    stack.push((w, 0));
-                }
-            } else {
-                post.push(v);
-                stack.pop();
-            }
-        }
-        order.extend(post.drain(..).rev());
-    }
-    order
-}
-
 /// Barycentre sweeps per layout (each one down and one up): enough to settle structured CFGs.
 const ORDER_ROUNDS: usize = 12;
 
@@ -520,18 +485,5 @@ mod tests {
         let l = layout(&chain(12), &Style::default());
         let back: Layout = serde_json::from_str(&serde_json::to_string(&l).unwrap()).unwrap();
         assert_eq!(back, l);
-    }
-
-    #[test]
-    fn reverse_postorder_visits_everything_once_entry_first() {
-        let mut g = chain(7);
-        g.edges.push(Edge::new(5, 42));
-        g.nodes.push(Node::new("island", "island", vec![]));
-        let order = reverse_postorder(&g);
-        assert_eq!(order[0], 0);
-        let mut sorted = order.clone();
-        sorted.sort();
-        assert_eq!(sorted, (0..8).collect::<Vec<_>>());
-        assert_eq!(*order.last().unwrap(), 7);
     }
 }

@@ -1,114 +1,13 @@
 //! Colours for one line of SIL.
 //!
 //! The hard part is the type after `$`, which has no closing delimiter
-//! (`$@convention(thin) (Int32, Int32) -> Int32 {`). [`type_end`] follows the shape of the
-//! type read so far, as the parser does: a `(`, `[` or `{` after a complete type, a `,` `:`
-//! `=` outside brackets, or the words `to`/`on`/`in` end it. Getting an odd type wrong only
-//! mis-colours it; the tokenizer never fails.
+//! (`$@convention(thin) (Int32, Int32) -> Int32 {`). Where it ends is core's answer
+//! ([`type_end`], the scanner the parser's lexer uses, in its lenient form that never
+//! fails), and so are the keyword lists; this file only maps words to colours.
 
 use super::scan::Scan;
 use super::{Class, Token};
-
-/// First words of top-level lines that are declarations (Swift declarations, imports).
-const DECL_WORDS: &[&str] = &[
-    "import",
-    "typealias",
-    "struct",
-    "class",
-    "enum",
-    "protocol",
-    "extension",
-    "func",
-    "var",
-    "let",
-    "public",
-    "internal",
-    "private",
-    "fileprivate",
-    "open",
-    "final",
-    "init",
-    "deinit",
-    "case",
-    "subscript",
-];
-
-/// Words in a `sil …` header before the function name (linkage and the like).
-const HEADER_WORDS: &[&str] = &[
-    "public",
-    "hidden",
-    "shared",
-    "private",
-    "package",
-    "public_external",
-    "hidden_external",
-    "shared_external",
-    "private_external",
-    "package_external",
-    "public_non_abi",
-    "package_non_abi",
-    "non_abi",
-    "canonical",
-    "raw",
-    "lowered",
-];
-
-/// `@word`s that are attributes (ownership, conventions), not functions or globals.
-const ATTR_WORDS: &[&str] = &[
-    "owned",
-    "guaranteed",
-    "unowned",
-    "none",
-    "reborrow",
-    "inout",
-    "inout_aliasable",
-    "in",
-    "out",
-    "in_guaranteed",
-    "in_constant",
-    "noescape",
-    "escaping",
-    "convention",
-    "callee_guaranteed",
-    "callee_owned",
-    "error",
-    "error_indirect",
-    "thin",
-    "thick",
-    "sil_weak",
-    "sil_unowned",
-    "dynamic_self",
-    "autoreleased",
-    "closureCapture",
-    "noImplicitCopy",
-    "sil_isolated",
-    "pack_owned",
-    "pack_guaranteed",
-    "pack_inout",
-    "pack_out",
-    "opened",
-    "unowned_inner_pointer",
-    "guaranteed_address",
-    "yields",
-];
-
-/// Words after which a type must continue.
-const PREFIX_WORDS: &[&str] = &[
-    "any",
-    "some",
-    "inout",
-    "borrowing",
-    "consuming",
-    "sending",
-    "isolated",
-    "each",
-    "repeat",
-    "throws",
-    "rethrows",
-    "async",
-    "__owned",
-    "__shared",
-];
+use optlab_core::parse::sil::scan::{type_end, ATTRIBUTES, DECL_WORDS, LINKAGES, STAGES};
 
 fn is_name_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
@@ -128,6 +27,9 @@ pub(super) fn tokenize_line(line: &str) -> Vec<Token> {
     let mut after_eq = false;
     // On a `sil …`/`sil_stage` line before the name: linkage words are keywords.
     let mut header = false;
+    // On a Swift declaration line, while only declaration words have been read: the modifiers
+    // and the keyword (`public final class`, `infix operator`) are all keywords.
+    let mut decl = false;
     while let Some(c) = s.peek() {
         let lo = s.pos;
         if c.is_whitespace() {
@@ -162,7 +64,7 @@ pub(super) fn tokenize_line(line: &str) -> Vec<Token> {
                     } else {
                         header = false;
                         let name = s.since(lo + 1);
-                        if ATTR_WORDS.contains(&name) || name.starts_with('_') {
+                        if ATTRIBUTES.contains(&name) || name.starts_with('_') {
                             Class::Attr
                         } else {
                             Class::Func
@@ -207,7 +109,10 @@ pub(super) fn tokenize_line(line: &str) -> Vec<Token> {
                     if first && (w == "sil" || w.starts_with("sil_")) {
                         header = true;
                         Class::Keyword
-                    } else if (first && DECL_WORDS.contains(&w)) || (header && HEADER_WORDS.contains(&w)) {
+                    } else if (first || decl) && DECL_WORDS.contains(&w) {
+                        decl = true;
+                        Class::Keyword
+                    } else if header && (LINKAGES.contains(&w) || STAGES.contains(&w)) {
                         Class::Keyword
                     } else if is_block_label(w) || (first && starts_block(s.rest())) {
                         Class::Label
@@ -234,6 +139,7 @@ pub(super) fn tokenize_line(line: &str) -> Vec<Token> {
             s.bump(); // every branch consumes something; this only guards against a stall
         }
         s.push(class, lo);
+        decl &= class == Class::Keyword;
         first = false;
         after_eq = false;
     }
@@ -289,69 +195,4 @@ fn group_len(s: &str) -> Option<usize> {
         k += c.len_utf8();
     }
     None
-}
-
-/// What a type read so far ends with (see the module docs).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Prev {
-    Start,
-    Prefix,
-    Attr,
-    Sig,
-    Arrow,
-    Name,
-}
-
-/// Where the type starting at byte `start` of `line` (just after its `$`) ends.
-fn type_end(line: &str, start: usize) -> usize {
-    let mut end = start;
-    let mut i = start;
-    let mut prev = Prev::Start;
-    while let Some(rest0) = line.get(i..) {
-        let rest = rest0.trim_start();
-        let j = i + (rest0.len() - rest.len());
-        let Some(c) = rest.chars().next() else { break };
-        if rest.starts_with("//") {
-            break;
-        }
-        let (len, next) = if rest.starts_with("->") {
-            (2, Prev::Arrow)
-        } else {
-            match c {
-                '@' => {
-                    let n: usize = rest[1..].chars().take_while(|&c| is_name_char(c)).map(char::len_utf8).sum();
-                    if n == 0 {
-                        break;
-                    }
-                    let mut l = 1 + n;
-                    if rest[l..].starts_with('(') {
-                        l += group_len(&rest[l..]).unwrap_or(rest.len() - l);
-                    }
-                    (l, Prev::Attr)
-                }
-                '<' => (group_len(rest).unwrap_or(rest.len()), if prev == Prev::Name { Prev::Name } else { Prev::Sig }),
-                '(' | '[' if prev == Prev::Name => break,
-                '(' | '[' => (group_len(rest).unwrap_or(rest.len()), Prev::Name),
-                '{' if matches!(prev, Prev::Start | Prev::Prefix | Prev::Attr) => {
-                    (group_len(rest).unwrap_or(rest.len()), Prev::Name)
-                }
-                '*' | '&' | '~' => (1, Prev::Prefix),
-                '?' | '!' if prev == Prev::Name => (1, Prev::Name),
-                '.' if prev == Prev::Name && rest.starts_with("...") => (3, Prev::Name),
-                _ if c.is_alphanumeric() || c == '_' => {
-                    let n: usize = rest.chars().take_while(|&c| is_word_char(c)).map(char::len_utf8).sum();
-                    let w = &rest[..n];
-                    if prev == Prev::Name && matches!(w, "to" | "on" | "in") {
-                        break;
-                    }
-                    (n, if PREFIX_WORDS.contains(&w) { Prev::Prefix } else { Prev::Name })
-                }
-                _ => break,
-            }
-        };
-        prev = next;
-        i = j + len;
-        end = i;
-    }
-    end.min(line.len())
 }

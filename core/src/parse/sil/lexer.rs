@@ -2,11 +2,14 @@
 //!
 //! SIL writes types after a bare `$` with no closing delimiter
 //! (`$@convention(thin) (Int32, Int32) -> Int32`), so the lexer scans a whole type into one
-//! token; [`scan_type`] decides where a type ends from the shape of what it has read so far.
+//! token; [`scan_type`] decides where it ends with [`super::scan`], the scanner the web
+//! highlighter shares.
 //! Every other token is ordinary: values `%x`, globals `@f`, member references `#S.x`,
 //! identifiers, numbers, strings and punctuation. Newlines are tokens because an
 //! instruction ends at the end of its line.
 
+pub(crate) use super::scan::{is_name_char, push_collapsed, string_len};
+use super::scan::{is_blank, is_ident_char, scan};
 use crate::diag::{Diagnostic, Span};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,23 +79,8 @@ impl Token {
     }
 }
 
-/// Characters of value names, function names and labels.
-pub(crate) fn is_name_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_' || c == '$'
-}
-
-/// Whitespace other than the newline, which ends instructions. Every kind counts, so that
-/// the lexer and whitespace collapsing agree on what separates tokens.
-fn is_blank(c: char) -> bool {
-    c != '\n' && c.is_whitespace()
-}
-
 fn is_ident_start(c: char) -> bool {
     c.is_alphabetic() || c == '_'
-}
-
-fn is_ident_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_' || c == '.'
 }
 
 /// Whether `name` can be written after `@` or `%` without quotes.
@@ -276,210 +264,19 @@ impl<'a> Lexer<'a> {
     }
 }
 
-/// The byte length of the string literal at the start of `s` (which begins with `"`),
-/// or `None` if the line or text ends before the closing quote.
-pub(crate) fn string_len(s: &str) -> Option<usize> {
-    let mut escaped = false;
-    for (i, c) in s.char_indices().skip(1) {
-        match c {
-            '\n' => return None,
-            '\\' if !escaped => escaped = true,
-            '"' if !escaped => return Some(i + 1),
-            _ => escaped = false,
-        }
-    }
-    None
-}
-
-/// What the type read so far ends with; it decides whether a following `(`, `[` or word
-/// still belongs to the type.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Prev {
-    Start,
-    /// `*`, `&`, `any`, `inout`, `throws`, …: a type must follow.
-    Prefix,
-    /// `@convention(thin)`, `@owned`
-    Attr,
-    /// A generic signature `<T where …>` before a function type.
-    Sig,
-    Arrow,
-    /// A complete type (`Int32`, `(A, B)`, `Optional<T>`).
-    Name,
-}
-
-const PREFIX_WORDS: &[&str] = &[
-    "any",
-    "some",
-    "inout",
-    "borrowing",
-    "consuming",
-    "sending",
-    "isolated",
-    "each",
-    "repeat",
-    "throws",
-    "rethrows",
-    "async",
-    "__owned",
-    "__shared",
-];
-
-/// Words that follow a type inside instructions (`%0 : $B to $C`, `%5 on %4`, `A in %0`).
-const STOP_WORDS: &[&str] = &["to", "on", "in"];
-
-fn word_len(s: &str) -> usize {
-    s.chars().take_while(|&c| is_ident_char(c)).map(char::len_utf8).sum()
-}
-
 /// Scans a type starting at byte `start` (just after a `$`, or where a header type without
-/// `$` begins). Returns the byte offset where it ends and its text with whitespace collapsed.
-///
-/// A type ends at the end of the line, at a `,` `:` `=` `;` or an unbalanced closer outside
-/// brackets, at `{` after a complete type (a function body), at a `(` after a complete type
-/// (`struct $Int32 (%7 : …)`, `tuple $(A, B) (%a, %b)`), and at the words `to`, `on`, `in`.
+/// `$` begins); [`scan`] says where types end. Returns the byte offset where it ends and its
+/// text with whitespace collapsed, or the first thing wrong with it.
 pub(crate) fn scan_type(src: &str, start: usize) -> Result<(usize, String), Diagnostic> {
-    let mut i = start;
-    let mut end = start;
-    let mut out = String::new();
-    let mut prev = Prev::Start;
-    while let Some(rest0) = src.get(i..) {
-        let j = i + rest0.len() - rest0.trim_start_matches(is_blank).len();
-        let rest = &src[j..];
-        let Some(c) = rest.chars().next() else { break };
-        let (len, next) = if rest.starts_with("->") {
-            (2, Prev::Arrow)
-        } else if rest.starts_with("//") {
-            break;
-        } else {
-            match c {
-                '@' => {
-                    let n: usize = rest[1..].chars().take_while(|&c| is_name_char(c)).map(char::len_utf8).sum();
-                    if n == 0 {
-                        break;
-                    }
-                    let mut l = 1 + n;
-                    if rest[l..].starts_with('(') {
-                        l += group_len(src, j + l)?;
-                    }
-                    (l, Prev::Attr)
-                }
-                '<' => {
-                    let next = if prev == Prev::Name { Prev::Name } else { Prev::Sig };
-                    (group_len(src, j)?, next)
-                }
-                '(' | '[' => {
-                    if prev == Prev::Name {
-                        break;
-                    }
-                    (group_len(src, j)?, Prev::Name)
-                }
-                '{' => {
-                    if !matches!(prev, Prev::Start | Prev::Prefix | Prev::Attr) {
-                        break;
-                    }
-                    (group_len(src, j)?, Prev::Name)
-                }
-                '*' | '&' | '~' => (1, Prev::Prefix),
-                '?' | '!' if prev == Prev::Name => (1, Prev::Name),
-                '.' if prev == Prev::Name && rest.starts_with("...") => (3, Prev::Name),
-                _ if c.is_alphanumeric() || c == '_' => {
-                    let n = word_len(rest);
-                    let w = &rest[..n];
-                    if prev == Prev::Name && STOP_WORDS.contains(&w) {
-                        break;
-                    }
-                    (n, if PREFIX_WORDS.contains(&w) { Prev::Prefix } else { Prev::Name })
-                }
-                _ => break,
-            }
-        };
-        if j > i && !out.is_empty() {
-            out.push(' ');
-        }
-        push_collapsed(&mut out, &src[j..j + len]);
-        prev = next;
-        i = j + len;
-        end = i;
+    let s = scan(src, start);
+    if let Some(e) = s.error {
+        return Err(e);
     }
-    if out.is_empty() {
+    if s.text.is_empty() {
         let lo = start.saturating_sub(1);
         return Err(Diagnostic::error(Span::new(lo, start), "expected a type after `$`"));
     }
-    Ok((end, out))
-}
-
-/// The byte length of the bracketed group opening at `at`, through its matching closer.
-fn group_len(src: &str, at: usize) -> Result<usize, Diagnostic> {
-    let mut stack: Vec<char> = Vec::new();
-    let s = &src[at..];
-    let mut k = 0;
-    while let Some(c) = s[k..].chars().next() {
-        match c {
-            '(' | '[' | '{' | '<' => stack.push(c),
-            '-' if s[k..].starts_with("->") => {
-                k += 2;
-                continue;
-            }
-            ')' | ']' | '}' | '>' => {
-                let open = stack.pop().unwrap_or(' ');
-                let want = match open {
-                    '(' => ')',
-                    '[' => ']',
-                    '{' => '}',
-                    _ => '>',
-                };
-                if c != want {
-                    return Err(Diagnostic::error(
-                        Span::new(at + k, at + k + 1),
-                        format!("mismatched `{c}` in type (expected `{want}`)"),
-                    ));
-                }
-                if stack.is_empty() {
-                    return Ok(k + 1);
-                }
-            }
-            '"' => {
-                let Some(n) = string_len(&s[k..]) else { break };
-                k += n;
-                continue;
-            }
-            '\n' => break,
-            _ => {}
-        }
-        k += c.len_utf8();
-    }
-    let open = s.chars().next().unwrap_or('(');
-    Err(Diagnostic::error(Span::new(at, at + open.len_utf8()), format!("unterminated `{open}` in type")))
-}
-
-/// Appends `s` with each run of whitespace outside string literals turned into one space.
-pub(crate) fn push_collapsed(out: &mut String, s: &str) {
-    let mut in_str = false;
-    let mut escaped = false;
-    let mut space = false;
-    for c in s.chars() {
-        if in_str {
-            out.push(c);
-            match c {
-                '\\' if !escaped => escaped = true,
-                '"' if !escaped => in_str = false,
-                _ => escaped = false,
-            }
-            continue;
-        }
-        if c.is_whitespace() {
-            space = true;
-            continue;
-        }
-        if space && !out.is_empty() && !out.ends_with(' ') {
-            out.push(' ');
-        }
-        space = false;
-        if c == '"' {
-            in_str = true;
-        }
-        out.push(c);
-    }
+    Ok((s.end, s.text))
 }
 
 /// `s` with whitespace collapsed and trimmed.

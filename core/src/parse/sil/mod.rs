@@ -12,9 +12,11 @@
 
 mod inst;
 pub(crate) mod lexer;
+pub mod scan;
 
 use self::inst::{Operand, ParsedInst};
 use self::lexer::{collapse, scan_type, string_len, Kind, Lexer, Token};
+use self::scan::{DECL_WORDS, LINKAGES};
 use crate::diag::{Diagnostic, Diagnostics, SourceFile, Span};
 use crate::ir::{
     Block, BlockId, Function, Inst, Item, Lang, Module, Op, SilHeader, SilOp, Succ, Type, ValueDef, ValueId,
@@ -48,69 +50,6 @@ pub fn parse(name: &str, text: &str) -> Result<Module, Diagnostics> {
         source: Arc::new(SourceFile::new(name, text)),
     })
 }
-
-/// Words that begin a top-level item we keep verbatim (besides any `sil_*` keyword and
-/// `@attribute`/`#directive` lines).
-const DECL_WORDS: &[&str] = &[
-    "import",
-    "typealias",
-    "struct",
-    "class",
-    "enum",
-    "protocol",
-    "extension",
-    "func",
-    "var",
-    "let",
-    "public",
-    "internal",
-    "private",
-    "fileprivate",
-    "open",
-    "final",
-    "package",
-    "actor",
-    "precedencegroup",
-    "infix",
-    "prefix",
-    "postfix",
-    "operator",
-    "indirect",
-    "init",
-    "deinit",
-    "subscript",
-    "associatedtype",
-    "nonisolated",
-    "dynamic",
-    "override",
-    "static",
-    "mutating",
-    "nonmutating",
-    "required",
-    "convenience",
-    "lazy",
-    "weak",
-    "unowned",
-    "optional",
-    "macro",
-    "distributed",
-];
-
-const LINKAGES: &[&str] = &[
-    "public",
-    "hidden",
-    "shared",
-    "private",
-    "package",
-    "public_external",
-    "hidden_external",
-    "shared_external",
-    "private_external",
-    "package_external",
-    "public_non_abi",
-    "package_non_abi",
-    "non_abi",
-];
 
 struct Parser<'a> {
     src: &'a str,

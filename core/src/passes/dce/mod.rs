@@ -40,8 +40,9 @@ mod ossa;
 mod pass;
 mod sweep;
 mod trace;
+mod types;
 
-pub use classify::is_trivial_type;
+pub use types::is_trivial_type;
 pub use explain::{explain, inst_text, locate, summarize};
 pub use pass::{Dce, DCE_PASS};
 pub use trace::{apply_event, replay, replay_to, try_replay, EndKind, Event, Node, Phase, Reason, ReplayError, RootKind, Slot, Trace};

@@ -20,7 +20,7 @@
 //! scope). Not done (Swift does them): keeping borrow scopes alive across reborrows and
 //! guaranteed phis (`processBorrow`, `guaranteedPhiDependencies`), lifetime completion.
 
-use super::classify::{is_trivial_type, operand_type};
+use super::types::{is_trivial_type, operand_type};
 use crate::ir::{Function, Inst, Op, SilOp, Type, ValueDef, ValueId};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,7 +14,8 @@
 //!
 //! Every edit goes through [`apply_event`], the function the replayer uses.
 
-use super::classify::{is_conditional_branch, is_ossa, operand_type};
+use super::classify::{is_conditional_branch, is_ossa};
+use super::types::operand_type;
 use super::ossa::{is_local_borrow, is_phi, ownership, param_ownership, repairs, EndKind, Ownership};
 use super::mark::{nearest_live_post_dominator, Liveness};
 use super::trace::{apply_event, Event, Phase, ReplayError, Slot};

@@ -96,6 +96,10 @@ pub struct Exprs {
     pub list: EntityVec<ExprId, Expr>,
     /// The expression each instruction computes, if any.
     pub computes: EntityVec<InstId, Option<ExprId>>,
+    /// The instructions computing each expression, in layout order: the inverse of
+    /// `computes`, kept because only collection knows which instructions matched a key under
+    /// `commute` (`add b a` computes `add a b`), and the UI must not guess it from opcodes.
+    pub occurrences: EntityVec<ExprId, Vec<InstId>>,
     /// For each variable name, the expressions that have it as an operand.
     operand_of: HashMap<String, EntitySet<ExprId>>,
     /// Trapping expressions, by opcode.
@@ -133,8 +137,12 @@ impl Exprs {
         }
         let n = list.len();
         let mut computes = EntityVec::filled(f.insts.len(), None);
+        let mut occurrences: EntityVec<ExprId, Vec<InstId>> = EntityVec::filled(n, Vec::new());
         for (i, k) in occurrence {
             computes[i] = id_of[k];
+            if let Some(e) = id_of[k] {
+                occurrences[e].push(i);
+            }
         }
         let mut operand_of: HashMap<String, EntitySet<ExprId>> = HashMap::new();
         let mut trapping: Vec<(BrilOp, EntitySet<ExprId>)> = Vec::new();
@@ -155,7 +163,7 @@ impl Exprs {
                 }
             }
         }
-        Exprs { list, computes, operand_of, trapping }
+        Exprs { list, computes, occurrences, operand_of, trapping }
     }
 
     pub fn len(&self) -> usize {

@@ -44,7 +44,7 @@ pub use split::{SplitEdge, Splits};
 pub use trace::{BlockInfo, Edit, Point, PredValues, Step, Temp, Trace};
 
 use crate::entity::EntityVec;
-use crate::ir::{verify, BlockId, Function, Lang, Module};
+use crate::ir::{verify, BlockId, Function, InstId, Lang, Module};
 
 /// Why LCM refused a function. The messages are for users (CLI and UI show them as is).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -79,6 +79,8 @@ pub struct LcmOutput {
     /// Blocks of `split` reachable from its entry (the others have no global predicates).
     pub graph: Graph,
     pub trace: Trace,
+    /// The instructions of `split` computing each expression (see [`LcmOutput::occurrences`]).
+    occurrences: EntityVec<ExprId, Vec<InstId>>,
 }
 
 impl LcmOutput {
@@ -91,6 +93,20 @@ impl LcmOutput {
     pub fn expr_by_text(&self, text: &str) -> Option<ExprId> {
         let want: Vec<&str> = text.split_whitespace().collect();
         self.exprs.iter().find(|(_, e)| e.text().split(' ').eq(want.iter().copied())).map(|(id, _)| id)
+    }
+
+    /// The instructions of [`split`](Self::split) that compute `e`, in layout order (empty
+    /// for an unknown id). Recorded while collecting the candidates, so it honours
+    /// [`Options::commute`]: the views must not re-match opcodes and operands themselves,
+    /// which would miss `add b a` as an occurrence of `add a b`.
+    pub fn occurrences(&self, e: ExprId) -> &[InstId] {
+        self.occurrences.get(e).map_or(&[], Vec::as_slice)
+    }
+
+    /// How many instructions compute each expression, indexed by [`ExprId`] (the counts the
+    /// expression picker shows).
+    pub fn occurrence_counts(&self) -> Vec<usize> {
+        self.occurrences.values().map(Vec::len).collect()
     }
 
     /// The expressions step 7 rewrote.
@@ -161,7 +177,16 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
         Step::Transform { moved: t.moved, temps: t.temps, edits: t.edits },
     ];
     let trace = Trace { function: f.name.clone(), exprs: ex.list.values().map(|e| e.text()).collect(), blocks, steps };
-    Ok(LcmOutput { name: f.name.clone(), split: g, result: t.function, exprs: ex.list, preds, graph, trace })
+    Ok(LcmOutput {
+        name: f.name.clone(),
+        split: g,
+        result: t.function,
+        exprs: ex.list,
+        preds,
+        graph,
+        trace,
+        occurrences: ex.occurrences,
+    })
 }
 
 /// Runs LCM on every function of a Bril module; returns the transformed module and each

@@ -401,3 +401,21 @@ fn temporaries_never_clash_with_user_variables() {
     assert!(out.contains("add.a.b.2: int = add a b;"), "{out}");
     assert!(out.contains("print y add.a.b;"), "{out}");
 }
+
+#[test]
+fn occurrences_honour_commute() {
+    let text = "@main(a: int, b: int) {\n  x: int = add a b;\n  y: int = add b a;\n  z: int = sub b a;\n  print x y z;\n}\n";
+    let o = run_text(text, Options { commute: true });
+    let e = o.expr_by_text("add a b").expect("add a b");
+    assert_eq!(o.expr_by_text("add b a"), None, "one expression under commute");
+    let block = &o.split.blocks[o.split.layout[0]];
+    assert_eq!(o.occurrences(e), &block.insts[0..2], "add a b and add b a, in layout order");
+    let sub = o.expr_by_text("sub b a").expect("sub b a");
+    assert_eq!(o.occurrences(sub), &block.insts[2..3], "sub does not commute");
+    assert_eq!(o.occurrence_counts()[e.0 as usize], 2);
+    assert_eq!(o.occurrence_counts().len(), o.exprs.len());
+    assert!(o.occurrences(ExprId(99)).is_empty());
+    // Without commute they are two expressions of one occurrence each.
+    let plain = run_text(text, Options::default());
+    assert_eq!(plain.occurrence_counts(), [1, 1, 1]);
+}

@@ -8,6 +8,7 @@
 //! `x: int = id t`. Character similarity would pair the wrong lines (a dead literal looks
 //! more like a `br` than a `cond_br` does).
 
+use optlab_core::print::is_terminator_line;
 use similar::{capture_diff_slices, Algorithm, DiffOp};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,12 +72,6 @@ impl Counts {
 /// and inserted): the pairing is quadratic in the hunk.
 const MAX_PAIRING: usize = 250_000;
 
-const TERMINATORS: &[&str] = &[
-    "br", "cond_br", "jmp", "ret", "return", "throw", "unreachable", "switch_enum", "switch_enum_addr",
-    "switch_value", "checked_cast_br", "checked_cast_addr_br", "try_apply", "dynamic_method_br", "yield",
-    "unwind", "await_async_continuation",
-];
-
 /// What makes two differing lines "the same statement" (`None`: never paired).
 fn anchor(line: &str) -> Option<String> {
     let t = line.trim();
@@ -95,11 +90,8 @@ fn anchor(line: &str) -> Option<String> {
         let name = lhs.split(':').next().unwrap_or(lhs).trim();
         return Some(format!("def {name}"));
     }
-    let op = t.split(|c: char| c.is_whitespace() || c == ';').next().unwrap_or(t);
-    if TERMINATORS.contains(&op) {
-        return Some("terminator".to_string());
-    }
-    None
+    // Core's printer says which printed lines are terminators (one list: `Op::is_terminator`).
+    is_terminator_line(t).then(|| "terminator".to_string())
 }
 
 /// Pairs lines of `old` with lines of `new` that share an anchor, in order, as many as
@@ -243,6 +235,9 @@ mod tests {
         assert_eq!(anchor("  x: int = add a b;"), Some("def x".into()));
         assert_eq!(anchor("  jmp .done;"), Some("terminator".into()));
         assert_eq!(anchor("  ret;"), Some("terminator".into()));
+        // The copied list this replaced had missed it.
+        assert_eq!(anchor("  throw_addr"), Some("terminator".into()));
+        assert_eq!(anchor("  cond_br %0, bb1, bb2"), Some("terminator".into()));
         assert_eq!(anchor(".loop:"), Some("label .loop".into()));
         assert_eq!(anchor("bb3(%6 : $Int):"), Some("label bb3".into()));
         assert_eq!(anchor("  print x;"), None);

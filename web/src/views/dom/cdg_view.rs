@@ -2,7 +2,7 @@
 //! `X`), and for the selected block why, in terms of its post-dominance frontier.
 
 use super::decor::FRONTIER;
-use super::graphs::{cdg_graph, dependence_successor, VertexGraph};
+use super::graphs::{cdg_graph, VertexGraph};
 use super::names::{block_name, block_named};
 use crate::graph::{Decor, Style};
 use crate::graph_view::GraphView;
@@ -48,13 +48,13 @@ pub fn explain(a: &Analysis, y: BlockId) -> Vec<String> {
     }
     for &x in deps {
         let xn = name(x);
-        let line = match dependence_successor(&a.cfg, &a.pdom, x, y) {
-            Some((_, s)) if x == y => format!(
+        let line = match a.cdg.deciding_edges(x, y).first().copied() {
+            Some(s) if x == y => format!(
                 "{xn} → {}: {yn} post-dominates {} — {yn}'s own branch decides whether it runs again.",
                 name(s),
                 name(s)
             ),
-            Some((_, s)) => format!(
+            Some(s) => format!(
                 "{xn} → {}: {yn} post-dominates {}, but not {xn}: taking this edge commits to {yn}, another edge may avoid it.",
                 name(s),
                 name(s)
@@ -75,7 +75,7 @@ pub fn explain(a: &Analysis, y: BlockId) -> Vec<String> {
 pub fn cdg_view(props: &ViewProps) -> Html {
     let s = &props.state;
     let Ok(a) = &s.analysis else { return html! {} };
-    let graph = use_memo(a.clone(), |a| cdg_graph(&a.function, &a.cfg, &a.pdom, &a.cdg));
+    let graph = use_memo(a.clone(), |a| cdg_graph(&a.function, &a.cfg, &a.cdg));
     let selected = s.block.as_deref().and_then(|n| block_named(&a.function, n));
     let decor = std::rc::Rc::new(cdg_decor(a, &graph, selected));
     let onselect = {

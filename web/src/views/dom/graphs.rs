@@ -146,15 +146,11 @@ pub fn tree_graph(f: &Function, tree: &DomTree) -> VertexGraph {
     })
 }
 
-/// The successor of `x` through which `y` depends on it: the first one `y` post-dominates.
-pub fn dependence_successor(cfg: &Cfg, pdom: &DomTree, x: BlockId, y: BlockId) -> Option<(usize, BlockId)> {
-    cfg.succs(x).iter().copied().enumerate().find(|&(_, s)| pdom.dominates(y, s))
-}
-
 /// The control-dependence graph: an edge `x → y` when `y` is control dependent on `x`,
-/// coloured by the side of `x`'s branch that commits to `y`. Each box shows the block's
-/// terminator (the branch that decides).
-pub fn cdg_graph(f: &Function, cfg: &Cfg, pdom: &DomTree, cdg: &ControlDeps) -> VertexGraph {
+/// coloured by the side of `x`'s branch that commits to `y` (core's
+/// [`ControlDeps::deciding_edges`]). Each box shows the block's terminator (the branch that
+/// decides).
+pub fn cdg_graph(f: &Function, cfg: &Cfg, cdg: &ControlDeps) -> VertexGraph {
     let code = crate::cfg_graph::block_code(f);
     let nodes = cfg
         .blocks()
@@ -171,7 +167,9 @@ pub fn cdg_graph(f: &Function, cfg: &Cfg, pdom: &DomTree, cdg: &ControlDeps) -> 
         cdg.edges()
             .filter_map(|(x, y)| {
                 let (i, j) = (ix(x.into())?, ix(y.into())?);
-                let kind = dependence_successor(cfg, pdom, x, y).map_or(EdgeKind::Normal, |(k, _)| branch_kind(cfg.succs(x).len(), k));
+                let succs = cfg.succs(x);
+                let side = cdg.deciding_edges(x, y).first().and_then(|s| succs.iter().position(|t| t == s));
+                let kind = side.map_or(EdgeKind::Normal, |k| branch_kind(succs.len(), k));
                 Some(Edge { kind, ..Edge::new(i, j) })
             })
             .collect()
@@ -262,7 +260,7 @@ mod tests {
         let cfg = Cfg::new(&f);
         let pdom = DomTree::post_dominators(&f, &cfg);
         let cdg = ControlDeps::new(&f, &cfg, &pdom);
-        let g = cdg_graph(&f, &cfg, &pdom, &cdg);
+        let g = cdg_graph(&f, &cfg, &cdg);
         assert_eq!(g.graph.edges.len(), cdg.edges().count());
         let e = edge_names(&g);
         // a runs when body's branch goes its true way, b its false way.

@@ -4,12 +4,12 @@
 use super::cdg_view::{cdg_decor, explain};
 use super::decor::{search_decor, tree_decor, Selection};
 use super::graphs::{cdg_graph, search_graph, tree_graph, VertexGraph};
-use super::lt_view::{selection, table_order};
+use super::lt_view::{frontiers, selection, table_order};
 use super::replay::LtState;
 use crate::examples::EXAMPLES;
 use crate::graph::{layout, Style};
 use crate::program::{Analysis, Program};
-use optlab_core::dom::{frontier, DomKind, DomNode};
+use optlab_core::dom::{DomKind, DomNode};
 
 /// Every analysable function of the gallery, with its example's id.
 fn gallery() -> Vec<(String, Analysis)> {
@@ -62,20 +62,21 @@ fn every_gallery_drawing_lays_out_and_decorates() {
     let style = Style::with_badges();
     for (what, a) in gallery() {
         let f = &a.function;
+        let fr = frontiers(&a);
         for (kind, tree, events) in
             [(DomKind::Dominators, &a.dom, &a.dom_events), (DomKind::PostDominators, &a.pdom, &a.pdom_events)]
         {
             let (sg, tg) = (search_graph(f, &a.cfg, tree), tree_graph(f, tree));
             lays_out(&format!("{what} {kind:?} search"), &sg, &style);
             lays_out(&format!("{what} {kind:?} tree"), &tg, &style);
-            let df = frontier(&a.cfg, tree);
+            let df = fr.of(kind);
             let last = f.layout.last().map(|&b| f.blocks[b].name.clone());
-            let sel = selection(&a, &df, last.as_deref());
+            let sel = selection(&a, df, last.as_deref());
             let mid = LtState::at(f.blocks.len(), events, events.len() / 2);
             assert!(!search_decor(&sg, &mid, &sel).is_empty() || events.is_empty(), "{what}");
             let _ = tree_decor(f, &tg, &mid, &sel);
         }
-        let cg = cdg_graph(f, &a.cfg, &a.pdom, &a.cdg);
+        let cg = cdg_graph(f, &a.cfg, &a.cdg);
         lays_out(&format!("{what} cdg"), &cg, &Style::default());
         for &b in &f.layout {
             let d = cdg_decor(&a, &cg, Some(b));
@@ -89,8 +90,9 @@ fn every_gallery_drawing_lays_out_and_decorates() {
 #[test]
 fn an_unknown_selected_name_selects_nothing() {
     let (_, a) = gallery().swap_remove(0);
-    let df = frontier(&a.cfg, &a.dom);
-    assert_eq!(selection(&a, &df, Some("no such block")), Selection::default());
-    assert_eq!(selection(&a, &df, Some(super::names::VIRTUAL_EXIT)), Selection::default());
-    assert_eq!(selection(&a, &df, None), Selection::default());
+    let fr = frontiers(&a);
+    let df = fr.of(DomKind::Dominators);
+    assert_eq!(selection(&a, df, Some("no such block")), Selection::default());
+    assert_eq!(selection(&a, df, Some(super::names::VIRTUAL_EXIT)), Selection::default());
+    assert_eq!(selection(&a, df, None), Selection::default());
 }

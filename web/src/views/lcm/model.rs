@@ -5,7 +5,6 @@
 
 use super::equations;
 use super::steps::{fixpoint, name_list, stage_info, Pos};
-use optlab_core::ir::Op;
 use optlab_core::passes::lcm::{ExprId, LcmOutput, Pred, PredValues, Step};
 use optlab_core::BlockId;
 use std::collections::{HashMap, HashSet};
@@ -95,27 +94,6 @@ pub fn snapshot(out: &LcmOutput, pos: Pos, e: ExprId) -> Snapshot {
         _ => fill(&mut rows, step_values(step), true),
     }
     Snapshot { rows, current }
-}
-
-/// How many instructions of the function compute each expression (the picker's counts).
-///
-/// Core does not expose its occurrence map; in Bril a variable is one value, so an
-/// instruction computes candidate `x` exactly when it has `x`'s opcode and operand values
-/// (the analysis runs without `commute`, so operand order is as written).
-pub fn computations(out: &LcmOutput) -> Vec<usize> {
-    let f = &out.split;
-    let mut counts = vec![0; out.exprs.len()];
-    for &b in &f.layout {
-        let Some(block) = f.blocks.get(b) else { continue };
-        for i in block.all_insts() {
-            let Some(inst) = f.insts.get(i) else { continue };
-            let Op::Bril(op) = &inst.op else { continue };
-            if let Some((e, _)) = out.exprs.iter().find(|(_, x)| &x.op == op && x.arg_values == inst.args) {
-                counts[e.0 as usize] += 1;
-            }
-        }
-    }
-    counts
 }
 
 /// The expression the view shows: `wanted` (by text) if the function has it, else the first

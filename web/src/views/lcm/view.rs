@@ -5,7 +5,7 @@
 use super::decor::{decor, DecorInput, LcmGraphs};
 use super::exercise::{score, Guesses, Key};
 use super::model::{
-    changes_line, computations, edits_line, export_file_name, pick_expr, sets_line, snapshot, Snapshot,
+    changes_line, edits_line, export_file_name, pick_expr, sets_line, snapshot, Snapshot,
 };
 use super::steps::{fixpoint, stage_info, Pos, Steps};
 use super::table::{PredTable, TableProps};
@@ -58,7 +58,7 @@ fn lcm_body(props: &ViewProps) -> Html {
     let graphs = use_memo(analysis.clone(), |a| {
         a.as_ref().and_then(|a| a.lcm.as_ref().ok().map(|out| LcmGraphs::new(&a.function, out)))
     });
-    let counts = use_memo(analysis, |a| a.as_ref().and_then(|a| a.lcm.as_ref().ok().map(computations)));
+    let counts = use_memo(analysis, |a| a.as_ref().and_then(|a| a.lcm.as_ref().ok().map(LcmOutput::occurrence_counts)));
     let guesses = use_state(Guesses::default);
     let (Some(c), Some(graphs)) = (Ctx::new(s), graphs.as_ref()) else { return html! {} };
     let out = c.out;
