@@ -8,9 +8,8 @@
 
 use crate::cfg::Cfg;
 use crate::dataflow::ReachingDefs;
-use crate::dom::{frontier, ControlDeps, DomEvent, DomKind, DomTree};
-use crate::entity::EntityVec;
-use crate::ir::{BlockId, Function, Lang};
+use crate::dom::{ControlDeps, DomEvent, DomKind, DomTree, Frontiers};
+use crate::ir::{Function, Lang};
 use std::sync::OnceLock;
 
 #[derive(Debug)]
@@ -22,8 +21,8 @@ pub struct Analyses {
     /// Post-dominators, rooted at the virtual exit.
     pub pdom: DomTree,
     pub pdom_events: Vec<DomEvent>,
-    /// The dominance frontier of every block (Cytron et al.).
-    pub frontier: EntityVec<BlockId, Vec<BlockId>>,
+    /// The dominance and post-dominance frontiers of every block (Cytron et al.).
+    pub frontiers: Frontiers,
     /// Control dependence: the post-dominance frontier.
     pub cdg: ControlDeps,
     reaching: OnceLock<Option<ReachingDefs>>,
@@ -34,9 +33,9 @@ impl Analyses {
         let cfg = Cfg::new(f);
         let (dom, dom_events) = DomTree::build_traced(f, &cfg, DomKind::Dominators);
         let (pdom, pdom_events) = DomTree::build_traced(f, &cfg, DomKind::PostDominators);
-        let frontier = frontier(&cfg, &dom);
-        let cdg = ControlDeps::new(f, &cfg, &pdom);
-        Analyses { cfg, dom, dom_events, pdom, pdom_events, frontier, cdg, reaching: OnceLock::new() }
+        let frontiers = Frontiers::new(&cfg, &dom, &pdom);
+        let cdg = ControlDeps::from_frontiers(&cfg, &pdom, &frontiers);
+        Analyses { cfg, dom, dom_events, pdom, pdom_events, frontiers, cdg, reaching: OnceLock::new() }
     }
 
     /// Reaching definitions (Bril only: SIL values are defined once, so a use names its
