@@ -1,4 +1,5 @@
-//! Deleting the copies the rewrite left dead: `x = id y` whose `x` is not live after it.
+//! Deleting the copies the rewrite left dead: `x = id y` whose `x` is not live after it, and
+//! the copies the rewrite turned into `x = id x`.
 //!
 //! Liveness is the classic backward may-problem (dragon book §9.2.5): `in = use ∪ (out −
 //! def)`, meet = union, nothing live after an exit. Only copies are deleted — any other dead
@@ -9,6 +10,12 @@
 //! deletion repeats until a round deletes nothing. Within one round a block is walked
 //! backwards and a deleted copy's operand is not counted as a use, so a chain of dead copies
 //! inside one block goes in one round; chains across blocks take one round per link.
+//!
+//! A copy `x = id y` becomes `x = id x` when a copy `y ← x` reaches it (`y = id x; …; x = id
+//! y`). It does nothing, yet `x` stays live, so liveness would keep it. It goes first, in
+//! round 0: `x` was read by the copy `y = id x` on every path to it, so `x` is defined there
+//! and dropping the self-copy cannot turn a run that failed on an undefined `x` into one that
+//! does not. A self-copy already in the input carries no such guarantee and stays.
 
 use super::avail::as_copy;
 use super::trace::{apply_event, Event, ReplayError};
@@ -45,6 +52,11 @@ impl Analysis for Liveness {
     }
 }
 
+/// `x = id x`.
+fn is_self_copy(i: &crate::ir::Inst) -> bool {
+    i.op == crate::ir::Op::Bril(crate::ir::BrilOp::Id) && i.args.len() == 1 && i.results.first() == i.args.first()
+}
+
 /// Live before `i` from live after it.
 fn live_step(f: &Function, live: &mut EntitySet<ValueId>, i: InstId) {
     let inst = &f.insts[i];
@@ -58,9 +70,21 @@ fn live_step(f: &Function, live: &mut EntitySet<ValueId>, i: InstId) {
 
 /// Deletes dead copies from `g` until none is left; returns the events (with their rounds).
 /// `cfg` is the graph of `g` (the rewrite and the deletions do not change control flow).
-/// `first_index` is the number of events before these, for error positions.
-pub fn delete_dead_copies(g: &mut Function, cfg: &Cfg, first_index: usize) -> Result<Vec<Event>, ReplayError> {
+/// `first_index` is the number of events before these, for error positions. `original` is
+/// the function before the rewrite: a self-copy the rewrite made is deleted, one it had is
+/// not.
+pub fn delete_dead_copies(g: &mut Function, original: &Function, cfg: &Cfg, first_index: usize) -> Result<Vec<Event>, ReplayError> {
     let mut events = Vec::new();
+    let made_self: Vec<(InstId, BlockId)> = g
+        .placed_insts()
+        .filter(|&(_, i)| is_self_copy(&g.insts[i]) && original.insts.get(i).is_some_and(|o| !is_self_copy(o)))
+        .map(|(b, i)| (i, b))
+        .collect();
+    for (inst, block) in made_self {
+        let e = Event::Delete { inst, block, round: 0 };
+        apply_event(g, first_index + events.len(), &e)?;
+        events.push(e);
+    }
     // Each round deletes at least one instruction, so there are at most as many rounds as
     // instructions; the bound only guards against a bug looping forever.
     for round in 1..=g.insts.len() as u32 + 1 {

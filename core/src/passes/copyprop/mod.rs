@@ -162,7 +162,7 @@ pub fn run(f: &Function, cfg: &Cfg) -> Result<CopyPropOutput, CopyPropError> {
     let mut g = f.clone();
     let mut events = rewrite::rewrite(f, cfg, &a, &mut g).map_err(|e| internal(e.to_string()))?;
     let rewrites = events.len();
-    let deletions = dead::delete_dead_copies(&mut g, cfg, events.len()).map_err(|e| internal(e.to_string()))?;
+    let deletions = dead::delete_dead_copies(&mut g, f, cfg, events.len()).map_err(|e| internal(e.to_string()))?;
     events.extend(deletions);
     if let Err(d) = verify(&g) {
         return Err(internal(format!("the result does not verify: {}", messages(&d))));

@@ -58,7 +58,9 @@ fn event_text(g: &Function, t: &Trace, e: &Event, inst: InstId) -> String {
         }
         Event::Delete { block, round, .. } => {
             let dest = g.insts.get(inst).and_then(|i| i.results.first()).map_or("?", |&d| value_name(g, d));
-            let why = if *round > 1 {
+            let why = if *round == 0 {
+                format!("the rewrite made it copy {dest} to itself, which does nothing")
+            } else if *round > 1 {
                 format!("{dest} is no longer used afterwards, now that the copies reading it are gone")
             } else {
                 format!("{dest} is not used afterwards")
