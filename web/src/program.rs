@@ -7,7 +7,7 @@ use crate::cfg_graph::{cfg_graph, CfgGraph};
 use crate::views;
 use optlab_core::cfg::Cfg;
 use optlab_core::dom::{ControlDeps, DomEvent, DomKind, DomTree};
-use optlab_core::passes::{dce, lcm};
+use optlab_core::passes::{self, dce, lcm, PassRun};
 use optlab_core::{parse_module, Function, Lang, Module, SourceFile};
 use std::rc::Rc;
 
@@ -106,6 +106,8 @@ pub struct Analysis {
     pub dce: dce::DceResult,
     /// LCM runs on Bril only; the error says why not (shown in the LCM view).
     pub lcm: Result<lcm::LcmOutput, String>,
+    /// Every registered pass run alone on the function, in registry order.
+    pub runs: Vec<PassRun>,
     pub dce_steps: views::dce::Steps,
     pub lcm_steps: Option<views::lcm::Steps>,
     pub dom_steps: views::dom::Steps,
@@ -141,6 +143,9 @@ impl Analysis {
         let cdg = ControlDeps::new(f, &cfg, &pdom);
         let dce = dce::run(f);
         let lcm = lcm::run_function(f, &lcm::Options::default()).map_err(|e| e.to_string());
+        let shared = passes::Analyses::new(f);
+        let opts = passes::Options::default();
+        let runs = passes::REGISTRY.iter().map(|p| passes::run(*p, f, &shared, &opts)).collect();
         let dce_steps = views::dce::Steps::new(f, &dce);
         let lcm_steps = lcm.as_ref().ok().map(views::lcm::Steps::new);
         let dom_steps = views::dom::Steps::new(f, &dom_events, DomKind::Dominators);
@@ -156,11 +161,19 @@ impl Analysis {
             cdg,
             dce,
             lcm,
+            runs,
             dce_steps,
             lcm_steps,
             dom_steps,
             pdom_steps,
         })
+    }
+}
+
+impl Analysis {
+    /// The run of the registered pass `slug` on the function.
+    pub fn run(&self, slug: &str) -> Option<&PassRun> {
+        self.runs.iter().find(|r| r.pass.slug == slug)
     }
 }
 
