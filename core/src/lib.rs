@@ -14,6 +14,7 @@ pub mod ir;
 pub mod parse;
 pub mod passes;
 pub mod print;
+pub mod steps;
 
 pub use diag::{Diagnostic, Diagnostics, SourceFile, Span};
 pub use ir::{BlockId, Function, Inst, InstId, Lang, Module, ValueId};
