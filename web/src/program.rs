@@ -8,6 +8,7 @@ use crate::views;
 use optlab_core::cfg::Cfg;
 use optlab_core::dom::{ControlDeps, DomEvent, DomKind, DomTree};
 use optlab_core::passes::{dce, lcm};
+use optlab_core::steps::Steps;
 use optlab_core::{parse_module, Function, Lang, Module, SourceFile};
 use std::rc::Rc;
 
@@ -108,8 +109,8 @@ pub struct Analysis {
     pub lcm: Result<lcm::LcmOutput, String>,
     pub dce_steps: views::dce::Steps,
     pub lcm_steps: Option<views::lcm::Steps>,
-    pub dom_steps: views::dom::Steps,
-    pub pdom_steps: views::dom::Steps,
+    pub dom_steps: Steps,
+    pub pdom_steps: Steps,
 }
 
 impl std::fmt::Debug for Analysis {
@@ -143,8 +144,8 @@ impl Analysis {
         let lcm = lcm::run_function(f, &lcm::Options::default()).map_err(|e| e.to_string());
         let dce_steps = views::dce::Steps::new(f, &dce);
         let lcm_steps = lcm.as_ref().ok().map(views::lcm::Steps::new);
-        let dom_steps = views::dom::Steps::new(f, &dom_events, DomKind::Dominators);
-        let pdom_steps = views::dom::Steps::new(f, &pdom_events, DomKind::PostDominators);
+        let dom_steps = optlab_core::dom::lt_steps(f, &dom_events, DomKind::Dominators);
+        let pdom_steps = optlab_core::dom::lt_steps(f, &pdom_events, DomKind::PostDominators);
         Ok(Analysis {
             function: f.clone(),
             cfg,

@@ -17,18 +17,24 @@
 //! Forward trees hold the blocks reachable from the entry; post-dominator trees hold every
 //! block in the layout (the rule connects all of them to the virtual exit).
 //!
-//! People read the virtual exit as [`VIRTUAL_EXIT_NAME`] everywhere ([`DomNode::name`]).
+//! **Stepping through a run.** [`DomTree::build_traced`] records the run's events
+//! ([`trace`]); [`replay`] says what is known after the first `k` of them and [`steps`]
+//! ([`lt_steps`]) describes each one, so the UI only draws what these return. People read the
+//! virtual exit as [`VIRTUAL_EXIT_NAME`] everywhere ([`DomNode::name`]).
 
 pub mod cdg;
 pub mod exit;
 pub mod frontier;
 mod lt;
+pub mod replay;
 mod ssa;
+pub mod steps;
 pub mod trace;
 
 pub use cdg::ControlDeps;
 pub use frontier::frontier;
 pub use ssa::verify_ssa;
+pub use steps::lt_steps;
 pub use trace::DomEvent;
 
 use crate::cfg::Cfg;
