@@ -107,7 +107,7 @@ pub struct Analysis {
     pub dce: dce::DceResult,
     /// LCM runs on Bril only; the error says why not (shown in the LCM view).
     pub lcm: Result<lcm::LcmOutput, String>,
-    pub dce_steps: views::dce::Steps,
+    pub dce_steps: Steps,
     pub lcm_steps: Option<views::lcm::Steps>,
     pub dom_steps: Steps,
     pub pdom_steps: Steps,
@@ -142,7 +142,7 @@ impl Analysis {
         let cdg = ControlDeps::new(f, &cfg, &pdom);
         let dce = dce::run(f);
         let lcm = lcm::run_function(f, &lcm::Options::default()).map_err(|e| e.to_string());
-        let dce_steps = views::dce::Steps::new(f, &dce);
+        let dce_steps = dce::steps(f, &dce);
         let lcm_steps = lcm.as_ref().ok().map(views::lcm::Steps::new);
         let dom_steps = optlab_core::dom::lt_steps(f, &dom_events, DomKind::Dominators);
         let pdom_steps = optlab_core::dom::lt_steps(f, &pdom_events, DomKind::PostDominators);
