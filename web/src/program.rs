@@ -4,7 +4,6 @@
 //! All of it comes from optlab-core's public API; the views only read it.
 
 use crate::cfg_graph::{cfg_graph, CfgGraph};
-use crate::views;
 use optlab_core::cfg::Cfg;
 use optlab_core::dom::{ControlDeps, DomEvent, DomKind, DomTree};
 use optlab_core::passes::{dce, lcm};
@@ -108,7 +107,7 @@ pub struct Analysis {
     /// LCM runs on Bril only; the error says why not (shown in the LCM view).
     pub lcm: Result<lcm::LcmOutput, String>,
     pub dce_steps: Steps,
-    pub lcm_steps: Option<views::lcm::Steps>,
+    pub lcm_steps: Option<lcm::LcmSteps>,
     pub dom_steps: Steps,
     pub pdom_steps: Steps,
 }
@@ -143,7 +142,7 @@ impl Analysis {
         let dce = dce::run(f);
         let lcm = lcm::run_function(f, &lcm::Options::default()).map_err(|e| e.to_string());
         let dce_steps = dce::steps(f, &dce);
-        let lcm_steps = lcm.as_ref().ok().map(views::lcm::Steps::new);
+        let lcm_steps = lcm.as_ref().ok().map(lcm::LcmOutput::steps);
         let dom_steps = optlab_core::dom::lt_steps(f, &dom_events, DomKind::Dominators);
         let pdom_steps = optlab_core::dom::lt_steps(f, &pdom_events, DomKind::PostDominators);
         Ok(Analysis {

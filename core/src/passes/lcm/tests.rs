@@ -401,3 +401,10 @@ fn temporaries_never_clash_with_user_variables() {
     assert!(out.contains("add.a.b.2: int = add a b;"), "{out}");
     assert!(out.contains("print y add.a.b;"), "{out}");
 }
+
+#[test]
+fn initial_values_are_the_seeds() {
+    // The seed: fixpoint predicates start true, the others are false except Transp.
+    let starts_true: Vec<&str> = Pred::ALL.into_iter().filter(|&p| p.initial()).map(Pred::name).collect();
+    assert_eq!(starts_true, ["Transp", "NdSafe", "XdSafe", "NuSafe", "XuSafe", "NDelayed", "XDelayed"]);
+}
