@@ -13,9 +13,9 @@ use crate::steps::Steps;
 use serde::Serialize;
 use std::collections::HashMap;
 
-/// Where a step of the view is in the trace: before anything, or at stage `stage` (an index
-/// into `trace.steps`), and for a fixpoint stage at round `round` (`None`: the stage's result,
-/// for fixpoints only when there was no round at all).
+/// Where a step is in the trace: before anything, or at stage `stage` (an index into
+/// `trace.steps`), and for a fixpoint stage at round `round` (`None`: the stage's result, for
+/// fixpoints only when there was no round at all). The table and the drawings replay to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Pos {
     Start,
@@ -23,6 +23,7 @@ pub enum Pos {
 }
 
 impl Pos {
+    /// The stage (index into `trace.steps`), `None` before anything.
     pub fn stage(self) -> Option<usize> {
         match self {
             Pos::Start => None,
@@ -43,6 +44,8 @@ pub struct StageInfo {
     pub order: Option<&'static str>,
 }
 
+/// The seed's number and name for `step`, the predicates it computes (the table highlights
+/// them, exercise mode hides them) and, for a fixpoint, its visiting order.
 pub fn stage_info(step: &Step) -> StageInfo {
     use Pred::*;
     let (number, name, preds, order): (_, _, &'static [Pred], _) = match step {
