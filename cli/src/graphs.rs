@@ -8,7 +8,7 @@
 use crate::input::Failure;
 use crate::GraphFormat;
 use optlab_core::cfg::Cfg;
-use optlab_core::dom::{frontier, ControlDeps, DomKind, DomNode, DomTree};
+use optlab_core::dom::{frontier, ControlDeps, DomKind, DomNode, DomTree, VIRTUAL_EXIT_NAME};
 use optlab_core::ir::{BlockId, Function, Module};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -42,7 +42,7 @@ fn functions_json<T: Serialize>(functions: Vec<T>) -> String {
 }
 
 fn name(f: &Function, b: BlockId) -> String {
-    f.blocks[b].name.clone()
+    f.block_name(b)
 }
 
 fn sorted_names(f: &Function, blocks: &[BlockId]) -> Vec<String> {
@@ -127,13 +127,6 @@ pub fn cfg(m: &Module, format: GraphFormat) -> Result<String, Failure> {
     }
 }
 
-fn node_name(f: &Function, n: DomNode) -> String {
-    match n {
-        DomNode::Block(b) => name(f, b),
-        DomNode::VirtualExit => "<exit>".to_string(),
-    }
-}
-
 pub fn dom(m: &Module, post: bool, format: GraphFormat) -> Result<String, Failure> {
     let kind = if post { DomKind::PostDominators } else { DomKind::Dominators };
     let trees: Vec<(&Function, Cfg, DomTree)> = m
@@ -166,12 +159,12 @@ pub fn dom(m: &Module, post: bool, format: GraphFormat) -> Result<String, Failur
                 let _ = writeln!(out, "digraph {} {{", q(&title));
                 let _ = writeln!(out, "  node [shape=box, fontname=\"monospace\"];");
                 if post {
-                    let _ = writeln!(out, "  {} [shape=ellipse, style=dashed];", q("<exit>"));
+                    let _ = writeln!(out, "  {} [shape=ellipse, style=dashed];", q(VIRTUAL_EXIT_NAME));
                 }
                 for n in t.preorder() {
                     if let DomNode::Block(b) = n {
                         if let Some(p) = t.parent(b) {
-                            let _ = writeln!(out, "  {} -> {};", q(&node_name(f, p)), q(&name(f, b)));
+                            let _ = writeln!(out, "  {} -> {};", q(&p.name(f)), q(&name(f, b)));
                         } else {
                             let _ = writeln!(out, "  {};", q(&name(f, b)));
                         }
@@ -189,7 +182,7 @@ pub fn dom(m: &Module, post: bool, format: GraphFormat) -> Result<String, Failur
                 if let Some(root) = t.root() {
                     let mut stack = vec![(root, 1usize)];
                     while let Some((n, depth)) = stack.pop() {
-                        let _ = writeln!(out, "{}{}", "  ".repeat(depth), node_name(f, n));
+                        let _ = writeln!(out, "{}{}", "  ".repeat(depth), n.name(f));
                         for &c in t.children(n).iter().rev() {
                             stack.push((DomNode::Block(c), depth + 1));
                         }

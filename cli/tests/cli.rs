@@ -113,6 +113,21 @@ fn post_dominators_use_null_for_children_of_the_virtual_exit() {
 }
 
 #[test]
+fn post_dominator_trees_name_the_virtual_exit_as_the_web_app_does() {
+    let exit = optlab_core::dom::VIRTUAL_EXIT_NAME;
+    let (_d, path) = temp_file("diamond.bril", DIAMOND);
+    let o = optlab(&["dom", "--post", "--format", "text", &path], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with(&format!("main (post-dominator tree):\n  {exit}\n    end\n")), "{text}");
+    let o = optlab(&["dom", "--post", "--format", "dot", &path], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dot = stdout(&o);
+    assert!(dot.contains(&format!("\"{exit}\" [shape=ellipse, style=dashed];")), "{dot}");
+    assert!(dot.contains(&format!("\"{exit}\" -> \"end\";")), "{dot}");
+}
+
+#[test]
 fn cdg_of_the_seed_control_dependent_example() {
     let (_d, path) = temp_file("cd.sil", CONTROL_DEPENDENT_SIL);
     let o = optlab(&["cdg", &path, "--format", "json"], None);

@@ -4,6 +4,10 @@
 //! the CLI use only this crate's public API.
 //!
 //! Data flows one way: `parse` → `ir` ← `cfg` ← `dom` ← analyses and passes → traces.
+//! The step lists the lab steps through ([`steps::Steps`]: how many steps, a sentence for
+//! each) and the state at step `k` are computed from those traces here too
+//! ([`dom::lt_steps`], [`passes::dce::steps()`], [`passes::lcm::LcmOutput::steps`]), so the web
+//! app only renders them.
 
 pub mod cfg;
 pub mod dataflow;

@@ -1,46 +1,61 @@
-//! The step list every stepping view shows: step 0 is the state before anything, step `k` the
-//! state after the `k`-th event of a trace, each with one line of text for the step bar.
+//! The step list a stepped view shows: one sentence per step of a run, step 0 being the
+//! state before anything happened.
 //!
-//! It lives at the bottom of the crate (it depends on nothing) because both analyses
-//! (Lengauer–Tarjan in `dom`) and passes produce step lists, and `dom` must not depend on
-//! `passes`.
+//! Every pass and analysis the lab steps through (Lengauer–Tarjan, DCE, LCM) builds one of
+//! these from its trace in core, so the web app and the CLI only print the sentences; how many
+//! steps there are and what each one says is decided here, next to the algorithm. This module
+//! depends on nothing else in the crate, so `dom` and `passes` can both use it.
 
 use serde::Serialize;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+/// Step 0 is the state before anything; step `k` the state after the `k`-th event.
+///
+/// Never empty: [`Steps::new`] keeps at least step 0, so a view always has a sentence to show.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Steps {
     texts: Vec<String>,
 }
 
 impl Steps {
+    /// The steps with these descriptions, step 0 first. An empty list becomes one empty step,
+    /// so that [`Steps::len`] is at least 1 and every cursor has a step to clamp to.
     pub fn new(texts: Vec<String>) -> Steps {
+        let texts = if texts.is_empty() { vec![String::new()] } else { texts };
         Steps { texts }
     }
 
-    /// At least 1: a view without events still has its "before" step.
+    /// How many steps there are, step 0 included (at least 1).
     pub fn len(&self) -> usize {
-        self.texts.len().max(1)
+        self.texts.len()
     }
 
+    /// Always false (there is always step 0); here because `len` is.
     pub fn is_empty(&self) -> bool {
         self.texts.is_empty()
     }
 
-    /// The one-line description of step `k`, clamped to the last step.
+    /// The one-line description of step `k`, clamped to the last step: a cursor that outlived
+    /// an edit still reads something sensible.
     pub fn describe(&self, k: usize) -> &str {
         self.texts.get(k.min(self.texts.len().saturating_sub(1))).map_or("", String::as_str)
     }
 
-    /// The description without what the step found (the text before the first `: `): what
-    /// the step bar says in exercise mode, where the rest would give the answer away.
+    /// The description of step `k` without what it found: the text before the first `": "`
+    /// (`Step 3 (down-safety), round 2 of 3`). Exercise mode shows this, since the rest would
+    /// give the answer away.
     pub fn headline(&self, k: usize) -> &str {
-        let t = self.describe(k);
-        t.split_once(": ").map_or(t, |(head, _)| head)
+        headline(self.describe(k))
     }
 
+    /// All descriptions, step 0 first.
     pub fn texts(&self) -> &[String] {
         &self.texts
     }
+}
+
+/// The part of `text` before its first `": "` (all of it if there is none).
+pub fn headline(text: &str) -> &str {
+    text.split_once(": ").map_or(text, |(head, _)| head)
 }
 
 #[cfg(test)]
@@ -48,12 +63,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn clamps_and_cuts_the_headline() {
-        let s = Steps::new(vec!["Before: nothing".into(), "Round 1 of 2: a changed".into()]);
-        assert_eq!(s.len(), 2);
-        assert_eq!(s.describe(7), "Round 1 of 2: a changed");
-        assert_eq!(s.headline(1), "Round 1 of 2");
-        assert_eq!(Steps::default().len(), 1);
-        assert_eq!(Steps::default().describe(3), "");
+    fn describe_clamps_and_headline_stops_at_the_first_colon() {
+        let s = Steps::new(vec!["Before: nothing".into(), "Step 1: a: b".into(), "Done".into()]);
+        assert_eq!(s.len(), 3);
+        assert!(!s.is_empty());
+        assert_eq!(s.describe(1), "Step 1: a: b");
+        assert_eq!(s.describe(99), "Done");
+        assert_eq!(s.headline(1), "Step 1");
+        assert_eq!(s.headline(2), "Done");
+        assert_eq!(s.texts().len(), 3);
+    }
+
+    #[test]
+    fn there_is_always_a_step_zero() {
+        let s = Steps::new(Vec::new());
+        assert_eq!(s.len(), 1);
+        assert_eq!(s.describe(0), "");
+        assert_eq!(s.headline(5), "");
     }
 }

@@ -4,10 +4,10 @@
 //! All of it comes from optlab-core's public API; the views only read it.
 
 use crate::cfg_graph::{cfg_graph, CfgGraph};
-use crate::views;
 use optlab_core::cfg::Cfg;
 use optlab_core::dom::{ControlDeps, DomEvent, DomKind, DomTree};
 use optlab_core::passes::{self, dce, lcm, PassRun};
+use optlab_core::steps::Steps;
 use optlab_core::{parse_module, Function, Lang, Module, SourceFile};
 use std::rc::Rc;
 
@@ -108,10 +108,10 @@ pub struct Analysis {
     pub lcm: Result<lcm::LcmOutput, String>,
     /// Every registered pass run alone on the function, in registry order.
     pub runs: Vec<PassRun>,
-    pub dce_steps: views::dce::Steps,
-    pub lcm_steps: Option<views::lcm::Steps>,
-    pub dom_steps: views::dom::Steps,
-    pub pdom_steps: views::dom::Steps,
+    pub dce_steps: Steps,
+    pub lcm_steps: Option<lcm::LcmSteps>,
+    pub dom_steps: Steps,
+    pub pdom_steps: Steps,
 }
 
 impl std::fmt::Debug for Analysis {
@@ -146,10 +146,10 @@ impl Analysis {
         let shared = passes::Analyses::new(f);
         let opts = passes::Options::default();
         let runs = passes::REGISTRY.iter().map(|p| passes::run(*p, f, &shared, &opts)).collect();
-        let dce_steps = views::dce::Steps::new(f, &dce);
-        let lcm_steps = lcm.as_ref().ok().map(views::lcm::Steps::new);
-        let dom_steps = views::dom::Steps::new(f, &dom_events, DomKind::Dominators);
-        let pdom_steps = views::dom::Steps::new(f, &pdom_events, DomKind::PostDominators);
+        let dce_steps = dce::steps(f, &dce);
+        let lcm_steps = lcm.as_ref().ok().map(lcm::LcmOutput::steps);
+        let dom_steps = optlab_core::dom::lt_steps(f, &dom_events, DomKind::Dominators);
+        let pdom_steps = optlab_core::dom::lt_steps(f, &pdom_events, DomKind::PostDominators);
         Ok(Analysis {
             function: f.clone(),
             cfg,

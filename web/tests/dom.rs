@@ -4,7 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use optlab_web::state::{Action, State, StepCmd, Tab};
-use optlab_web::views::dom::names::VIRTUAL_EXIT;
+use optlab_core::dom::VIRTUAL_EXIT_NAME as VIRTUAL_EXIT;
 use optlab_web::views::dom::DomView;
 use optlab_web::views::ViewProps;
 use std::rc::Rc;

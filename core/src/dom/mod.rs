@@ -16,17 +16,25 @@
 //!
 //! Forward trees hold the blocks reachable from the entry; post-dominator trees hold every
 //! block in the layout (the rule connects all of them to the virtual exit).
+//!
+//! **Stepping through a run.** [`DomTree::build_traced`] records the run's events
+//! ([`trace`]); [`replay`] says what is known after the first `k` of them and [`steps`]
+//! ([`lt_steps`]) describes each one, so the UI only draws what these return. People read the
+//! virtual exit as [`VIRTUAL_EXIT_NAME`] everywhere ([`DomNode::name`]).
 
 pub mod cdg;
 pub mod exit;
 pub mod frontier;
 mod lt;
+pub mod replay;
 mod ssa;
+pub mod steps;
 pub mod trace;
 
 pub use cdg::ControlDeps;
 pub use frontier::{frontier, Frontiers};
 pub use ssa::verify_ssa;
+pub use steps::lt_steps;
 pub use trace::DomEvent;
 
 use crate::cfg::Cfg;
@@ -43,12 +51,38 @@ pub enum DomNode {
     VirtualExit,
 }
 
+/// The virtual exit's name wherever a person reads it: drawings, tables, step texts, the
+/// CLI's trees. It cannot be a block's name (labels have no spaces), so it can also serve as a
+/// node id in a drawing and as a selection in the UI's state without colliding with a block.
+pub const VIRTUAL_EXIT_NAME: &str = "exit (virtual)";
+
+/// The virtual exit's name where room is short (a pill under a tree node): still no block's
+/// name, so the exit's many children's pills do not run into each other.
+pub const VIRTUAL_EXIT_SHORT_NAME: &str = "(exit)";
+
 impl DomNode {
     /// The block, unless this is the virtual exit.
     pub fn block(self) -> Option<BlockId> {
         match self {
             DomNode::Block(b) => Some(b),
             DomNode::VirtualExit => None,
+        }
+    }
+
+    /// How people see the node: the block's label ([`Function::block_name`]) or
+    /// [`VIRTUAL_EXIT_NAME`].
+    pub fn name(self, f: &Function) -> String {
+        match self {
+            DomNode::Block(b) => f.block_name(b),
+            DomNode::VirtualExit => VIRTUAL_EXIT_NAME.to_string(),
+        }
+    }
+
+    /// [`DomNode::name`] with [`VIRTUAL_EXIT_SHORT_NAME`] for the virtual exit.
+    pub fn short_name(self, f: &Function) -> String {
+        match self {
+            DomNode::Block(b) => f.block_name(b),
+            DomNode::VirtualExit => VIRTUAL_EXIT_SHORT_NAME.to_string(),
         }
     }
 }

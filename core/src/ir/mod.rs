@@ -386,8 +386,37 @@ impl Function {
         }
     }
 
+    /// The placed block labelled `name` (`None` for names the function does not have, such
+    /// as the virtual exit's, and for layout entries outside the arena).
     pub fn block_by_name(&self, name: &str) -> Option<BlockId> {
-        self.layout.iter().copied().find(|&b| self.blocks[b].name == name)
+        self.layout.iter().copied().find(|&b| self.blocks.get(b).is_some_and(|blk| blk.name == name))
+    }
+
+    /// The block's label without sigil (`loop`, `bb3`): how drawings, tables and step texts
+    /// name it. An id outside the arena is printed as the id, so a stale id in a trace or a
+    /// selection still reads as something instead of panicking.
+    pub fn block_name(&self, b: BlockId) -> String {
+        self.blocks.get(b).map_or_else(|| b.to_string(), |blk| blk.name.clone())
+    }
+
+    /// The block as the code refers to it: Bril `.loop`, SIL `bb3` (sentences that quote the
+    /// program use this). Tolerant of bad ids like [`Function::block_name`].
+    pub fn block_in_code(&self, b: BlockId) -> String {
+        match self.blocks.get(b) {
+            Some(blk) if self.lang == Lang::Bril => format!(".{}", blk.name),
+            Some(blk) => blk.name.clone(),
+            None => b.to_string(),
+        }
+    }
+
+    /// The value as the code writes it: SIL `%6`, Bril `x`, or `undef`. Tolerant of bad ids.
+    pub fn value_in_code(&self, v: ValueId) -> String {
+        match self.values.get(v) {
+            Some(d) if d.def == ValueDef::Undef => "undef".into(),
+            Some(d) if self.lang == Lang::Sil => format!("%{}", d.name),
+            Some(d) => d.name.clone(),
+            None => v.to_string(),
+        }
     }
 
     /// The block an instruction is placed in (linear scan; analyses build their own maps).

@@ -59,17 +59,17 @@ pub fn explain(f: &Function, trace: &Trace, inst: InstId) -> Vec<String> {
                 Some(Node::Inst(*use_in)),
             ),
             Reason::IncomingValue { arg, block } => (
-                format!("it is passed for the live argument {} of {}", value_text(f, *arg), block_name(f, *block)),
+                format!("it is passed for the live argument {} of {}", f.value_in_code(*arg), f.block_in_code(*block)),
                 Some(Node::Arg(*arg)),
             ),
             Reason::BranchFeedsLiveArg { arg, block } => (
-                format!("it passes the live argument {} of {}", value_text(f, *arg), block_name(f, *block)),
+                format!("it passes the live argument {} of {}", f.value_in_code(*arg), f.block_in_code(*block)),
                 Some(Node::Arg(*arg)),
             ),
             Reason::ControlDependence { block, via } => (
                 format!(
                     "it decides whether {} runs, which holds the live {}",
-                    block_name(f, *block),
+                    f.block_in_code(*block),
                     describe(f, *via, why.get(via).map(|w| w.1))
                 ),
                 Some(*via),
@@ -123,7 +123,7 @@ fn fate(f: &Function, trace: &Trace, node: Node) -> String {
             (Event::RewriteBranch { old, target, .. }, Node::Inst(i)) if *old == i => {
                 return format!(
                     "no live code depends on which way it goes, so it became a jump to {}",
-                    block_name(f, *target)
+                    f.block_in_code(*target)
                 )
             }
             (Event::RewriteBranch { new, .. }, Node::Inst(i)) if *new == i => {
@@ -134,7 +134,7 @@ fn fate(f: &Function, trace: &Trace, node: Node) -> String {
                     Some(b) => format!("the dead {} that consumed it was deleted", describe(f, Node::Inst(*b), None)),
                     None => "its consuming use was deleted".to_string(),
                 };
-                return format!("it was inserted to end the lifetime of {}, because {how}", value_text(f, *value));
+                return format!("it was inserted to end the lifetime of {}, because {how}", f.value_in_code(*value));
             }
             (Event::ExplicitJump { new, .. }, Node::Inst(i)) if *new == i => {
                 return "it was inserted to keep a fall-through going to the same block".into()
@@ -151,7 +151,7 @@ fn fate(f: &Function, trace: &Trace, node: Node) -> String {
     };
     if let Some(b) = block {
         if trace.events.iter().any(|e| matches!(e, Event::RemoveBlock { block } if *block == b)) {
-            return format!("its block {} became unreachable and was removed", block_name(f, b));
+            return format!("its block {} became unreachable and was removed", f.block_in_code(b));
         }
     }
     match node {
@@ -168,15 +168,15 @@ fn describe(f: &Function, node: Node, block: Option<BlockId>) -> String {
         Node::Inst(i) => {
             let b = block.or_else(|| block_of(f, i));
             match b {
-                Some(b) => format!("`{}` ({})", inst_text(f, i), block_name(f, b)),
+                Some(b) => format!("`{}` ({})", inst_text(f, i), f.block_in_code(b)),
                 None => format!("`{}`", inst_text(f, i)),
             }
         }
         Node::Arg(v) => match f.values.get(v).map(|d| d.def) {
             Some(crate::ir::ValueDef::Param { block, .. }) => {
-                format!("argument {} of {}", value_text(f, v), block_name(f, block))
+                format!("argument {} of {}", f.value_in_code(v), f.block_in_code(block))
             }
-            _ => format!("argument {}", value_text(f, v)),
+            _ => format!("argument {}", f.value_in_code(v)),
         },
     }
 }
@@ -187,23 +187,6 @@ fn describe_inst(f: &Function, trace: &Trace, i: InstId) -> String {
         _ => None,
     });
     describe(f, Node::Inst(i), block)
-}
-
-fn block_name(f: &Function, b: BlockId) -> String {
-    match f.blocks.get(b) {
-        Some(block) if f.lang == Lang::Bril => format!(".{}", block.name),
-        Some(block) => block.name.clone(),
-        None => b.to_string(),
-    }
-}
-
-fn value_text(f: &Function, v: crate::ir::ValueId) -> String {
-    match f.values.get(v) {
-        Some(d) if d.def == crate::ir::ValueDef::Undef => "undef".into(),
-        Some(d) if f.lang == Lang::Sil => format!("%{}", d.name),
-        Some(d) => d.name.clone(),
-        None => v.to_string(),
-    }
 }
 
 /// One instruction as source text with the user's names (for messages only).
@@ -218,7 +201,7 @@ pub fn inst_text(f: &Function, i: InstId) -> String {
 fn sil_text(f: &Function, inst: &Inst) -> String {
     let mut s = String::new();
     if !inst.results.is_empty() {
-        let rs: Vec<String> = inst.results.iter().map(|&r| value_text(f, r)).collect();
+        let rs: Vec<String> = inst.results.iter().map(|&r| f.value_in_code(r)).collect();
         if rs.len() == 1 {
             s.push_str(&rs[0]);
         } else {
@@ -228,7 +211,7 @@ fn sil_text(f: &Function, inst: &Inst) -> String {
     }
     if inst.sil.is_empty() {
         s.push_str(inst.op.name());
-        let args: Vec<String> = inst.args.iter().map(|&v| value_text(f, v)).collect();
+        let args: Vec<String> = inst.args.iter().map(|&v| f.value_in_code(v)).collect();
         if !args.is_empty() {
             s.push(' ');
             s.push_str(&args.join(", "));
@@ -238,14 +221,14 @@ fn sil_text(f: &Function, inst: &Inst) -> String {
     for p in &inst.sil {
         match p {
             Piece::Text(t) => s.push_str(t),
-            Piece::Arg(k) => s.push_str(&inst.args.get(*k as usize).map_or("?".into(), |&v| value_text(f, v))),
-            Piece::Succ(k) => s.push_str(&inst.succs.get(*k as usize).map_or("?".into(), |x| block_name(f, x.block))),
+            Piece::Arg(k) => s.push_str(&inst.args.get(*k as usize).map_or("?".into(), |&v| f.value_in_code(v))),
+            Piece::Succ(k) => s.push_str(&inst.succs.get(*k as usize).map_or("?".into(), |x| f.block_in_code(x.block))),
             Piece::SuccArg(k, j) => s.push_str(
                 &inst
                     .succs
                     .get(*k as usize)
                     .and_then(|x| x.args.get(*j as usize))
-                    .map_or("?".into(), |&v| value_text(f, v)),
+                    .map_or("?".into(), |&v| f.value_in_code(v)),
             ),
         }
     }
@@ -255,7 +238,7 @@ fn sil_text(f: &Function, inst: &Inst) -> String {
 fn bril_text(f: &Function, inst: &Inst) -> String {
     let mut s = String::new();
     if let Some(&d) = inst.results.first() {
-        s.push_str(&value_text(f, d));
+        s.push_str(&f.value_in_code(d));
         if let Some(t) = &inst.ty {
             s.push_str(&format!(": {}", bril_type(t)));
         }
@@ -267,11 +250,11 @@ fn bril_text(f: &Function, inst: &Inst) -> String {
     }
     for &v in &inst.args {
         s.push(' ');
-        s.push_str(&value_text(f, v));
+        s.push_str(&f.value_in_code(v));
     }
     for x in &inst.succs {
         s.push(' ');
-        s.push_str(&block_name(f, x.block));
+        s.push_str(&f.block_in_code(x.block));
     }
     match &inst.imm {
         crate::ir::Imm::None => {}
@@ -301,40 +284,40 @@ pub fn summarize(f: &Function, trace: &Trace) -> String {
     }
     let node = |n: Node| match n {
         Node::Inst(i) => format!("{i}"),
-        Node::Arg(v) => value_text(f, v),
+        Node::Arg(v) => f.value_in_code(v),
     };
     for e in &trace.events {
         let line = match e {
             Event::Phase { phase } => format!("phase {}", serde_json::to_string(phase).unwrap_or_default().trim_matches('"')),
             Event::Live { inst, block, reason } => {
-                format!("live {inst} `{}` ({}): {}", inst_text(f, *inst), block_name(f, *block), reason_short(f, reason, &node))
+                format!("live {inst} `{}` ({}): {}", inst_text(f, *inst), f.block_in_code(*block), reason_short(f, reason, &node))
             }
             Event::LiveArg { arg, block, reason } => {
-                format!("live-arg {} ({}): {}", value_text(f, *arg), block_name(f, *block), reason_short(f, reason, &node))
+                format!("live-arg {} ({}): {}", f.value_in_code(*arg), f.block_in_code(*block), reason_short(f, reason, &node))
             }
             Event::RewriteBranch { block, old, new, target, .. } => format!(
                 "rewrite {} {old} `{}` -> {new} `{}` (to {})",
-                block_name(f, *block),
+                f.block_in_code(*block),
                 inst_text(f, *old),
                 inst_text(&after, *new),
-                block_name(f, *target)
+                f.block_in_code(*target)
             ),
             Event::EndLifetime { block, new, .. } => {
-                format!("insert {new} `{}` ({})", inst_text(&after, *new), block_name(f, *block))
+                format!("insert {new} `{}` ({})", inst_text(&after, *new), f.block_in_code(*block))
             }
-            Event::ErasePhi { block, arg, .. } => format!("erase-phi {} ({})", value_text(f, *arg), block_name(f, *block)),
-            Event::Delete { inst, block } => format!("delete {inst} `{}` ({})", inst_text(f, *inst), block_name(f, *block)),
+            Event::ErasePhi { block, arg, .. } => format!("erase-phi {} ({})", f.value_in_code(*arg), f.block_in_code(*block)),
+            Event::Delete { inst, block } => format!("delete {inst} `{}` ({})", inst_text(f, *inst), f.block_in_code(*block)),
             Event::Undef { inst, slot, old, .. } => {
                 let at = match slot {
                     super::trace::Slot::Arg { index } => format!("operand {index}"),
                     super::trace::Slot::SuccArg { succ, index } => format!("successor {succ} argument {index}"),
                 };
-                format!("undef {inst} {at}: {} -> undef", value_text(f, *old))
+                format!("undef {inst} {at}: {} -> undef", f.value_in_code(*old))
             }
             Event::ExplicitJump { block, new, target } => {
-                format!("jump {} {new} (falls through to {})", block_name(f, *block), block_name(f, *target))
+                format!("jump {} {new} (falls through to {})", f.block_in_code(*block), f.block_in_code(*target))
             }
-            Event::RemoveBlock { block } => format!("remove-block {}", block_name(f, *block)),
+            Event::RemoveBlock { block } => format!("remove-block {}", f.block_in_code(*block)),
         };
         out.push_str(&line);
         out.push('\n');
@@ -346,13 +329,13 @@ fn reason_short(f: &Function, r: &Reason, node: &dyn Fn(Node) -> String) -> Stri
     match r {
         Reason::Root { root } => format!("root ({})", serde_json::to_string(root).unwrap_or_default().trim_matches('"')),
         Reason::Operand { of } => format!("operand of {of}"),
-        Reason::ReachingDef { use_in, var } => format!("reaching def of `{}` used in {use_in}", value_text(f, *var)),
-        Reason::IncomingValue { arg, block } => format!("incoming value of {} ({})", value_text(f, *arg), block_name(f, *block)),
+        Reason::ReachingDef { use_in, var } => format!("reaching def of `{}` used in {use_in}", f.value_in_code(*var)),
+        Reason::IncomingValue { arg, block } => format!("incoming value of {} ({})", f.value_in_code(*arg), f.block_in_code(*block)),
         Reason::BranchFeedsLiveArg { arg, block } => {
-            format!("passes {} ({})", value_text(f, *arg), block_name(f, *block))
+            format!("passes {} ({})", f.value_in_code(*arg), f.block_in_code(*block))
         }
         Reason::ControlDependence { block, via } => {
-            format!("{} is control dependent on it (live {})", block_name(f, *block), node(*via))
+            format!("{} is control dependent on it (live {})", f.block_in_code(*block), node(*via))
         }
         Reason::ReverseDependency { on } => format!("reverse dependency on {}", node(*on)),
     }

@@ -32,19 +32,25 @@
 //! whose exit test nothing live depends on is removed even if, at run time, it would spin
 //! forever. Only loops with no path to an exit at all are kept. It also removes dead
 //! instructions that could trap (a Bril `div` by zero), as Swift and LLVM do.
+//!
+//! The lab steps through a run with [`steps()`] (step `k` described in one sentence, see
+//! [`words`]) and [`replay_to`] (the function as it is at step `k`), both read off the trace.
 
 mod classify;
 mod explain;
 mod mark;
 mod ossa;
 mod pass;
+mod steps;
 mod sweep;
 mod trace;
 mod types;
+pub mod words;
 
 pub use types::is_trivial_type;
 pub use explain::{explain, inst_text, locate, summarize};
 pub use pass::{Dce, DCE_PASS};
+pub use steps::steps;
 pub use trace::{apply_event, replay, replay_to, try_replay, EndKind, Event, Node, Phase, Reason, ReplayError, RootKind, Slot, Trace};
 
 use crate::entity::EntitySet;

@@ -37,7 +37,7 @@ impl Pass for Dce {
             Count { label: "blocks removed", value: s.blocks_removed },
             Count { label: "undef arguments", value: s.undefs },
         ];
-        let steps = crate::steps::Steps::default(); // MERGE: dce::steps
+        let steps = super::steps(f, &r);
         PassRun { pass: &INFO, function: r.function.clone(), outcome, detail: Detail::Dce(r), counts, steps }
     }
 }

@@ -18,7 +18,9 @@
 //! [`run_function`] returns the function after step 1 (what the predicates describe), the
 //! transformed function, the predicates and a [`Trace`] of every step; [`report`] turns the
 //! predicates into the JSON and the Markdown/LaTeX/CSV tables the CLI and the web app
-//! export.
+//! export. For stepping through a run, [`LcmOutput::steps`] lists the steps (one per stage,
+//! one per fixpoint round, [`steps`]) and [`LcmOutput::snapshot`] replays the predicate table
+//! of one expression at any of them ([`replay`]).
 //!
 //! LCM runs on Bril only. In SIL every value is defined once: a temporary assigned in two
 //! predecessors of a join (an insertion in one, a kept computation in the other) would need a
@@ -31,8 +33,10 @@ mod exprs;
 mod graph;
 mod pass;
 mod predicates;
+pub mod replay;
 pub mod report;
 mod split;
+pub mod steps;
 mod trace;
 mod transform;
 
@@ -40,7 +44,9 @@ pub use exprs::{may_trap, Expr, ExprId, Local, Options};
 pub use graph::Graph;
 pub use pass::{Lcm, LCM_PASS};
 pub use predicates::{BitChange, Fixpoint, PerBlock, Pred, Predicates};
+pub use replay::{Cell, Snapshot};
 pub use split::{SplitEdge, Splits};
+pub use steps::{fixpoint, name_list, stage_info, LcmSteps, Pos, StageInfo};
 pub use trace::{BlockInfo, Edit, Point, PredValues, Step, Temp, Trace};
 
 use crate::entity::EntityVec;
@@ -107,6 +113,18 @@ impl LcmOutput {
     /// expression picker shows).
     pub fn occurrence_counts(&self) -> Vec<usize> {
         self.occurrences.values().map(Vec::len).collect()
+    }
+
+    /// The step list of this run: what the step bar says at each step and where each step is
+    /// in the trace.
+    pub fn steps(&self) -> LcmSteps {
+        LcmSteps::new(self)
+    }
+
+    /// The predicate table of expression `expr` as of step position `pos` (from
+    /// [`LcmSteps::pos`]), replayed from the trace.
+    pub fn snapshot(&self, pos: Pos, expr: ExprId) -> Snapshot {
+        replay::snapshot(self, pos, expr)
     }
 
     /// The expressions step 7 rewrote.

@@ -44,7 +44,7 @@ impl Pass for Lcm {
             Count { label: "computations inserted", value: inserted },
             Count { label: "deleted", value: deleted },
         ];
-        let steps = crate::steps::Steps::default(); // MERGE: lcm steps
+        let steps = out.steps().texts().clone();
         PassRun { pass: &INFO, function: out.result.clone(), outcome: Outcome::Ran, detail: Detail::Lcm(Box::new(out)), counts, steps }
     }
 }

@@ -70,6 +70,19 @@ impl Pred {
     }
 }
 
+impl Pred {
+    /// The seed's initial value (初期値): true for the greatest fixpoints (down-safety,
+    /// up-safety, delayed), where iteration starts, and for `Transp`, which a block keeps
+    /// until an instruction changes an operand; false for the others, which hold only where
+    /// their step proves it. The table marks a value as changed when it differs from this.
+    pub fn initial(self) -> bool {
+        matches!(
+            self,
+            Pred::Transp | Pred::NdSafe | Pred::XdSafe | Pred::NuSafe | Pred::XuSafe | Pred::NDelayed | Pred::XDelayed
+        )
+    }
+}
+
 impl fmt::Display for Pred {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

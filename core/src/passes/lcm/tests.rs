@@ -419,3 +419,10 @@ fn occurrences_honour_commute() {
     let plain = run_text(text, Options::default());
     assert_eq!(plain.occurrence_counts(), [1, 1, 1]);
 }
+
+#[test]
+fn initial_values_are_the_seeds() {
+    // The seed: fixpoint predicates start true, the others are false except Transp.
+    let starts_true: Vec<&str> = Pred::ALL.into_iter().filter(|&p| p.initial()).map(Pred::name).collect();
+    assert_eq!(starts_true, ["Transp", "NdSafe", "XdSafe", "NuSafe", "XuSafe", "NDelayed", "XDelayed"]);
+}

@@ -1,9 +1,9 @@
 //! The DCE view: stepping through seed 000's aggressive dead code elimination — the marking
 //! in order, each live instruction with its reason, then the sweep and the branch rewrites —
-//! by replaying the [`optlab_core::passes::dce::Trace`] of the selected function.
+//! by replaying the [`optlab_core::passes::dce::Trace`] of the selected function. The step
+//! texts and the reasons in words come from core ([`optlab_core::passes::dce::steps()`],
+//! [`optlab_core::passes::dce::words`]).
 //!
-//! - [`words`]: the trace in words (step descriptions, short reasons);
-//! - [`steps`]: [`Steps`], the step model the step bar shows;
 //! - [`sweep_graph`]: the before-and-after drawing used from the sweep on;
 //! - [`model`]: what one step draws (pure);
 //! - [`exercise`]: the questions of exercise mode and their grading;
@@ -11,12 +11,9 @@
 
 pub mod exercise;
 pub mod model;
-pub mod steps;
 pub mod sweep_graph;
 mod view;
-pub mod words;
 
-pub use steps::Steps;
 pub use view::DceView;
 
 /// Programs the tests of this view run on: the seed's examples (as core's golden tests keep

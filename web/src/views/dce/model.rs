@@ -8,7 +8,7 @@
 
 use super::exercise::Grade;
 use super::sweep_graph::{sweep_graph, Now, RowState, SweepGraph, Version};
-use super::words;
+use optlab_core::passes::dce::words;
 use crate::cfg_graph::{cfg_graph, CfgGraph};
 use crate::graph::{Decor, Graph};
 use optlab_core::passes::dce::{self, DceResult, Event, Node, Phase};
@@ -265,14 +265,14 @@ pub fn marked(f: &Function, r: &DceResult, k: usize, limit: usize) -> (Vec<Marke
                 event,
                 inst: Some(*inst),
                 code: words::code(f, *inst),
-                block: words::block_name(f, *block),
+                block: f.block_in_code(*block),
                 reason: words::reason_short(f, reason, f.insts.get(*inst).map_or("", |x| x.op.name())),
             }),
             Event::LiveArg { arg, block, reason } => Some(Marked {
                 event,
                 inst: None,
-                code: format!("argument {}", words::value_name(f, *arg)),
-                block: words::block_name(f, *block),
+                code: format!("argument {}", f.value_in_code(*arg)),
+                block: f.block_in_code(*block),
                 reason: words::reason_short(f, reason, ""),
             }),
             _ => None,

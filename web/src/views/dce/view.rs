@@ -3,7 +3,7 @@
 
 use super::exercise::{question_at, Ask, Grade, Question};
 use super::model::{marked, why, Model, Overlay};
-use super::words;
+use optlab_core::passes::dce::words;
 use crate::graph_view::GraphView;
 use crate::program::Analysis;
 use crate::state::{Action, StepCmd, Tab};
@@ -157,7 +157,7 @@ fn exercise_box(
         ),
         Ask::Visit(Node::Arg(v)) => format!(
             "The worklist takes argument {}. Which instructions does it make live? Click them.",
-            words::value_name(f, v)
+            f.value_in_code(v)
         ),
         Ask::Sweep => "Marking is over. Which instructions will the sweep delete or replace? Click them.".to_string(),
     };

@@ -3,7 +3,6 @@
 
 use super::decor::FRONTIER;
 use super::graphs::{cdg_graph, VertexGraph};
-use super::names::{block_name, block_named};
 use crate::graph::{Decor, Style};
 use crate::graph_view::GraphView;
 use crate::program::Analysis;
@@ -34,7 +33,7 @@ pub fn cdg_decor(a: &Analysis, g: &VertexGraph, selected: Option<BlockId>) -> De
 /// branch edge that commits to `y`.
 pub fn explain(a: &Analysis, y: BlockId) -> Vec<String> {
     let f = &a.function;
-    let name = |b: BlockId| block_name(f, b);
+    let name = |b: BlockId| f.block_name(b);
     let deps = a.cdg.deps(y);
     let (yn, set) = (name(y), deps.iter().map(|&b| name(b)).collect::<Vec<_>>().join(", "));
     let mut out = Vec::new();
@@ -76,7 +75,7 @@ pub fn cdg_view(props: &ViewProps) -> Html {
     let s = &props.state;
     let Ok(a) = &s.analysis else { return html! {} };
     let graph = use_memo(a.clone(), |a| cdg_graph(&a.function, &a.cfg, &a.cdg));
-    let selected = s.block.as_deref().and_then(|n| block_named(&a.function, n));
+    let selected = s.block.as_deref().and_then(|n| a.function.block_by_name(n));
     let decor = std::rc::Rc::new(cdg_decor(a, &graph, selected));
     let onselect = {
         let (dispatch, current) = (props.dispatch.clone(), s.block.clone());
@@ -87,8 +86,8 @@ pub fn cdg_view(props: &ViewProps) -> Html {
     };
     let f = &a.function;
     let rows = a.cfg.blocks().iter().map(|&b| {
-        let list = |v: &[BlockId]| v.iter().map(|&x| block_name(f, x)).collect::<Vec<_>>().join(", ");
-        let id = block_name(f, b);
+        let list = |v: &[BlockId]| v.iter().map(|&x| f.block_name(x)).collect::<Vec<_>>().join(", ");
+        let id = f.block_name(b);
         let onclick = onselect.reform({
             let id = id.clone();
             move |_: MouseEvent| id.clone()

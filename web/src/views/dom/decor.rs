@@ -6,8 +6,7 @@
 //! Classes beyond graph.css's are styled in static/css/dom.css.
 
 use super::graphs::VertexGraph;
-use super::names::short_name;
-use super::replay::{Column, Idom, LtState};
+use optlab_core::dom::replay::{Column, Idom, LtState};
 use crate::graph::{Badge, Decor};
 use optlab_core::dom::{DomEvent, DomNode};
 use optlab_core::Function;
@@ -125,14 +124,14 @@ pub fn tree_decor(f: &Function, g: &VertexGraph, st: &LtState, sel: &Selection) 
             }
         }
         if let Some(s) = facts.semi {
-            let text = format!("sdom {}", short_name(f, s.sdom));
+            let text = format!("sdom {}", s.sdom.short_name(f));
             d.exit_badge(i, Badge::new(text, format!("lt-sdom{}", fresh(v, Column::Sdom))));
         }
         // A final idom is the edge to the parent (shown from then on, and in the table); a
         // deferred one has no edge yet, so it gets a pill. One pill per side at most keeps
         // neighbouring boxes' pills apart.
         if let Idom::SameAs(u) = facts.idom {
-            let text = format!("= idom({})", short_name(f, u));
+            let text = format!("= idom({})", u.short_name(f));
             d.node_class(i, DEFERRED).exit_badge(i, Badge::new(text, format!("{DEFERRED}{}", fresh(v, Column::Idom))));
         }
         if let Some(e) = g.edge_into(i) {
@@ -153,7 +152,7 @@ pub fn tree_decor(f: &Function, g: &VertexGraph, st: &LtState, sel: &Selection) 
 #[cfg(test)]
 mod tests {
     use super::super::graphs::{search_graph, tree_graph};
-    use super::super::replay::tests::{bril, LOOPY};
+    use super::super::fixtures::{bril, LOOPY};
     use super::*;
     use optlab_core::cfg::Cfg;
     use optlab_core::dom::{DomKind, DomTree};

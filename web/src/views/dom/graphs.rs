@@ -5,7 +5,6 @@
 //! Their text never changes while stepping (only the [`Decor`](crate::graph::Decor) does), so
 //! each is laid out once per program.
 
-use super::names::node_name;
 use crate::graph::{Edge, EdgeKind, Graph, Node};
 use optlab_core::cfg::Cfg;
 use optlab_core::dom::{ControlDeps, DomKind, DomNode, DomTree, ExitKind};
@@ -62,7 +61,7 @@ impl VertexGraph {
 }
 
 fn vertex_node(f: &Function, v: DomNode, lines: Vec<String>) -> Node {
-    let name = node_name(f, v);
+    let name = v.name(f);
     let mut n = Node::new(name.clone(), name, lines);
     if v == DomNode::VirtualExit {
         n.class = VIRTUAL_CLASS.to_string();
@@ -178,8 +177,8 @@ pub fn cdg_graph(f: &Function, cfg: &Cfg, cdg: &ControlDeps) -> VertexGraph {
 
 #[cfg(test)]
 mod tests {
-    use super::super::names::VIRTUAL_EXIT;
-    use super::super::replay::tests::{bril, LOOPY};
+    use optlab_core::dom::VIRTUAL_EXIT_NAME as VIRTUAL_EXIT;
+    use super::super::fixtures::{bril, LOOPY};
     use super::*;
 
     fn names(g: &VertexGraph) -> Vec<&str> {

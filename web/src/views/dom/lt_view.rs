@@ -5,8 +5,7 @@
 
 use super::decor::{search_decor, tree_decor, Selection};
 use super::graphs::{search_graph, tree_graph, VertexGraph};
-use super::names::{block_name, block_named, node_name};
-use super::replay::LtState;
+use optlab_core::dom::replay::LtState;
 use super::table::{rows, LtTable};
 use crate::graph::Style;
 use crate::graph_view::GraphView;
@@ -58,7 +57,7 @@ pub fn table_order(a: &Analysis, kind: DomKind) -> Vec<DomNode> {
 
 /// The selected block (if the function has it) and its frontier in `frontier`.
 pub fn selection(a: &Analysis, frontier: &EntityVec<BlockId, Vec<BlockId>>, name: Option<&str>) -> Selection {
-    let Some(b) = name.and_then(|n| block_named(&a.function, n)) else { return Selection::default() };
+    let Some(b) = name.and_then(|n| a.function.block_by_name(n)) else { return Selection::default() };
     let frontier = frontier.get(b).map_or(Vec::new(), |v| v.iter().map(|&x| DomNode::Block(x)).collect());
     Selection { block: Some(DomNode::Block(b)), frontier }
 }
@@ -69,7 +68,7 @@ fn select(dispatch: &Callback<Action>, current: Option<AttrValue>, a: Rc<Analysi
     let dispatch = dispatch.clone();
     Callback::from(move |id: String| {
         let again = current.as_deref() == Some(id.as_str());
-        let is_block = block_named(&a.function, &id).is_some();
+        let is_block = a.function.block_by_name(&id).is_some();
         dispatch.emit(Action::SelectBlock((is_block && !again).then_some(id)));
     })
 }
@@ -124,7 +123,7 @@ pub fn lt_view(props: &ViewProps) -> Html {
 }
 
 fn entry_name(a: &Analysis) -> String {
-    a.cfg.entry().map_or_else(|| "the entry".to_string(), |b| block_name(&a.function, b))
+    a.cfg.entry().map_or_else(|| "the entry".to_string(), |b| a.function.block_name(b))
 }
 
 fn legend(kind: DomKind) -> Html {
@@ -149,8 +148,8 @@ fn frontier_note(a: &Analysis, kind: DomKind, sel: &Selection) -> Html {
         };
         return html! { <p id="frontier-note" class="frontier-note muted">{ format!("Click a block to see its {what}.") }</p> };
     };
-    let b = node_name(f, b);
-    let members: Vec<String> = sel.frontier.iter().map(|&v| node_name(f, v)).collect();
+    let b = b.name(f);
+    let members: Vec<String> = sel.frontier.iter().map(|&v| v.name(f)).collect();
     let text = match (kind, members.is_empty()) {
         (DomKind::Dominators, true) => {
             format!("DF({b}) is empty: no block has a predecessor that {b} dominates without {b} strictly dominating it.")

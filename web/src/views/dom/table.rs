@@ -7,8 +7,7 @@
 //! rebuilding a thousand rows.
 
 use super::decor::Selection;
-use super::names::node_name;
-use super::replay::{Column, Idom, LtState};
+use optlab_core::dom::replay::{Column, Idom, LtState};
 use optlab_core::dom::DomNode;
 use optlab_core::Function;
 use wasm_bindgen::JsCast;
@@ -37,7 +36,7 @@ pub struct Row {
 
 /// The rows for `order` at the state `st`.
 pub fn rows(f: &Function, order: &[DomNode], st: &LtState, sel: &Selection) -> Vec<Row> {
-    let name = |n: DomNode| AttrValue::from(node_name(f, n));
+    let name = |n: DomNode| AttrValue::from(n.name(f));
     let changed = st.changed();
     order
         .iter()
@@ -54,15 +53,15 @@ pub fn rows(f: &Function, order: &[DomNode], st: &LtState, sel: &Selection) -> V
                     name(s.sdom),
                     AttrValue::from(format!(
                         "found through predecessor {}, EVAL gives {}",
-                        node_name(f, s.pred),
-                        node_name(f, s.from)
+                        s.pred.name(f),
+                        s.from.name(f)
                     )),
                 ),
                 None => Default::default(),
             };
             let (idom, deferred) = match facts.idom {
                 Idom::Unknown => (AttrValue::default(), false),
-                Idom::SameAs(u) => (AttrValue::from(format!("= idom({})", node_name(f, u))), true),
+                Idom::SameAs(u) => (AttrValue::from(format!("= idom({})", u.name(f))), true),
                 Idom::Final(p) => (name(p), false),
             };
             Row {
@@ -142,7 +141,7 @@ pub fn lt_table(props: &LtTableProps) -> Html {
 
 #[cfg(test)]
 mod tests {
-    use super::super::replay::tests::{bril, LOOPY};
+    use super::super::fixtures::{bril, LOOPY};
     use super::*;
     use optlab_core::cfg::Cfg;
     use optlab_core::dom::{DomKind, DomTree};
@@ -167,9 +166,9 @@ mod tests {
             }
             let end = rows(&f, &order, &LtState::at(f.blocks.len(), &events, events.len()), &Selection::default());
             for (r, &v) in end.iter().zip(&order) {
-                let want = v.block().and_then(|b| tree.parent(b)).map(|p| node_name(&f, p)).unwrap_or_default();
+                let want = v.block().and_then(|b| tree.parent(b)).map(|p| p.name(&f)).unwrap_or_default();
                 assert_eq!(r.idom.as_str(), want, "{kind:?} {}", r.vertex);
-                let sdom = v.block().and_then(|b| tree.semidominator(b)).map(|p| node_name(&f, p)).unwrap_or_default();
+                let sdom = v.block().and_then(|b| tree.semidominator(b)).map(|p| p.name(&f)).unwrap_or_default();
                 assert_eq!(r.sdom.as_str(), sdom, "{kind:?} {}", r.vertex);
             }
             // The root is numbered 0 and has no parent.

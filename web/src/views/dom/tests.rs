@@ -5,7 +5,7 @@ use super::cdg_view::{cdg_decor, explain};
 use super::decor::{search_decor, tree_decor, Selection};
 use super::graphs::{cdg_graph, search_graph, tree_graph, VertexGraph};
 use super::lt_view::{frontiers, selection, table_order};
-use super::replay::LtState;
+use optlab_core::dom::replay::LtState;
 use crate::examples::EXAMPLES;
 use crate::graph::{layout, Style};
 use crate::program::{Analysis, Program};
@@ -93,6 +93,6 @@ fn an_unknown_selected_name_selects_nothing() {
     let fr = frontiers(&a);
     let df = fr.of(DomKind::Dominators);
     assert_eq!(selection(&a, df, Some("no such block")), Selection::default());
-    assert_eq!(selection(&a, df, Some(super::names::VIRTUAL_EXIT)), Selection::default());
+    assert_eq!(selection(&a, df, Some(optlab_core::dom::VIRTUAL_EXIT_NAME)), Selection::default());
     assert_eq!(selection(&a, df, None), Selection::default());
 }

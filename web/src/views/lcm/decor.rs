@@ -4,12 +4,10 @@
 //! created, and step 7's inserted and deleted computations.
 
 use super::equations;
-use super::model::Snapshot;
-use super::steps::{stage_info, Pos};
 use crate::cfg_graph::{cfg_graph, CfgGraph};
 use crate::graph::{Badge, Decor, Graph};
 use optlab_core::passes::dce::inst_text;
-use optlab_core::passes::lcm::{Edit, LcmOutput, Pred, Step};
+use optlab_core::passes::lcm::{stage_info, Edit, LcmOutput, Pos, Pred, Snapshot, Step};
 use optlab_core::{Function, InstId};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;

@@ -14,33 +14,30 @@ pub struct PredDoc {
     pub equation: &'static str,
     /// The equation read out in plain words.
     pub words: &'static str,
-    /// The seed's initial value (初期値): where a greatest fixpoint starts, and what a
-    /// non-iterated predicate is until its step proves otherwise.
+    /// The seed's initial value (初期値, [`Pred::initial`]): where a greatest fixpoint starts,
+    /// and what a non-iterated predicate is until its step proves otherwise.
     pub initial: bool,
 }
 
 /// The explanation of `p`.
 pub fn doc(p: Pred) -> PredDoc {
-    let (at, equation, words, initial) = match p {
+    let (at, equation, words) = match p {
         Pred::NComp => (
             "entry",
             "NComp(B): B computes e before changing any operand of e",
             "B has an entry computation: the first evaluation of e in B comes before any \
              assignment to e's operands.",
-            false,
         ),
         Pred::XComp => (
             "exit",
             "XComp(B): B changes an operand of e and computes e after its last change",
             "B has an exit computation: after the last assignment to an operand, B evaluates e \
              again, so e's value is fresh when B ends.",
-            false,
         ),
         Pred::Transp => (
             "block",
             "Transp(B): no instruction of B changes an operand of e",
             "B is transparent for e: e has the same value at B's exit as at its entry.",
-            true,
         ),
         Pred::NdSafe => (
             "entry",
@@ -48,14 +45,12 @@ pub fn doc(p: Pred) -> PredDoc {
             "Down-safe at B's entry: every path from here to the end evaluates e before changing \
              it — because B itself computes e first, or because B leaves e alone and e is \
              down-safe at B's exit. Computing e here adds work to no path.",
-            true,
         ),
         Pred::XdSafe => (
             "exit",
             "XdSafe(B) = XComp(B) ∨ (succ(B) ≠ ∅ ∧ ∀S ∈ succ(B): NdSafe(S))",
             "Down-safe at B's exit: B ends with an exit computation of e, or B has successors \
              and e is down-safe at the entry of every one of them.",
-            true,
         ),
         Pred::NuSafe => (
             "entry",
@@ -63,14 +58,12 @@ pub fn doc(p: Pred) -> PredDoc {
             "Up-safe at B's entry: B is not the start, and e is up-safe at the exit of every \
              predecessor — every path to here has already computed e and kept its value, so \
              computing it here again would be redundant.",
-            true,
         ),
         Pred::XuSafe => (
             "exit",
             "XuSafe(B) = XComp(B) ∨ (Transp(B) ∧ (NComp(B) ∨ NuSafe(B)))",
             "Up-safe at B's exit: B computes e after its last change, or B leaves e alone and \
              either computes it or already had it at its entry.",
-            true,
         ),
         Pred::NEarliest => (
             "entry",
@@ -78,7 +71,6 @@ pub fn doc(p: Pred) -> PredDoc {
             "The earliest safe place is B's entry: e is down-safe here, and B is the start or \
              some predecessor's exit is neither up-safe nor down-safe, so e could not be placed \
              any earlier on that path.",
-            false,
         ),
         Pred::XEarliest => (
             "exit",
@@ -86,28 +78,24 @@ pub fn doc(p: Pred) -> PredDoc {
             "The earliest safe place is B's exit: e is down-safe there, and it could not have \
              been placed at B's entry — B changes an operand, or e is neither down-safe nor \
              up-safe at B's entry.",
-            false,
         ),
         Pred::NDelayed => (
             "entry",
             "NDelayed(B) = NEarliest(B) ∨ (B ≠ s ∧ ∀P ∈ pred(B): XDelayed(P) ∧ ¬XComp(P))",
             "The computation can wait until B's entry: e is earliest here, or every predecessor \
              postponed it to its exit without computing it there.",
-            true,
         ),
         Pred::XDelayed => (
             "exit",
             "XDelayed(B) = XEarliest(B) ∨ (NDelayed(B) ∧ ¬NComp(B))",
             "The computation can wait until B's exit: e is earliest there, or it was postponed \
              to B's entry and B does not need it on the way through.",
-            true,
         ),
         Pred::NLatest => (
             "entry",
             "NLatest(B) = NDelayed(B) ∧ (NComp(B) ∨ ¬XDelayed(B))",
             "B's entry is the latest place: e can be postponed to here but no further — B \
              needs it at once, or it cannot wait until B's exit. Step 7 computes e here.",
-            false,
         ),
         Pred::XLatest => (
             "exit",
@@ -115,10 +103,9 @@ pub fn doc(p: Pred) -> PredDoc {
             "B's exit is the latest place: e can be postponed to here, and B computes it at its \
              exit or some successor could not postpone it further. Step 7 computes e here \
              unless B already does.",
-            false,
         ),
     };
-    PredDoc { at, equation, words, initial }
+    PredDoc { at, equation, words, initial: p.initial() }
 }
 
 /// The hover text of a predicate: its equation, the equation in words, and where it starts.
@@ -142,6 +129,7 @@ mod tests {
             assert!(d.words.len() > 40, "{p}: say it in words");
             let t = tooltip(p);
             assert!(t.starts_with(p.name()) && t.contains(d.words), "{t}");
+            assert!(t.ends_with(&format!("Initial value: {}.", p.initial())), "{t}");
             // The entry predicates are the N… ones, the exit predicates the X… ones.
             let expect = match p.name().as_bytes()[0] {
                 b'N' => "entry",
@@ -150,12 +138,5 @@ mod tests {
             };
             assert_eq!(d.at, expect, "{p}");
         }
-    }
-
-    #[test]
-    fn initial_values_are_the_seeds() {
-        // The seed: fixpoint predicates start true, the others are false except Transp.
-        let starts_true: Vec<&str> = Pred::ALL.into_iter().filter(|&p| doc(p).initial).map(Pred::name).collect();
-        assert_eq!(starts_true, ["Transp", "NdSafe", "XdSafe", "NuSafe", "XuSafe", "NDelayed", "XDelayed"]);
     }
 }

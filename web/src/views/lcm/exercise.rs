@@ -2,8 +2,7 @@
 //! true, and "Reveal" grades every hidden cell. Guesses belong to one step of one expression;
 //! moving to another step or expression starts afresh.
 
-use super::model::Snapshot;
-use optlab_core::passes::lcm::{ExprId, Pred};
+use optlab_core::passes::lcm::{ExprId, Pred, Snapshot};
 use std::collections::BTreeSet;
 
 /// The step index and expression a set of guesses belongs to.
@@ -119,7 +118,7 @@ pub fn score(snap: &Snapshot, guesses: &Guesses, key: Key) -> Score {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::views::lcm::model::Cell;
+    use optlab_core::passes::lcm::Cell;
 
     fn snap(values: &[[bool; 2]]) -> Snapshot {
         let rows = values

@@ -1,8 +1,10 @@
 //! The LCM view: the seven steps of seed 004 and the rounds of their fixpoints, as a table of
 //! the thirteen predicates and as bits on the CFG.
 //!
-//! - [`steps`]: the step list (positions in the trace, one-line descriptions).
-//! - [`model`]: the table at a step, replayed from the trace.
+//! The step list (positions in the trace, one-line descriptions) and the table at a step come
+//! from core ([`optlab_core::passes::lcm::LcmOutput::steps`], [`optlab_core::passes::lcm::LcmOutput::snapshot`]).
+//!
+//! - [`model`]: the picker, and a step's sets, changes and edits in words.
 //! - [`equations`]: each predicate's equation in words (hover text).
 //! - [`decor`]: the CFG drawings and the bits and edits drawn on them.
 //! - [`exercise`]: predicting a step's cells and grading the predictions.
@@ -12,11 +14,9 @@ pub mod decor;
 pub mod equations;
 pub mod exercise;
 pub mod model;
-pub mod steps;
 mod table;
 mod view;
 
-pub use steps::{Pos, Steps};
 pub use view::LcmView;
 
 #[cfg(test)]

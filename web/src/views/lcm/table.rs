@@ -5,10 +5,8 @@
 
 use super::equations::tooltip;
 use super::exercise::{Guesses, Key, Verdict};
-use super::model::Snapshot;
-use super::steps::stage_info;
 use crate::program::Analysis;
-use optlab_core::passes::lcm::{Pred, Step};
+use optlab_core::passes::lcm::{stage_info, Pred, Snapshot, Step};
 use optlab_core::BlockId;
 use std::collections::HashMap;
 use std::rc::Rc;

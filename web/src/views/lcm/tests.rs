@@ -1,51 +1,18 @@
 //! Native tests of the LCM view's pure parts, on seed 004's 13-node example (the golden file
-//! core's tests check against the seed) and on small programs with the awkward cases: a
-//! critical edge, an unreachable block, a loop.
+//! core's tests check against the seed) and on a program with a critical edge. The step list
+//! and the table replay are tested in core (`passes::lcm::steps`).
 
-use super::model::{changes_line, pick_expr, sets_line, snapshot};
-use super::steps::{fixpoint, stage_info, Pos, Steps};
-use optlab_core::passes::lcm::{self, Edit, LcmOutput, Pred, Step};
+use super::model::{changes_line, pick_expr, sets_line};
+use optlab_core::passes::lcm::{self, stage_info, Edit, LcmOutput, Pred, Step};
 use optlab_core::{parse_module, Lang};
 
 const SEED13: &str = include_str!("../../../../core/tests/golden/lcm/seed13.bril");
 const CRITICAL: &str = include_str!("../../../../core/tests/golden/lcm/critical.bril");
-/// A self-loop (a critical edge onto the loop header), an unreachable block computing the
-/// same expression, and an exit.
-const UNREACHABLE: &str = "@main(a: int, b: int) {
-.entry:
-  jmp .loop;
-.dead:
-  x: int = add a b;
-  jmp .loop;
-.loop:
-  y: int = add a b;
-  c: bool = lt y a;
-  br c .loop .done;
-.done:
-  print y;
-}
-";
 
 fn lcm_of(text: &str) -> LcmOutput {
     let m = parse_module(Lang::Bril, "t.bril", text).unwrap_or_else(|e| panic!("{e:?}"));
     let f = m.bodies().next().expect("a function");
     lcm::run_function(f, &lcm::Options::default()).expect("LCM runs")
-}
-
-/// The hand-written cases and a few generated programs (nested loops and branches over a
-/// handful of variables, so expressions recur and get killed).
-fn samples() -> Vec<LcmOutput> {
-    use optlab_core::testgen::{generate, GenConfig};
-    let mut v: Vec<LcmOutput> = [SEED13, CRITICAL, UNREACHABLE].into_iter().map(lcm_of).collect();
-    let cfg = GenConfig { statements: 30, max_depth: 4, ..GenConfig::default() };
-    for seed in 1..=4 {
-        let g = generate(seed, &cfg);
-        let main = g.module.bodies().next().expect("main");
-        let o = lcm::run_function(main, &lcm::Options::default()).expect("LCM runs on generated Bril");
-        assert!(!o.exprs.is_empty(), "seed {seed}: the generator writes computations");
-        v.push(o);
-    }
-    v
 }
 
 fn row(o: &LcmOutput, name: &str) -> usize {
@@ -55,71 +22,6 @@ fn row(o: &LcmOutput, name: &str) -> usize {
 /// The trace step that computes `p`.
 fn stage_of(o: &LcmOutput, p: Pred) -> usize {
     o.trace.steps.iter().position(|s| stage_info(s).preds.contains(&p)).expect("every predicate has a step")
-}
-
-#[test]
-fn the_last_step_of_every_stage_shows_the_final_predicates_and_nothing_later() {
-    for o in samples() {
-        let steps = Steps::new(&o);
-        for stage in 0..o.trace.steps.len() {
-            let k = steps.last_of(stage).expect("every stage has a step");
-            for (e, x) in o.exprs.iter() {
-                let snap = snapshot(&o, steps.pos(k), e);
-                for (r, b) in o.trace.blocks.iter().enumerate() {
-                    for p in Pred::ALL {
-                        let got = snap.cell(r, p).value;
-                        let want = (stage_of(&o, p) <= stage).then(|| o.preds.holds(p, b.id, e));
-                        assert_eq!(got, want, "{} at {}: {p} of {} in {}", x.text(), steps.describe(k), b.name, o.name);
-                    }
-                }
-            }
-        }
-        // Before step 2 nothing is computed.
-        let e = o.exprs.keys().next().unwrap();
-        for k in 0..steps.first_of(1).unwrap() {
-            assert!(snapshot(&o, steps.pos(k), e).rows.iter().flatten().all(|c| c.value.is_none()));
-        }
-    }
-}
-
-#[test]
-fn fixpoint_rounds_replay_from_all_true_and_highlight_exactly_the_flips() {
-    for o in samples() {
-        let steps = Steps::new(&o);
-        for (stage, step) in o.trace.steps.iter().enumerate() {
-            let Some(fp) = fixpoint(step) else { continue };
-            let pair = stage_info(step).preds;
-            let first = steps.first_of(stage).unwrap();
-            assert_eq!(steps.last_of(stage).unwrap() - first + 1, fp.rounds.len());
-            for e in o.exprs.keys() {
-                // Round 0 starts from true on reachable blocks, false on the others.
-                let mut prev: Vec<[Option<bool>; 2]> = o.trace.blocks.iter().map(|b| [Some(b.reachable); 2]).collect();
-                for r in 0..fp.rounds.len() {
-                    let k = first + r;
-                    assert_eq!(steps.pos(k), Pos::Stage { stage, round: Some(r) });
-                    let snap = snapshot(&o, steps.pos(k), e);
-                    for (row, b) in o.trace.blocks.iter().enumerate() {
-                        for (j, &p) in pair.iter().enumerate() {
-                            let c = snap.cell(row, p);
-                            assert_eq!(
-                                c.changed,
-                                c.value != prev[row][j],
-                                "{} round {r}: {p} in {}",
-                                step.title(),
-                                b.name
-                            );
-                            // A greatest fixpoint only ever clears bits.
-                            assert!(!(c.value == Some(true) && prev[row][j] == Some(false)), "{p} in {} rose", b.name);
-                            prev[row][j] = c.value;
-                        }
-                    }
-                    if r + 1 == fp.rounds.len() {
-                        assert!(snap.rows.iter().flatten().all(|c| !c.changed), "the last round is quiet");
-                    }
-                }
-            }
-        }
-    }
 }
 
 /// The sets seed 004 prints for `a+b` (its nodes K are blocks nK here).
@@ -141,19 +43,19 @@ const SEED_SETS: [(Pred, &[u32]); 12] = [
 #[test]
 fn the_seed_example_shows_the_seeds_sets_at_the_end_of_each_step() {
     let o = lcm_of(SEED13);
-    let steps = Steps::new(&o);
+    let steps = o.steps();
     let e = o.expr_by_text("add a b").unwrap();
     assert_eq!(pick_expr(&o, None), Some(e), "the moved expression is shown first");
     for (p, nodes) in SEED_SETS {
         let k = steps.last_of(stage_of(&o, p)).unwrap();
-        let snap = snapshot(&o, steps.pos(k), e);
+        let snap = o.snapshot(steps.pos(k), e);
         let names: Vec<String> = nodes.iter().map(|n| format!("n{n}")).collect();
         let expected = format!("{p} = {{{}}}", names.join(", "));
         assert!(sets_line(&o, &snap).contains(&expected), "{} vs {expected}", sets_line(&o, &snap));
     }
     // ¬Transp = {2, 5}; s is transparent for a+b too.
     let k = steps.last_of(1).unwrap();
-    let snap = snapshot(&o, steps.pos(k), e);
+    let snap = o.snapshot(steps.pos(k), e);
     let opaque: Vec<&str> = o
         .trace
         .blocks
@@ -169,76 +71,6 @@ fn the_seed_example_shows_the_seeds_sets_at_the_end_of_each_step() {
     assert_eq!(changes_line(&o, &snap), "NComp: n7, n11, n12 · XComp: n2 · Transp: n2, n5");
 }
 
-fn words(s: &str) -> Vec<&str> {
-    s.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect()
-}
-
-#[test]
-fn descriptions_say_what_each_step_did() {
-    let o = lcm_of(SEED13);
-    let steps = Steps::new(&o);
-    let rounds: usize = o.trace.steps.iter().map(|s| fixpoint(s).map_or(1, |f| f.rounds.len().max(1))).sum();
-    assert_eq!(steps.len(), 1 + rounds);
-    assert!(steps.describe(0).contains("@main has 3 candidate expressions (1 will move)"), "{}", steps.describe(0));
-    assert!(steps.describe(1).starts_with("Step 1 (critical edges): no edge"), "{}", steps.describe(1));
-    assert!(steps.describe(steps.len() + 5).starts_with("Step 7"), "clamped");
-    assert_eq!(steps.headline(steps.len() - 1), "Step 7 (transformation)");
-    for (stage, step) in o.trace.steps.iter().enumerate() {
-        let info = stage_info(step);
-        let first = steps.first_of(stage).unwrap();
-        assert!(steps.describe(first).starts_with(&format!("Step {} ({})", info.number, info.name)));
-        let Some(fp) = fixpoint(step) else { continue };
-        let n = fp.rounds.len();
-        for r in 0..n {
-            let text = steps.describe(first + r);
-            assert!(text.contains(&format!("round {} of {n}", r + 1)), "{text}");
-            assert_eq!(text.contains("the fixpoint is reached"), r + 1 == n, "{text}");
-            let head = steps.headline(first + r);
-            assert!(
-                head.ends_with(&format!("round {} of {n}", r + 1)) || head.ends_with(info.order.unwrap()),
-                "{head}"
-            );
-            assert!(!head.contains("changed"), "{head}");
-            // Every block where some expression's bit flipped is named, and no other.
-            let mut flipped: Vec<&str> = Vec::new();
-            for e in o.exprs.keys() {
-                let snap = snapshot(&o, steps.pos(first + r), e);
-                for (row, b) in o.trace.blocks.iter().enumerate() {
-                    if info.preds.iter().any(|&p| snap.cell(row, p).changed) && !flipped.contains(&b.name.as_str()) {
-                        flipped.push(&b.name);
-                    }
-                }
-            }
-            let named: Vec<&str> =
-                words(text).into_iter().filter(|w| o.trace.blocks.iter().any(|b| b.name == *w)).collect();
-            if !text.contains(" more") {
-                for b in &flipped {
-                    assert!(named.contains(b), "{text} misses {b}");
-                }
-            }
-            for b in &named {
-                assert!(flipped.contains(b), "{text} names {b}, which did not change");
-            }
-        }
-    }
-    // Step 7, from the seed's sets: insert where XLatest ∧ ¬XComp = {5, 10}, delete where
-    // NComp ∧ ¬NLatest = {7, 12}.
-    let last = steps.describe(steps.len() - 1);
-    assert_eq!(last, "Step 7 (transformation): add a b moves — 2 computations inserted, 2 deleted", "{last}");
-}
-
-#[test]
-fn split_blocks_and_their_removal_are_described() {
-    let o = lcm_of(CRITICAL);
-    let steps = Steps::new(&o);
-    assert_eq!(steps.describe(1), "Step 1 (critical edges): new empty block b0_join on b0 → join");
-    let o = lcm_of(UNREACHABLE);
-    let steps = Steps::new(&o);
-    let split = o.trace.blocks.iter().filter(|b| b.new).count();
-    assert!(split >= 1 && steps.describe(1).contains("loop → loop"), "{}", steps.describe(1));
-    let removed = o.moved().is_empty() || steps.describe(steps.len() - 1).contains("removed again");
-    assert!(removed, "{}", steps.describe(steps.len() - 1));
-}
 
 #[test]
 fn the_picker_counts_computations_and_falls_back_to_a_moved_expression() {
@@ -306,11 +138,11 @@ fn the_graph_shows_the_current_bits_split_blocks_and_the_right_function() {
     let f = parse_module(Lang::Bril, "t.bril", CRITICAL).unwrap().bodies().next().unwrap().clone();
     let o = lcm_of(CRITICAL);
     let g = LcmGraphs::new(&f, &o);
-    let steps = Steps::new(&o);
+    let steps = o.steps();
     let e = o.expr_by_text("add a b").unwrap();
     let none = |_: usize, _: Pred| false;
     let at = |k: usize, hidden: &dyn Fn(usize, Pred) -> bool| {
-        let snap = snapshot(&o, steps.pos(k), e);
+        let snap = o.snapshot(steps.pos(k), e);
         let graph = g.graph_at(&o, steps.pos(k));
         (graph.clone(), decor(&o, &g, steps.pos(k), &snap, &DecorInput { selected: Some("join"), hidden }))
     };
@@ -327,7 +159,7 @@ fn the_graph_shows_the_current_bits_split_blocks_and_the_right_function() {
     // The end of down-safety: NdSafe above each box, XdSafe below, as in the table.
     let k = steps.last_of(2).unwrap();
     let (g3, d3) = at(k, &none);
-    let snap = snapshot(&o, steps.pos(k), e);
+    let snap = o.snapshot(steps.pos(k), e);
     for (row, b) in o.trace.blocks.iter().enumerate() {
         let n = d3.node(g3.node_index(&b.name).unwrap()).unwrap();
         let bit = |p: Pred| u8::from(snap.cell(row, p).value.unwrap());

@@ -4,10 +4,7 @@
 
 use super::decor::{decor, DecorInput, LcmGraphs};
 use super::exercise::{score, Guesses, Key};
-use super::model::{
-    changes_line, edits_line, export_file_name, pick_expr, sets_line, snapshot, Snapshot,
-};
-use super::steps::{fixpoint, stage_info, Pos, Steps};
+use super::model::{changes_line, edits_line, export_file_name, pick_expr, sets_line};
 use super::table::{PredTable, TableProps};
 use crate::download::download_text;
 use crate::graph::Style;
@@ -16,7 +13,7 @@ use crate::program::Analysis;
 use crate::state::{Action, Notice, State, StepCmd, Tab};
 use crate::views::ViewProps;
 use optlab_core::passes::lcm::report::{self, TableFormat};
-use optlab_core::passes::lcm::{ExprId, LcmOutput, Step};
+use optlab_core::passes::lcm::{fixpoint, stage_info, ExprId, LcmOutput, LcmSteps, Pos, Snapshot, Step};
 use std::rc::Rc;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -35,7 +32,7 @@ pub fn lcm_view(props: &ViewProps) -> Html {
 struct Ctx<'a> {
     a: &'a Rc<Analysis>,
     out: &'a LcmOutput,
-    steps: &'a Steps,
+    steps: &'a LcmSteps,
     k: usize,
     pos: Pos,
 }
@@ -79,7 +76,7 @@ fn lcm_body(props: &ViewProps) -> Html {
         };
     };
 
-    let snap = Rc::new(snapshot(out, c.pos, e));
+    let snap = Rc::new(out.snapshot(c.pos, e));
     let key: Key = (c.k, e);
     let exercise = s.exercise && !snap.current.is_empty();
     let revealed = guesses.revealed(key);

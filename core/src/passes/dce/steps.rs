@@ -1,57 +1,55 @@
-//! The DCE view's steps: step 0 is the function before the pass, step `k` the state after
-//! the trace's first `k` events; each has the one-line description the step bar shows.
+//! The DCE step list: step 0 is the function before the pass, step `k` the state after the
+//! trace's first `k` events ([`super::replay_to`] rebuilds that state), each with the one-line
+//! description the step bar shows ([`super::words::describe_event`]).
 
 use super::words::describe_event;
-use optlab_core::passes::dce;
-use optlab_core::Function;
+use super::DceResult;
+use crate::ir::Function;
+use crate::steps::Steps;
 
-#[derive(Clone, Debug, PartialEq)]
-pub struct Steps {
-    texts: Vec<String>,
-}
-
-impl Steps {
-    pub fn new(f: &Function, result: &dce::DceResult) -> Steps {
-        if let Some(why) = &result.trace.skipped {
-            return Steps { texts: vec![format!("DCE did not run on @{}: {why}", f.name)] };
-        }
-        let n = result.stats.insts_before;
-        let mut texts = vec![format!(
-            "Before DCE: @{} has {n} instruction{}, none marked yet — step to mark the roots",
-            f.name,
-            if n == 1 { "" } else { "s" }
-        )];
-        texts.extend(result.trace.events.iter().map(|e| describe_event(f, &result.function, e)));
-        Steps { texts }
+/// The steps of the DCE run `r` on `f`. A run that was skipped has one step, saying why.
+pub fn steps(f: &Function, r: &DceResult) -> Steps {
+    if let Some(why) = &r.trace.skipped {
+        return Steps::new(vec![format!("DCE did not run on @{}: {why}", f.name)]);
     }
-
-    pub fn len(&self) -> usize {
-        self.texts.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.texts.is_empty()
-    }
-
-    /// The one-line description of step `k` (clamped).
-    pub fn describe(&self, k: usize) -> &str {
-        self.texts.get(k.min(self.texts.len().saturating_sub(1))).map_or("", String::as_str)
-    }
+    let n = r.stats.insts_before;
+    let mut texts = vec![format!(
+        "Before DCE: @{} has {n} instruction{}, none marked yet — step to mark the roots",
+        f.name,
+        if n == 1 { "" } else { "s" }
+    )];
+    texts.extend(r.trace.events.iter().map(|e| describe_event(f, &r.function, e)));
+    Steps::new(texts)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use optlab_core::passes::dce::Event;
-    use super::super::fixtures::*;
-    use optlab_core::Lang;
+    use crate::passes::dce::{run, Event};
+    use crate::{parse_module, Lang};
 
+    const DEAD1: &str = include_str!("../../../tests/golden/dce/seed_dead1.sil");
+    const CONTROL_DEPENDENT: &str = include_str!("../../../tests/golden/dce/seed_control_dependent.sil");
+    const CONTROL_DEPENDENT_DEAD: &str = include_str!("../../../tests/golden/dce/control_dependent_dead.sil");
+    /// The gallery's Bril programs.
+    const BRIL: [&str; 3] = [
+        include_str!("../../../../static/examples/loop.bril"),
+        include_str!("../../../../static/examples/diamond.bril"),
+        include_str!("../../../../static/examples/partial.bril"),
+    ];
+
+    /// The first function with a body.
+    fn function(lang: Lang, text: &str) -> Function {
+        let m = parse_module(lang, "test", text).unwrap_or_else(|e| panic!("{e:?}"));
+        let f = m.bodies().next().expect("a function with a body").clone();
+        f
+    }
 
     #[test]
     fn dead1_reads_as_the_seed_tells_it() {
         let f = function(Lang::Sil, DEAD1);
-        let r = dce::run(&f);
-        let s = Steps::new(&f, &r);
+        let r = run(&f);
+        let s = steps(&f, &r);
         assert_eq!(s.len(), r.trace.events.len() + 1);
         assert!(s.describe(0).starts_with("Before DCE: @dead1 has 7 instructions"), "{}", s.describe(0));
         let all: Vec<&str> = (0..s.len()).map(|k| s.describe(k)).collect();
@@ -72,8 +70,8 @@ mod tests {
     #[test]
     fn control_dependence_and_rewrites_are_named() {
         let f = function(Lang::Sil, CONTROL_DEPENDENT);
-        let r = dce::run(&f);
-        let s = Steps::new(&f, &r);
+        let r = run(&f);
+        let s = steps(&f, &r);
         let texts: Vec<&str> = (0..s.len()).map(|k| s.describe(k)).collect();
         let cd = texts.iter().find(|t| t.starts_with("Mark `cond_br %0, bb1, bb2` (bb0) live")).expect("the cond_br is marked");
         assert!(cd.contains("controls bb"), "{cd}");
@@ -81,8 +79,8 @@ mod tests {
         assert!(texts.iter().any(|t| t.contains("passed for the live argument %6 of bb3")), "{texts:#?}");
 
         let f = function(Lang::Sil, CONTROL_DEPENDENT_DEAD);
-        let r = dce::run(&f);
-        let s = Steps::new(&f, &r);
+        let r = run(&f);
+        let s = steps(&f, &r);
         let texts: Vec<&str> = (0..s.len()).map(|k| s.describe(k)).collect();
         assert!(
             texts.contains(&"Rewrite `cond_br %0, bb1, bb2` (bb0) as `br bb3(undef : $Builtin.Int64)`: no live code depends on its direction; bb3 is the nearest live post-dominator"),
@@ -95,8 +93,8 @@ mod tests {
     fn every_event_of_the_bril_examples_gets_its_own_sentence() {
         for text in BRIL {
             let f = function(Lang::Bril, text);
-            let r = dce::run(&f);
-            let s = Steps::new(&f, &r);
+            let r = run(&f);
+            let s = steps(&f, &r);
             for (i, e) in r.trace.events.iter().enumerate() {
                 let t = s.describe(i + 1);
                 let ok = match e {
@@ -115,9 +113,9 @@ mod tests {
     fn a_skipped_run_says_why() {
         let mut f = function(Lang::Sil, DEAD1);
         // Break the function: a block that does not exist in the layout.
-        f.layout.push(optlab_core::entity::EntityRef::new(99));
-        let r = dce::run(&f);
-        let s = Steps::new(&f, &r);
+        f.layout.push(crate::entity::EntityRef::new(99));
+        let r = run(&f);
+        let s = steps(&f, &r);
         assert_eq!(s.len(), 1);
         assert!(s.describe(0).starts_with("DCE did not run on @dead1: "), "{}", s.describe(0));
     }

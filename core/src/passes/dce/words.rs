@@ -1,34 +1,18 @@
-//! The DCE trace in words: one sentence per step for the step bar, and the short reasons the
-//! side list and the graph show ("operand of %8", "controls bb3", "side effect: apply").
+//! The DCE trace in words: one sentence per event for the step bar ([`describe_event`], used
+//! by [`super::steps`]), and the short reasons the lab's why-live list and graph show
+//! ("operand of %8", "controls bb3", "side effect: apply", [`reason_short`]).
 //!
-//! Everything here reads the trace and the function; nothing decides liveness.
+//! Everything here reads the trace and the function; nothing decides liveness. Blocks and
+//! values are named as the code writes them ([`Function::block_in_code`],
+//! [`Function::value_in_code`]), instructions by their text ([`super::inst_text`]).
 
-use optlab_core::ir::ValueDef;
-use optlab_core::passes::dce::{self, Event, Node, Phase, Reason, RootKind, Slot};
-use optlab_core::{BlockId, Function, InstId, Lang, ValueId};
+use super::explain::inst_text;
+use super::trace::{Event, Node, Phase, Reason, RootKind, Slot};
+use crate::ir::{Function, InstId, Lang};
 
 /// Instruction text in step descriptions is cut to this many characters: the step bar is one
 /// line, and a SIL `builtin` with its types can be 150 characters long.
 const MAX_CODE: usize = 40;
-
-/// A block as the code names it (`bb3`, Bril `.loop`).
-pub fn block_name(f: &Function, b: BlockId) -> String {
-    match f.blocks.get(b) {
-        Some(block) if f.lang == Lang::Bril => format!(".{}", block.name),
-        Some(block) => block.name.clone(),
-        None => b.to_string(),
-    }
-}
-
-/// A value as the code names it (`%6`, Bril `x`, `undef`).
-pub fn value_name(f: &Function, v: ValueId) -> String {
-    match f.values.get(v) {
-        Some(d) if d.def == ValueDef::Undef => "undef".into(),
-        Some(d) if f.lang == Lang::Sil => format!("%{}", d.name),
-        Some(d) => d.name.clone(),
-        None => v.to_string(),
-    }
-}
 
 /// `text` cut to `max` characters (on a character boundary) with an ellipsis.
 pub fn shorten(text: &str, max: usize) -> String {
@@ -42,7 +26,7 @@ pub fn shorten(text: &str, max: usize) -> String {
 
 /// An instruction's code, without Bril's `;`, cut for one-line use.
 pub fn code(f: &Function, i: InstId) -> String {
-    let text = dce::inst_text(f, i);
+    let text = inst_text(f, i);
     shorten(text.trim_end_matches(';'), MAX_CODE)
 }
 
@@ -50,8 +34,8 @@ pub fn code(f: &Function, i: InstId) -> String {
 /// code in backquotes.
 pub fn brief(f: &Function, i: InstId) -> String {
     match f.insts.get(i) {
-        Some(inst) if f.lang == Lang::Sil && inst.results.len() == 1 => value_name(f, inst.results[0]),
-        Some(_) => format!("`{}`", shorten(dce::inst_text(f, i).trim_end_matches(';'), 28)),
+        Some(inst) if f.lang == Lang::Sil && inst.results.len() == 1 => f.value_in_code(inst.results[0]),
+        Some(_) => format!("`{}`", shorten(inst_text(f, i).trim_end_matches(';'), 28)),
         None => i.to_string(),
     }
 }
@@ -59,7 +43,7 @@ pub fn brief(f: &Function, i: InstId) -> String {
 fn node_brief(f: &Function, n: Node) -> String {
     match n {
         Node::Inst(i) => brief(f, i),
-        Node::Arg(v) => value_name(f, v),
+        Node::Arg(v) => f.value_in_code(v),
     }
 }
 
@@ -115,14 +99,14 @@ pub fn reason_short(f: &Function, reason: &Reason, op: &str) -> String {
     match reason {
         Reason::Root { root } => root_short(*root, op),
         Reason::Operand { of } => format!("operand of {}", brief(f, *of)),
-        Reason::ReachingDef { use_in, var } => format!("its {} reaches {}", value_name(f, *var), brief(f, *use_in)),
+        Reason::ReachingDef { use_in, var } => format!("its {} reaches {}", f.value_in_code(*var), brief(f, *use_in)),
         Reason::IncomingValue { arg, block } => {
-            format!("passed to {} of {}", value_name(f, *arg), block_name(f, *block))
+            format!("passed to {} of {}", f.value_in_code(*arg), f.block_in_code(*block))
         }
         Reason::BranchFeedsLiveArg { arg, block } => {
-            format!("passes {} to {}", value_name(f, *arg), block_name(f, *block))
+            format!("passes {} to {}", f.value_in_code(*arg), f.block_in_code(*block))
         }
-        Reason::ControlDependence { block, .. } => format!("controls {}", block_name(f, *block)),
+        Reason::ControlDependence { block, .. } => format!("controls {}", f.block_in_code(*block)),
         Reason::ReverseDependency { on } => format!("belongs to {}", node_brief(f, *on)),
     }
 }
@@ -134,19 +118,19 @@ pub fn reason_long(f: &Function, reason: &Reason, op: &str) -> String {
         Reason::Operand { of } => format!("operand of the live `{}`", code(f, *of)),
         Reason::ReachingDef { use_in, var } => format!(
             "this assignment of {} reaches the live `{}`",
-            value_name(f, *var),
+            f.value_in_code(*var),
             code(f, *use_in)
         ),
         Reason::IncomingValue { arg, block } => {
-            format!("it is passed for the live argument {} of {}", value_name(f, *arg), block_name(f, *block))
+            format!("it is passed for the live argument {} of {}", f.value_in_code(*arg), f.block_in_code(*block))
         }
         Reason::BranchFeedsLiveArg { arg, block } => {
-            format!("it passes the live argument {} to {}", value_name(f, *arg), block_name(f, *block))
+            format!("it passes the live argument {} to {}", f.value_in_code(*arg), f.block_in_code(*block))
         }
         Reason::ControlDependence { block, via } => format!(
             "controls {} — it decides whether {} runs, and {} there is live",
-            block_name(f, *block),
-            block_name(f, *block),
+            f.block_in_code(*block),
+            f.block_in_code(*block),
             node_brief(f, *via)
         ),
         Reason::ReverseDependency { on } => format!("it belongs to {}, which is live", node_brief(f, *on)),
@@ -171,33 +155,33 @@ pub fn describe_event(f: &Function, after: &Function, e: &Event) -> String {
         Event::Live { inst, block, reason } => format!(
             "Mark `{}` ({}) live: {}",
             code(f, *inst),
-            block_name(f, *block),
+            f.block_in_code(*block),
             reason_long(f, reason, &op_name(f, *inst))
         ),
         Event::LiveArg { arg, block, reason } => format!(
             "Mark argument {} of {} live: {}",
-            value_name(f, *arg),
-            block_name(f, *block),
+            f.value_in_code(*arg),
+            f.block_in_code(*block),
             reason_long(f, reason, "")
         ),
         Event::RewriteBranch { block, old, new, target, .. } => format!(
             "Rewrite `{}` ({}) as `{}`: no live code depends on its direction; {} is the nearest live post-dominator",
             code(f, *old),
-            block_name(f, *block),
+            f.block_in_code(*block),
             code(after, *new),
-            block_name(f, *target)
+            f.block_in_code(*target)
         ),
         Event::EndLifetime { block, new, value, .. } => format!(
             "Insert `{}` in {}: a deleted instruction consumed {}, whose lifetime must still end",
             code(after, *new),
-            block_name(f, *block),
-            value_name(f, *value)
+            f.block_in_code(*block),
+            f.value_in_code(*value)
         ),
         Event::ErasePhi { block, arg, .. } => {
-            format!("Erase the dead argument {} of {} and the values passed for it", value_name(f, *arg), block_name(f, *block))
+            format!("Erase the dead argument {} of {} and the values passed for it", f.value_in_code(*arg), f.block_in_code(*block))
         }
         Event::Delete { inst, block } => {
-            format!("Delete `{}` ({}): it was never marked live", code(f, *inst), block_name(f, *block))
+            format!("Delete `{}` ({}): it was never marked live", code(f, *inst), f.block_in_code(*block))
         }
         Event::Undef { inst, slot, old, .. } => {
             let what = match slot {
@@ -206,17 +190,17 @@ pub fn describe_event(f: &Function, after: &Function, e: &Event) -> String {
             };
             format!(
                 "Pass undef for the {what} {} of `{}`: its value is dead",
-                value_name(f, *old),
+                f.value_in_code(*old),
                 code(f, *inst)
             )
         }
         Event::ExplicitJump { block, new, target } => format!(
             "Add `{}` to {}: it fell through to {}, which no longer follows it",
             code(after, *new),
-            block_name(f, *block),
-            block_name(f, *target)
+            f.block_in_code(*block),
+            f.block_in_code(*target)
         ),
-        Event::RemoveBlock { block } => format!("Remove {}: no path from the entry reaches it any more", block_name(f, *block)),
+        Event::RemoveBlock { block } => format!("Remove {}: no path from the entry reaches it any more", f.block_in_code(*block)),
     }
 }
 

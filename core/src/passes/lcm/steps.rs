@@ -1,22 +1,29 @@
-//! The LCM view's step list: step 0 is the function before LCM, then one step per step of
-//! seed 004 — except the three greatest fixpoints (down-safety, up-safety, delayed), which
-//! take one step per round, the last round being the one that changed nothing. Built once per
-//! analysis; the step bar shows [`Steps::describe`].
+//! The LCM step list: step 0 is the function before LCM, then one step per step of Lazy Code
+//! Motion (Knoop, Rüthing, Steffen) as [`super::Step`] records them — except the three
+//! greatest fixpoints (down-safety, up-safety, delayed), which take one step per round, the
+//! last round being the one that changed nothing. Each step has a one-line description and a
+//! position in the trace ([`Pos`]); [`super::replay`] turns a position into the predicate
+//! table of that moment.
 
-use optlab_core::passes::lcm::{BitChange, Edit, Fixpoint, LcmOutput, Pred, Step};
-use optlab_core::BlockId;
+use super::predicates::{BitChange, Fixpoint, Pred};
+use super::trace::{Edit, Step};
+use super::LcmOutput;
+use crate::ir::BlockId;
+use crate::steps::Steps;
+use serde::Serialize;
 use std::collections::HashMap;
 
-/// Where a step of the view is in the trace: before anything, or at stage `stage` (an index
-/// into `trace.steps`), and for a fixpoint stage at round `round` (`None`: the stage's result,
-/// for fixpoints only when there was no round at all).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Where a step is in the trace: before anything, or at stage `stage` (an index into
+/// `trace.steps`), and for a fixpoint stage at round `round` (`None`: the stage's result, for
+/// fixpoints only when there was no round at all). The table and the drawings replay to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Pos {
     Start,
     Stage { stage: usize, round: Option<usize> },
 }
 
 impl Pos {
+    /// The stage (index into `trace.steps`), `None` before anything.
     pub fn stage(self) -> Option<usize> {
         match self {
             Pos::Start => None,
@@ -25,7 +32,7 @@ impl Pos {
     }
 }
 
-/// How the view names one step of the trace.
+/// How the lab names one step of the trace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StageInfo {
     /// The seed's number (the seed calls both safety steps "Step 3"; up-safety is 3′ here).
@@ -37,6 +44,8 @@ pub struct StageInfo {
     pub order: Option<&'static str>,
 }
 
+/// The seed's number and name for `step`, the predicates it computes (the table highlights
+/// them, exercise mode hides them) and, for a fixpoint, its visiting order.
 pub fn stage_info(step: &Step) -> StageInfo {
     use Pred::*;
     let (number, name, preds, order): (_, _, &'static [Pred], _) = match step {
@@ -62,22 +71,11 @@ pub fn fixpoint(step: &Step) -> Option<&Fixpoint> {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
-pub struct Steps {
-    pub positions: Vec<Pos>,
-    texts: Vec<String>,
-}
-
-/// The part of a description before its first `: ` (the step and round, not their outcome).
-fn headline(text: &str) -> &str {
-    text.split_once(": ").map_or(text, |(head, _)| head)
-}
-
 /// At most this many block names in a one-line description; the rest are counted.
 const NAMES_SHOWN: usize = 8;
 
 /// `a, b, c` or `a, b, … and 12 more`.
-pub(crate) fn name_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+pub fn name_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
     let names: Vec<&str> = names.into_iter().collect();
     let mut s = names.iter().take(NAMES_SHOWN).copied().collect::<Vec<_>>().join(", ");
     if names.len() > NAMES_SHOWN {
@@ -86,8 +84,18 @@ pub(crate) fn name_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String 
     s
 }
 
-impl Steps {
-    pub fn new(out: &LcmOutput) -> Steps {
+/// The LCM step list: one description per step ([`Steps`]) and where each step is in the
+/// trace ([`Pos`]), which [`LcmOutput::snapshot`] and the drawings replay to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LcmSteps {
+    texts: Steps,
+    positions: Vec<Pos>,
+}
+
+impl LcmSteps {
+    /// The steps of `out`'s trace: step 0 before LCM, one step per stage of the seven, and
+    /// one per round for the three greatest fixpoints.
+    pub fn new(out: &LcmOutput) -> LcmSteps {
         let t = &out.trace;
         let names: HashMap<BlockId, &str> = t.blocks.iter().map(|b| (b.id, b.name.as_str())).collect();
         let name = |b: BlockId| names.get(&b).map_or_else(|| b.to_string(), |n| n.to_string());
@@ -95,7 +103,7 @@ impl Steps {
         let moved = out.moved().len();
         let mut positions = vec![Pos::Start];
         let mut texts = vec![format!(
-            "Before LCM: @{} has {} candidate expression{} ({moved} will move); step 1 begins the seed's seven steps",
+            "Before LCM: @{} has {} candidate expression{} ({moved} will move); step 1 begins the seven steps of Lazy Code Motion",
             t.function,
             t.exprs.len(),
             plural(t.exprs.len())
@@ -120,7 +128,17 @@ impl Steps {
                 }
             }
         }
-        Steps { positions, texts }
+        LcmSteps { texts: Steps::new(texts), positions }
+    }
+
+    /// The descriptions, step 0 first.
+    pub fn texts(&self) -> &Steps {
+        &self.texts
+    }
+
+    /// Where each step is in the trace, step 0 first (as many as [`LcmSteps::len`]).
+    pub fn positions(&self) -> &[Pos] {
+        &self.positions
     }
 
     pub fn len(&self) -> usize {
@@ -133,13 +151,13 @@ impl Steps {
 
     /// The one-line description of step `k` (clamped).
     pub fn describe(&self, k: usize) -> &str {
-        self.texts.get(k.min(self.texts.len().saturating_sub(1))).map_or("", String::as_str)
+        self.texts.describe(k)
     }
 
     /// The description of step `k` without what it found (`Step 3 (down-safety), round 2
-    /// of 3`): what the step bar should say in exercise mode, where the rest gives answers away.
+    /// of 3`): what the step bar says in exercise mode, where the rest gives answers away.
     pub fn headline(&self, k: usize) -> &str {
-        headline(self.describe(k))
+        self.texts.headline(k)
     }
 
     /// Where step `k` (clamped) is in the trace.
@@ -243,3 +261,6 @@ fn stage_text(head: &str, out: &LcmOutput, step: &Step, name: &dyn Fn(BlockId) -
         _ => head.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests;

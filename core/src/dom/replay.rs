@@ -1,11 +1,12 @@
 //! What a Lengauer–Tarjan run has established after its first `k` events: the numbers, parents,
 //! semidominators and immediate dominators the table and the drawings show at step `k`.
 //!
-//! It only replays the core's [`DomEvent`] trace (nothing is recomputed), so what the lab shows
-//! is exactly what the algorithm did, in its order.
+//! It only replays the [`DomEvent`] trace of [`super::DomTree::build_traced`] (nothing is
+//! recomputed), so what the lab shows at a step is exactly what the algorithm had done by then,
+//! in its order. The step texts ([`super::steps`]) are written during the same replay.
 
-use optlab_core::dom::{DomEvent, DomNode, ExitKind};
-use optlab_core::BlockId;
+use super::{DomEvent, DomNode, ExitKind};
+use crate::ir::BlockId;
 
 /// What the run has said about a node's immediate dominator so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -193,9 +194,9 @@ impl LtState {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use optlab_core::cfg::Cfg;
-    use optlab_core::dom::{DomKind, DomTree};
-    use optlab_core::{parse_module, Function, Lang};
+    use crate::cfg::Cfg;
+    use crate::dom::{DomKind, DomTree};
+    use crate::{parse_module, Function, Lang};
 
     pub(crate) fn bril(text: &str) -> Function {
         let m = parse_module(Lang::Bril, "t.bril", text).expect("parses");
