@@ -323,7 +323,7 @@ struct TabsProps {
 fn tabs(props: &TabsProps) -> Html {
     html! {
         <nav class="tabs" role="tablist">
-            { for Tab::ALL.into_iter().map(|t| html! {
+            { for Tab::all().into_iter().map(|t| html! {
                 <button role="tab" id={format!("tab-{}", t.slug())} aria-selected={(t == props.current).to_string()}
                     class={classes!("tab", (t == props.current).then_some("active"))}
                     onclick={props.dispatch.reform(move |_| Action::SelectTab(t))}>{ t.title() }</button>

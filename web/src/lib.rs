@@ -24,6 +24,7 @@ pub mod program;
 pub mod session;
 pub mod state;
 pub mod storage;
+pub mod tabs;
 pub mod views;
 
 pub use app::App;

@@ -42,8 +42,10 @@ const STATE_KEY: &str = "s";
 
 /// The UI state in plain data, independent of the app's enums (which may change without
 /// breaking old links). Names are the ones the UI shows: `lang` is `"sil"` or `"bril"`;
-/// `view` one of `"cfg"`, `"dom"`, `"pdom"`, `"cdg"`, `"dce"`, `"lcm"`, `"diff"`; `pass`
-/// `"dce"` or `"lcm"`; `theme` `"light"` or `"dark"`. Values the app does not know (a link
+/// `view` a tab's slug (`"cfg"`, `"dom"`, `"pdom"`, `"cdg"`, a pass's slug such as `"dce"`,
+/// `"diff"`); `pipe` the before/after view's pipeline as it is written (`"lcm,copyprop,dce"`)
+/// and `stages` the two stages it compares; `pass` is what links written before pipelines
+/// said instead (one pass, compared with the input); `theme` `"light"` or `"dark"`. Values the app does not know (a link
 /// from a newer build of the same format) should be treated as absent.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Snapshot {
@@ -59,6 +61,10 @@ pub struct Snapshot {
     pub view: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pass: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pipe: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stages: Option<[u32; 2]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step: Option<u32>,
     /// Expression text as the LCM view names it, e.g. `add a b`.

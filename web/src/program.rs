@@ -4,9 +4,10 @@
 //! All of it comes from optlab-core's public API; the views only read it.
 
 use crate::cfg_graph::{cfg_graph, CfgGraph};
-use optlab_core::cfg::Cfg;
-use optlab_core::dom::{ControlDeps, DomEvent, DomKind, DomTree};
-use optlab_core::passes::{self, dce, lcm, PassRun};
+use crate::tabs::Tab;
+use optlab_core::dom::{lt_steps, DomKind};
+use optlab_core::passes::pipeline::{Pipeline, PipelineRun};
+use optlab_core::passes::{self, PassRun};
 use optlab_core::steps::Steps;
 use optlab_core::{parse_module, Function, Lang, Module, SourceFile};
 use std::rc::Rc;
@@ -95,23 +96,23 @@ impl Program {
 /// Everything the views show about one function.
 pub struct Analysis {
     pub function: Function,
-    pub cfg: Cfg,
+    /// Core's analyses, built once and shared by every pass and view (the views read them
+    /// through `Deref`: `a.cfg`, `a.dom`, `a.pdom_events`, `a.frontiers`, `a.cdg`).
+    pub shared: passes::Analyses,
     /// The CFG drawing (laid out once; every view decorates the same layout).
     pub cfg_graph: CfgGraph,
-    pub dom: DomTree,
-    pub dom_events: Vec<DomEvent>,
-    pub pdom: DomTree,
-    pub pdom_events: Vec<DomEvent>,
-    pub cdg: ControlDeps,
-    pub dce: dce::DceResult,
-    /// LCM runs on Bril only; the error says why not (shown in the LCM view).
-    pub lcm: Result<lcm::LcmOutput, String>,
     /// Every registered pass run alone on the function, in registry order.
     pub runs: Vec<PassRun>,
-    pub dce_steps: Steps,
-    pub lcm_steps: Option<lcm::LcmSteps>,
+    /// Lengauer–Tarjan's steps, for the dominator and post-dominator views.
     pub dom_steps: Steps,
     pub pdom_steps: Steps,
+}
+
+impl std::ops::Deref for Analysis {
+    type Target = passes::Analyses;
+    fn deref(&self) -> &passes::Analyses {
+        &self.shared
+    }
 }
 
 impl std::fmt::Debug for Analysis {
@@ -137,43 +138,48 @@ impl Analysis {
                 f.layout.len()
             ));
         }
-        let cfg = Cfg::new(f);
-        let (dom, dom_events) = DomTree::build_traced(f, &cfg, DomKind::Dominators);
-        let (pdom, pdom_events) = DomTree::build_traced(f, &cfg, DomKind::PostDominators);
-        let cdg = ControlDeps::new(f, &cfg, &pdom);
-        let dce = dce::run(f);
-        let lcm = lcm::run_function(f, &lcm::Options::default()).map_err(|e| e.to_string());
         let shared = passes::Analyses::new(f);
         let opts = passes::Options::default();
         let runs = passes::REGISTRY.iter().map(|p| passes::run(*p, f, &shared, &opts)).collect();
-        let dce_steps = dce::steps(f, &dce);
-        let lcm_steps = lcm.as_ref().ok().map(lcm::LcmOutput::steps);
-        let dom_steps = optlab_core::dom::lt_steps(f, &dom_events, DomKind::Dominators);
-        let pdom_steps = optlab_core::dom::lt_steps(f, &pdom_events, DomKind::PostDominators);
-        Ok(Analysis {
-            function: f.clone(),
-            cfg,
-            cfg_graph: cfg_graph(f),
-            dom,
-            dom_events,
-            pdom,
-            pdom_events,
-            cdg,
-            dce,
-            lcm,
-            runs,
-            dce_steps,
-            lcm_steps,
-            dom_steps,
-            pdom_steps,
-        })
+        let dom_steps = lt_steps(f, &shared.dom_events, DomKind::Dominators);
+        let pdom_steps = lt_steps(f, &shared.pdom_events, DomKind::PostDominators);
+        Ok(Analysis { function: f.clone(), shared, cfg_graph: cfg_graph(f), runs, dom_steps, pdom_steps })
     }
-}
 
-impl Analysis {
     /// The run of the registered pass `slug` on the function.
     pub fn run(&self, slug: &str) -> Option<&PassRun> {
         self.runs.iter().find(|r| r.pass.slug == slug)
+    }
+
+    /// The steps of the view `tab` (`None` for a view that does not step).
+    pub fn steps(&self, tab: Tab) -> Option<&Steps> {
+        match tab {
+            Tab::DOM => Some(&self.dom_steps),
+            Tab::PDOM => Some(&self.pdom_steps),
+            t => t.as_pass().and_then(|p| self.run(p.info().slug)).map(|r| &r.steps),
+        }
+    }
+
+    /// `pipeline` on the function; its first pass reads the analyses above.
+    pub fn run_pipeline(&self, pipeline: &Pipeline) -> Staged {
+        Staged(pipeline.run(&self.function, &self.shared, &passes::Options::default()))
+    }
+}
+
+/// A pipeline's run, held by the state; compared by identity like [`Analysis`].
+#[derive(Debug)]
+pub struct Staged(pub PipelineRun);
+
+impl PartialEq for Staged {
+    fn eq(&self, other: &Staged) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl std::ops::Deref for Staged {
+    type Target = PipelineRun;
+    fn deref(&self) -> &PipelineRun {
+        &self.0
     }
 }
 

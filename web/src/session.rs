@@ -140,7 +140,7 @@ mod tests {
     }
 
     fn shared_link() -> String {
-        let s = State::default().apply(Action::SelectTab(Tab::Dce));
+        let s = State::default().apply(Action::SelectTab(Tab::pass("dce")));
         link_to(&s, "https://example.org/optlab/").expect("links")
     }
 
@@ -161,7 +161,7 @@ mod tests {
         let frag = &url[url.find('#').expect("has a fragment")..];
         let s = start(frag, &store);
         assert_eq!(s.doc.source.as_str(), EXAMPLES[0].text());
-        assert_eq!(s.tab, Tab::Dce);
+        assert_eq!(s.tab, Tab::pass("dce"));
         assert!(s.doc.from_link);
         assert_eq!(s.stash.as_ref().map(|d| d.source.as_str()), Some(MINE));
         assert!(s.notice.as_ref().is_some_and(|n| !n.error));
@@ -190,7 +190,7 @@ mod tests {
     fn flags_alone_switch_modes_on_the_saved_text() {
         let s = start("#lecture&embed=lcm", &store_with(MINE));
         assert!(s.lecture && s.embed);
-        assert_eq!(s.tab, Tab::Lcm);
+        assert_eq!(s.tab, Tab::pass("lcm"));
         assert_eq!(s.doc.source.as_str(), MINE);
     }
 

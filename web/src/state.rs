@@ -7,77 +7,14 @@
 use crate::examples::{Example, EXAMPLES};
 use crate::permalink::{Flags, Snapshot};
 pub use crate::storage::Theme;
-use crate::program::{analyse, pick_function, Analysis, ErrorMark, Program};
+use crate::program::{analyse, pick_function, Analysis, ErrorMark, Program, Staged};
+pub use crate::tabs::Tab;
+use optlab_core::passes::pipeline::Pipeline;
+use std::collections::BTreeMap;
 use optlab_core::parse::detect_lang;
 use optlab_core::{InstId, Lang};
 use std::rc::Rc;
 use yew::{AttrValue, Reducible};
-
-/// The views, one tab each. The slug is their name in links.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Tab {
-    #[default]
-    Cfg,
-    Dom,
-    PostDom,
-    Cdg,
-    Dce,
-    Lcm,
-    Diff,
-}
-
-impl Tab {
-    pub const ALL: [Tab; 7] = [Tab::Cfg, Tab::Dom, Tab::PostDom, Tab::Cdg, Tab::Dce, Tab::Lcm, Tab::Diff];
-
-    pub fn slug(self) -> &'static str {
-        match self {
-            Tab::Cfg => "cfg",
-            Tab::Dom => "dom",
-            Tab::PostDom => "pdom",
-            Tab::Cdg => "cdg",
-            Tab::Dce => "dce",
-            Tab::Lcm => "lcm",
-            Tab::Diff => "diff",
-        }
-    }
-
-    pub fn from_slug(s: &str) -> Option<Tab> {
-        Tab::ALL.into_iter().find(|t| t.slug() == s)
-    }
-
-    pub fn title(self) -> &'static str {
-        match self {
-            Tab::Cfg => "CFG",
-            Tab::Dom => "Dominators",
-            Tab::PostDom => "Post-dominators",
-            Tab::Cdg => "Control dependence",
-            Tab::Dce => "DCE",
-            Tab::Lcm => "LCM",
-            Tab::Diff => "Before / after",
-        }
-    }
-}
-
-/// The pass the before/after view compares.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Pass {
-    #[default]
-    Dce,
-    Lcm,
-}
-
-impl Pass {
-    pub fn slug(self) -> &'static str {
-        match self {
-            Pass::Dce => "dce",
-            Pass::Lcm => "lcm",
-        }
-    }
-
-    pub fn from_slug(s: &str) -> Option<Pass> {
-        [Pass::Dce, Pass::Lcm].into_iter().find(|p| p.slug() == s)
-    }
-}
 
 /// A step command (keys ←/→, Home/End, PageUp/PageDown, the slider).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,14 +70,9 @@ impl Doc {
     }
 }
 
-/// Step cursors, one per view that steps. Each is clamped to its view's step count when used.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Cursors {
-    pub dce: usize,
-    pub lcm: usize,
-    pub dom: usize,
-    pub pdom: usize,
-}
+/// Step cursors, one per view, by the view's tab. Each is clamped to its view's step count
+/// when used.
+pub type Cursors = BTreeMap<Tab, usize>;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
@@ -156,8 +88,14 @@ pub struct State {
     /// Its analyses, or why there are none (too big, no function with a body).
     pub analysis: Result<Rc<Analysis>, AttrValue>,
     pub tab: Tab,
-    pub pass: Pass,
     pub cursors: Cursors,
+    /// The passes the before/after view runs, in order.
+    pub pipeline: Pipeline,
+    /// The two stages the before/after view compares (0 is the input, `k` the function after
+    /// the pipeline's `k`-th pass); clamped to the pipeline when used.
+    pub stages: (usize, usize),
+    /// The pipeline run on the analysed function (`None` without one).
+    pub staged: Option<Rc<Staged>>,
     /// The selected block, by name (names survive edits; ids need not).
     pub block: Option<AttrValue>,
     /// The selected instruction (DCE's why-live chain, the editor's highlighted line).
@@ -184,7 +122,14 @@ pub enum Action {
     LoadExample(String),
     SelectFunction(String),
     SelectTab(Tab),
-    SelectPass(Pass),
+    /// Replace the pipeline (the before/after view then compares its input and output).
+    SetPipeline(Pipeline),
+    /// Append the registered pass with this slug to the pipeline.
+    AddPass(String),
+    /// Remove the pipeline's pass at this index.
+    RemovePass(usize),
+    /// Compare these two stages.
+    SelectStages(usize, usize),
     Step(StepCmd),
     SelectBlock(Option<String>),
     SelectInst(Option<InstId>),
@@ -225,8 +170,10 @@ impl State {
             function: None,
             analysis: Err("no program yet".into()),
             tab: Tab::default(),
-            pass: Pass::default(),
             cursors: Cursors::default(),
+            pipeline: Pipeline::default_pipeline(),
+            stages: (0, usize::MAX),
+            staged: None,
             block: None,
             inst: None,
             expr: None,
@@ -278,6 +225,26 @@ impl State {
             None => Err("the program has no function with a body".into()),
             Some(name) => analyse(program, name).map_err(AttrValue::from),
         };
+        self.restage();
+    }
+
+    /// Runs the pipeline on the analysed function again (after an edit or a new pipeline).
+    fn restage(&mut self) {
+        self.staged = self.analysis.as_ref().ok().map(|a| Rc::new(a.run_pipeline(&self.pipeline)));
+    }
+
+    /// The stages the before/after view compares, clamped to the pipeline: `(from, to)` with
+    /// `from <= to`.
+    pub fn compared_stages(&self) -> (usize, usize) {
+        let last = self.pipeline.len();
+        let (a, b) = (self.stages.0.min(last), self.stages.1.min(last));
+        (a.min(b), a.max(b))
+    }
+
+    fn set_pipeline(&mut self, p: Pipeline) {
+        self.pipeline = p;
+        self.stages = (0, usize::MAX);
+        self.restage();
     }
 
     /// True while the editor's text has errors and the views show the last good program.
@@ -288,52 +255,30 @@ impl State {
     /// The number of steps of the view `tab` (1 for views without steps).
     pub fn step_count(&self, tab: Tab) -> usize {
         let Ok(a) = &self.analysis else { return 1 };
-        let n = match tab {
-            Tab::Dce => a.dce_steps.len(),
-            Tab::Lcm => a.lcm_steps.as_ref().map_or(1, |s| s.len()),
-            Tab::Dom => a.dom_steps.len(),
-            Tab::PostDom => a.pdom_steps.len(),
-            Tab::Cfg | Tab::Cdg | Tab::Diff => 1,
-        };
-        n.max(1)
+        a.steps(tab).map_or(1, |s| s.len()).max(1)
     }
 
     /// The current step of view `tab`, clamped to its steps.
     pub fn step(&self, tab: Tab) -> usize {
-        let raw = match tab {
-            Tab::Dce => self.cursors.dce,
-            Tab::Lcm => self.cursors.lcm,
-            Tab::Dom => self.cursors.dom,
-            Tab::PostDom => self.cursors.pdom,
-            Tab::Cfg | Tab::Cdg | Tab::Diff => 0,
-        };
-        raw.min(self.step_count(tab) - 1)
+        self.cursors.get(&tab).copied().unwrap_or(0).min(self.step_count(tab) - 1)
     }
 
-    /// The one-line description of the current step of the current view.
+    /// The one-line description of the current step of the current view. In exercise mode a
+    /// pass's step says what it does, not what it found, which would give the answer away.
     pub fn step_text(&self) -> String {
         let Ok(a) = &self.analysis else { return String::new() };
+        let Some(steps) = a.steps(self.tab) else { return String::new() };
         let k = self.step(self.tab);
-        match self.tab {
-            Tab::Dce => a.dce_steps.describe(k).to_string(),
-            // In exercise mode the full description would give the answer away.
-            Tab::Lcm if self.exercise => a.lcm_steps.as_ref().map_or_else(String::new, |s| s.headline(k).to_string()),
-            Tab::Lcm => a.lcm_steps.as_ref().map_or_else(String::new, |s| s.describe(k).to_string()),
-            Tab::Dom => a.dom_steps.describe(k).to_string(),
-            Tab::PostDom => a.pdom_steps.describe(k).to_string(),
-            Tab::Cfg | Tab::Cdg | Tab::Diff => String::new(),
+        if self.exercise && self.tab.as_pass().is_some() {
+            steps.headline(k).to_string()
+        } else {
+            steps.describe(k).to_string()
         }
     }
 
     fn set_step(&mut self, tab: Tab, k: usize) {
         let k = k.min(self.step_count(tab) - 1);
-        match tab {
-            Tab::Dce => self.cursors.dce = k,
-            Tab::Lcm => self.cursors.lcm = k,
-            Tab::Dom => self.cursors.dom = k,
-            Tab::PostDom => self.cursors.pdom = k,
-            Tab::Cfg | Tab::Cdg | Tab::Diff => {}
-        }
+        self.cursors.insert(tab, k);
     }
 
     /// The state after `action`.
@@ -382,7 +327,30 @@ impl State {
                 }
             }
             Action::SelectTab(tab) => s.tab = tab,
-            Action::SelectPass(pass) => s.pass = pass,
+            Action::SetPipeline(p) => {
+                if p != s.pipeline {
+                    s.set_pipeline(p);
+                }
+            }
+            Action::AddPass(slug) => {
+                let mut text = s.pipeline.to_string();
+                if !text.is_empty() {
+                    text.push(',');
+                }
+                text.push_str(&slug);
+                match Pipeline::parse(&text) {
+                    Ok(p) => s.set_pipeline(p),
+                    Err(why) => s.notice = Some(Notice { error: true, text: why.into() }),
+                }
+            }
+            Action::RemovePass(k) => {
+                if k < s.pipeline.len() {
+                    let mut p = s.pipeline.clone();
+                    p.passes.remove(k);
+                    s.set_pipeline(p);
+                }
+            }
+            Action::SelectStages(from, to) => s.stages = (from, to),
             Action::Step(cmd) => {
                 let tab = s.tab;
                 let k = s.step(tab);

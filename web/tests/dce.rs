@@ -79,7 +79,7 @@ fn classes(el: &Element) -> Vec<String> {
 #[wasm_bindgen_test]
 async fn marking_lights_up_the_return_and_the_sweep_strikes_out_the_sum() {
     // Step 2: the return was just marked live, as a root.
-    let (root, _) = render::<DceView>(dead1(Tab::Dce).apply(Action::Step(StepCmd::To(2)))).await;
+    let (root, _) = render::<DceView>(dead1(Tab::pass("dce")).apply(Action::Step(StepCmd::To(2)))).await;
     assert_eq!(all(&root, "svg g.node").len(), 1);
     assert_eq!(text(&line(&root, 7)), "  return %0 : $Int32");
     assert_eq!(classes(&line(&root, 7)), ["live", "current"]);
@@ -89,7 +89,7 @@ async fn marking_lights_up_the_return_and_the_sweep_strikes_out_the_sum() {
     assert!(text(&marked[0]).contains("function exit: return"), "{}", text(&marked[0]));
 
     // The end: six lines struck out, the return still live, the argument in the list.
-    let (root, _) = render::<DceView>(dead1(Tab::Dce).apply(Action::Step(StepCmd::Last))).await;
+    let (root, _) = render::<DceView>(dead1(Tab::pass("dce")).apply(Action::Step(StepCmd::Last))).await;
     for k in 1..=6 {
         assert!(classes(&line(&root, k)).contains(&"deleted".to_string()), "line {k}: {:?}", classes(&line(&root, k)));
     }
@@ -100,13 +100,13 @@ async fn marking_lights_up_the_return_and_the_sweep_strikes_out_the_sum() {
 
 #[wasm_bindgen_test]
 async fn clicking_a_line_selects_its_instruction_and_the_chain_explains_it() {
-    let (root, log) = render::<DceView>(dead1(Tab::Dce).apply(Action::Step(StepCmd::Last))).await;
+    let (root, log) = render::<DceView>(dead1(Tab::pass("dce")).apply(Action::Step(StepCmd::Last))).await;
     click(&one(&root, r#"g.node[data-id="bb0"] rect.line-bg[data-line="7"]"#));
     let got = log.borrow().clone();
     let inst = got.iter().find_map(|a| if let Action::SelectInst(i) = a { *i } else { None }).expect("an instruction selected");
     assert!(got.contains(&Action::SelectBlock(Some("bb0".into()))), "{got:?}");
 
-    let state = dead1(Tab::Dce).apply(Action::Step(StepCmd::Last)).apply(Action::SelectInst(Some(inst)));
+    let state = dead1(Tab::pass("dce")).apply(Action::Step(StepCmd::Last)).apply(Action::SelectInst(Some(inst)));
     let (root, _) = render::<DceView>(state).await;
     let why = text(&one(&root, "#dce-why"));
     assert!(why.contains("`return %0 : $Int32` (bb0) is live: it is a root — control leaves the function here"), "{why}");
@@ -115,7 +115,7 @@ async fn clicking_a_line_selects_its_instruction_and_the_chain_explains_it() {
 
 #[wasm_bindgen_test]
 async fn exercise_mode_grades_a_prediction_of_the_roots() {
-    let (root, _) = render::<DceView>(dead1(Tab::Dce).apply(Action::SetExercise(true))).await;
+    let (root, _) = render::<DceView>(dead1(Tab::pass("dce")).apply(Action::SetExercise(true))).await;
     let prompt = text(&one(&root, ".dce-exercise .prompt"));
     assert!(prompt.contains("live by themselves"), "{prompt}");
     // Guess the return (right) and the builtin (wrong).
@@ -133,7 +133,7 @@ async fn exercise_mode_grades_a_prediction_of_the_roots() {
 
 #[wasm_bindgen_test]
 async fn the_diff_view_shows_the_after_code_and_runs_both() {
-    let state = dead1(Tab::Diff).apply(Action::SelectPass(Pass::Dce));
+    let state = dead1(Tab::DIFF).apply(Action::SelectPass(Pass::Dce));
     let (root, log) = render::<DiffView>(state).await;
     let after: Vec<String> = all(&root, "#after-code .dl:not(.gap) .code").iter().map(text).collect();
     assert!(after.contains(&"  return %0 : $Int32".to_string()), "{after:?}");

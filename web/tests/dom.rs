@@ -56,13 +56,13 @@ fn at(tab: Tab, step: StepCmd) -> State {
 
 #[wasm_bindgen_test]
 async fn the_dominator_tab_shows_both_panes_and_the_table_at_its_step() {
-    let root = render(at(Tab::Dom, StepCmd::First)).await;
+    let root = render(at(Tab::DOM, StepCmd::First)).await;
     assert_eq!(all(&root, ".dom-search svg g.node").len(), 6);
     assert_eq!(all(&root, ".dom-tree svg g.node").len(), 6);
     assert!(idoms(&root).iter().all(|(_, idom)| idom.is_empty()), "{:?}", idoms(&root));
     assert!(all(&root, "#lt-table td.dfs").iter().all(|c| c.text_content().unwrap_or_default().is_empty()));
 
-    let root = render(at(Tab::Dom, StepCmd::Last)).await;
+    let root = render(at(Tab::DOM, StepCmd::Last)).await;
     let got = idoms(&root);
     let want: Vec<(String, String)> = [("entry", ""), ("loop", "entry"), ("body", "loop"), ("odd", "body"), ("next", "body"), ("done", "loop")]
         .iter()
@@ -76,7 +76,7 @@ async fn the_dominator_tab_shows_both_panes_and_the_table_at_its_step() {
 
 #[wasm_bindgen_test]
 async fn the_post_dominator_tab_draws_the_virtual_exit() {
-    let root = render(at(Tab::PostDom, StepCmd::Last)).await;
+    let root = render(at(Tab::PDOM, StepCmd::Last)).await;
     let exit = format!(r#"svg g.node[data-id="{VIRTUAL_EXIT}"]"#);
     let search = all(&root, &format!(".dom-search {exit}"));
     let tree = all(&root, &format!(".dom-tree {exit}"));
@@ -93,7 +93,7 @@ async fn the_post_dominator_tab_draws_the_virtual_exit() {
 
 #[wasm_bindgen_test]
 async fn the_selected_block_shows_its_frontier() {
-    let state = at(Tab::Dom, StepCmd::Last).apply(Action::SelectBlock(Some("odd".into())));
+    let state = at(Tab::DOM, StepCmd::Last).apply(Action::SelectBlock(Some("odd".into())));
     let root = render(state).await;
     assert!(text(&root, "#frontier-note").starts_with("DF(odd) = {next}"), "{}", text(&root, "#frontier-note"));
     let marked: Vec<String> =
@@ -104,7 +104,7 @@ async fn the_selected_block_shows_its_frontier() {
 
 #[wasm_bindgen_test]
 async fn the_cdg_tab_draws_one_edge_per_dependence() {
-    let root = render(at(Tab::Cdg, StepCmd::First)).await;
+    let root = render(at(Tab::CDG, StepCmd::First)).await;
     let mut edges: Vec<String> = all(&root, ".dom-cdg svg path.edge")
         .iter()
         .map(|e| format!("{}→{}", e.get_attribute("data-from").unwrap(), e.get_attribute("data-to").unwrap()))

@@ -56,7 +56,7 @@ fn text(el: &Element) -> String {
 
 /// The article's example at the last step of trace step `stage` (2: down-safety, 6: latest).
 fn article_at(stage: usize, exercise: bool) -> State {
-    let s = State::default().apply(Action::LoadExample("lcm-article".into())).apply(Action::SelectTab(Tab::Lcm));
+    let s = State::default().apply(Action::LoadExample("lcm-article".into())).apply(Action::SelectTab(Tab::pass("lcm")));
     let k = s.analysis.as_ref().unwrap().lcm_steps.as_ref().unwrap().last_of(stage).unwrap();
     s.apply(Action::Step(StepCmd::To(k))).apply(Action::SetExercise(exercise))
 }
@@ -134,7 +134,7 @@ async fn exercise_mode_hides_the_step_and_grades_clicks() {
 
 #[wasm_bindgen_test]
 async fn a_sil_function_says_why_lcm_does_not_run() {
-    let s = State::default().apply(Action::LoadExample("dead1".into())).apply(Action::SelectTab(Tab::Lcm));
+    let s = State::default().apply(Action::LoadExample("dead1".into())).apply(Action::SelectTab(Tab::pass("lcm")));
     let root = render(s).await;
     let msg = root.query_selector(".lcm-refused").unwrap().expect("a message");
     assert!(text(&msg).contains("LCM runs on Bril"), "{}", text(&msg));

@@ -230,8 +230,9 @@ fn arb_snapshot() -> impl Strategy<Value = Snapshot> {
         (any::<String>(), prop_oneof![Just("sil"), Just("bril")], opt_text(), opt_text(), opt_text(), opt_text()),
         (any::<Option<u32>>(), opt_text(), opt_text(), any::<Option<u32>>(), opt_text()),
         (any::<bool>(), any::<bool>(), any::<bool>()),
+        (opt_text(), any::<Option<[u32; 2]>>()),
     )
-        .prop_map(|((src, lang, file, func, view, pass), (step, expr, block, inst, theme), (lecture, embed, exercise))| {
+        .prop_map(|((src, lang, file, func, view, pass), (step, expr, block, inst, theme), (lecture, embed, exercise), (pipe, stages))| {
             Snapshot {
                 v: VERSION,
                 src,
@@ -240,6 +241,8 @@ fn arb_snapshot() -> impl Strategy<Value = Snapshot> {
                 func,
                 view,
                 pass,
+                pipe,
+                stages,
                 step,
                 expr,
                 block,

@@ -2,7 +2,8 @@
 //! program, function, view, step, selection, theme, modes — by names that survive edits
 //! (block and expression names, not ids that a new parse may renumber).
 
-use super::{Doc, Pass, State, Tab, Theme};
+use super::{Doc, State, Tab, Theme};
+use optlab_core::passes::pipeline::Pipeline;
 use crate::app::lang_slug;
 use crate::permalink::{Flags, Snapshot, VERSION};
 use optlab_core::{InstId, Lang};
@@ -18,7 +19,12 @@ impl State {
             file: Some(self.doc.file.to_string()),
             func: self.function.clone(),
             view: Some(self.tab.slug().to_string()),
-            pass: (self.pass != Pass::default()).then(|| self.pass.slug().to_string()),
+            pass: None,
+            pipe: (self.pipeline != Pipeline::default_pipeline()).then(|| self.pipeline.to_string()),
+            stages: (self.stages != (0, usize::MAX)).then(|| {
+                let (a, b) = self.compared_stages();
+                [a, b].map(|k| u32::try_from(k).unwrap_or(u32::MAX))
+            }),
             step: (step > 0).then(|| u32::try_from(step).unwrap_or(u32::MAX)),
             expr: self.expr.as_ref().map(|e| e.to_string()),
             block: self.block.as_ref().map(|b| b.to_string()),
@@ -50,8 +56,13 @@ impl State {
         if let Some(tab) = snap.view.as_deref().and_then(Tab::from_slug) {
             s.tab = tab;
         }
-        if let Some(p) = snap.pass.as_deref().and_then(Pass::from_slug) {
-            s.pass = p;
+        // A pipeline this build cannot read (a pass it does not have) keeps the default.
+        let pipe = snap.pipe.as_deref().or(snap.pass.as_deref());
+        if let Some(p) = pipe.and_then(|p| Pipeline::parse(p).ok()) {
+            s = s.apply(super::Action::SetPipeline(p));
+        }
+        if let Some([a, b]) = snap.stages {
+            s.stages = (a as usize, b as usize);
         }
         s.expr = snap.expr.clone().map(Into::into);
         s.block = snap.block.clone().map(Into::into);
@@ -87,7 +98,7 @@ mod tests {
     #[test]
     fn a_screen_survives_a_link_round_trip() {
         let s = State::default()
-            .apply(Action::SelectTab(Tab::Dce))
+            .apply(Action::SelectTab(Tab::pass("dce")))
             .apply(Action::Step(StepCmd::Next))
             .apply(Action::Step(StepCmd::Next))
             .apply(Action::SelectBlock(Some("loop".into())))
@@ -98,13 +109,49 @@ mod tests {
         let fresh = State::new(Doc::new("@main {\n  ret;\n}\n", Lang::Bril, "mine.bril"));
         let t = fresh.apply(Action::Restore(Box::new(snap)));
         assert_eq!(t.doc.source, s.doc.source);
-        assert_eq!(t.tab, Tab::Dce);
-        assert_eq!(t.step(Tab::Dce), 2);
+        assert_eq!(t.tab, Tab::pass("dce"));
+        assert_eq!(t.step(Tab::pass("dce")), 2);
         assert_eq!(t.block.as_deref(), Some("loop"));
         assert_eq!(t.theme, Some(Theme::Dark));
         assert!(t.lecture);
         assert_eq!(t.snapshot(), s.snapshot(), "the restored screen links to itself");
         assert_eq!(t.stash.as_ref().map(|d| d.file.as_str()), Some("mine.bril"), "the user's text is kept");
+    }
+
+    #[test]
+    fn the_pipeline_and_its_stages_survive_a_link_and_old_links_name_one_pass() {
+        let s = State::default()
+            .apply(Action::SelectTab(Tab::DIFF))
+            .apply(Action::SetPipeline(Pipeline::parse("lcm,dce").unwrap()))
+            .apply(Action::AddPass("copyprop".into()))
+            .apply(Action::SelectStages(1, 2));
+        assert_eq!(s.pipeline.to_string(), "lcm,dce,copyprop");
+        let snap = decode(&encode(&s.snapshot()).expect("encodes")).expect("decodes");
+        assert_eq!(snap.pipe.as_deref(), Some("lcm,dce,copyprop"));
+        assert_eq!(snap.stages, Some([1, 2]));
+        let t = State::default().apply(Action::Restore(Box::new(snap)));
+        assert_eq!(t.pipeline, s.pipeline);
+        assert_eq!(t.compared_stages(), (1, 2));
+        assert_eq!(t.staged.as_ref().map(|st| st.stage_name(2)), Some("after DCE".to_string()));
+        assert_eq!(t.snapshot(), s.snapshot());
+
+        // The default pipeline and stages are not written at all.
+        let plain = State::default().snapshot();
+        assert_eq!((plain.pipe, plain.stages, plain.pass), (None, None, None));
+
+        // A link from before pipelines: `pass` alone, compared with the input.
+        let mut old = Snapshot::new("@main {\n  x: int = const 1;\n  ret;\n}\n", "bril");
+        old.pass = Some("lcm".into());
+        old.view = Some("diff".into());
+        let t = State::default().apply(Action::Restore(Box::new(old)));
+        assert_eq!(t.pipeline.to_string(), "lcm");
+        assert_eq!(t.compared_stages(), (0, 1));
+
+        // A pipeline naming a pass this build lacks keeps the default.
+        let mut odd = Snapshot::new("@main {\n  ret;\n}\n", "bril");
+        odd.pipe = Some("lcm,gvn".into());
+        let t = State::default().apply(Action::Restore(Box::new(odd)));
+        assert_eq!(t.pipeline, Pipeline::default_pipeline());
     }
 
     #[test]
@@ -115,7 +162,7 @@ mod tests {
         snap.func = Some("nope".into());
         snap.step = Some(u32::MAX);
         let t = State::default().apply(Action::Restore(Box::new(snap)));
-        assert_eq!(t.tab, Tab::Cfg);
+        assert_eq!(t.tab, Tab::CFG);
         assert_eq!(t.theme, None);
         assert_eq!(t.doc.lang, Lang::Bril, "detected from the text");
         assert_eq!(t.function.as_deref(), Some("f"));
@@ -126,6 +173,6 @@ mod tests {
         let mut s = State::default();
         s.set_flags(&Flags { embed: true, view: Some("lcm".into()), ..Flags::default() });
         assert!(s.embed && !s.lecture);
-        assert_eq!(s.tab, Tab::Lcm);
+        assert_eq!(s.tab, Tab::pass("lcm"));
     }
 }

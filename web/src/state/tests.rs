@@ -13,9 +13,9 @@ fn the_first_example_is_analysed_at_start() {
     assert_eq!(a.function.name, "main");
     assert!(s.marks.is_empty());
     assert!(!s.is_stale());
-    assert!(s.step_count(Tab::Dce) > 1, "DCE has steps");
-    assert!(s.step_count(Tab::Dom) > 1, "Lengauer–Tarjan has steps");
-    assert_eq!(s.step_count(Tab::Cfg), 1);
+    assert!(s.step_count(Tab::pass("dce")) > 1, "DCE has steps");
+    assert!(s.step_count(Tab::DOM) > 1, "Lengauer–Tarjan has steps");
+    assert_eq!(s.step_count(Tab::CFG), 1);
 }
 
 #[test]
@@ -37,26 +37,26 @@ fn a_parse_error_keeps_the_last_good_program_and_marks_line_and_column() {
 
 #[test]
 fn steps_move_within_their_view_and_clamp() {
-    let s = State::default().apply(Action::SelectTab(Tab::Dce));
-    let n = s.step_count(Tab::Dce);
-    assert_eq!(s.step(Tab::Dce), 0);
+    let s = State::default().apply(Action::SelectTab(Tab::pass("dce")));
+    let n = s.step_count(Tab::pass("dce"));
+    assert_eq!(s.step(Tab::pass("dce")), 0);
     let s = s.apply(Action::Step(StepCmd::Next)).apply(Action::Step(StepCmd::Next));
-    assert_eq!(s.step(Tab::Dce), 2.min(n - 1));
+    assert_eq!(s.step(Tab::pass("dce")), 2.min(n - 1));
     let s = s.apply(Action::Step(StepCmd::Last));
-    assert_eq!(s.step(Tab::Dce), n - 1);
-    assert_eq!(s.apply(Action::Step(StepCmd::Next)).step(Tab::Dce), n - 1);
-    assert_eq!(s.apply(Action::Step(StepCmd::To(usize::MAX))).step(Tab::Dce), n - 1);
+    assert_eq!(s.step(Tab::pass("dce")), n - 1);
+    assert_eq!(s.apply(Action::Step(StepCmd::Next)).step(Tab::pass("dce")), n - 1);
+    assert_eq!(s.apply(Action::Step(StepCmd::To(usize::MAX))).step(Tab::pass("dce")), n - 1);
     let first = s.apply(Action::Step(StepCmd::First));
-    assert_eq!(first.step(Tab::Dce), 0);
-    assert_eq!(first.apply(Action::Step(StepCmd::Prev)).step(Tab::Dce), 0);
+    assert_eq!(first.step(Tab::pass("dce")), 0);
+    assert_eq!(first.apply(Action::Step(StepCmd::Prev)).step(Tab::pass("dce")), 0);
     // Other views keep their own cursor.
-    let d = s.apply(Action::SelectTab(Tab::Dom));
-    assert_eq!(d.step(Tab::Dom), 0);
-    assert_eq!(d.apply(Action::SelectTab(Tab::Dce)).step(Tab::Dce), n - 1);
+    let d = s.apply(Action::SelectTab(Tab::DOM));
+    assert_eq!(d.step(Tab::DOM), 0);
+    assert_eq!(d.apply(Action::SelectTab(Tab::pass("dce"))).step(Tab::pass("dce")), n - 1);
     assert!(!s.step_text().is_empty());
     // Views without steps ignore stepping.
     let c = State::default().apply(Action::Step(StepCmd::Next));
-    assert_eq!(c.step(Tab::Cfg), 0);
+    assert_eq!(c.step(Tab::CFG), 0);
 }
 
 #[test]
@@ -111,7 +111,7 @@ fn a_huge_text_is_refused_with_a_message_not_analysed() {
 fn a_text_without_functions_says_so() {
     let s = bril("# nothing here\n");
     assert!(matches!(&s.analysis, Err(m) if m.contains("no function")), "{:?}", s.analysis);
-    assert_eq!(s.step_count(Tab::Dce), 1);
+    assert_eq!(s.step_count(Tab::pass("dce")), 1);
     assert_eq!(s.step_text(), "");
 }
 
@@ -120,7 +120,52 @@ fn sil_programs_analyse_but_lcm_explains_why_not() {
     let sil = "sil_stage canonical\n\nimport Builtin\n\nsil @f : $@convention(thin) (Builtin.Int1) -> () {\nbb0(%0 : $Builtin.Int1):\n  cond_br %0, bb1, bb2\nbb1:\n  br bb2\nbb2:\n  %1 = tuple ()\n  return %1 : $()\n}\n";
     let s = State::new(Doc::new(sil, Lang::Sil, "t.sil"));
     let a = s.analysis.as_ref().expect("SIL analyses");
-    assert!(a.lcm.as_ref().is_err_and(|e| e.contains("Bril")));
-    assert_eq!(s.step_count(Tab::Lcm), 1);
-    assert!(s.step_count(Tab::PostDom) > 1);
+    assert!(crate::views::lcm::output(a).is_err_and(|e| e.contains("Bril")));
+    assert_eq!(s.step_count(Tab::pass("lcm")), 1);
+    assert!(s.step_count(Tab::PDOM) > 1);
+}
+
+#[test]
+fn the_pipeline_is_edited_by_actions_and_rerun_once_per_change() {
+    let s = State::default().apply(Action::LoadExample("partial".into()));
+    assert_eq!(s.pipeline, Pipeline::default_pipeline());
+    let staged = s.staged.clone().expect("a pipeline run");
+    assert_eq!(staged.num_stages(), s.pipeline.len() + 1);
+    assert_eq!(s.compared_stages(), (0, s.pipeline.len()));
+    // Stepping and selecting do not run the pipeline again.
+    let t = s.apply(Action::Step(StepCmd::Next)).apply(Action::SelectTab(Tab::DIFF));
+    assert!(Rc::ptr_eq(t.staged.as_ref().unwrap(), &staged));
+
+    let t = s.apply(Action::RemovePass(0));
+    assert_eq!(t.pipeline.to_string(), "copyprop,dce");
+    assert!(!Rc::ptr_eq(t.staged.as_ref().unwrap(), &staged));
+    let t = t.apply(Action::AddPass("lcm".into())).apply(Action::SelectStages(3, 1));
+    assert_eq!(t.pipeline.to_string(), "copyprop,dce,lcm");
+    assert_eq!(t.compared_stages(), (1, 3), "ordered");
+    assert_eq!(t.apply(Action::SelectStages(0, 99)).compared_stages(), (0, 3), "clamped");
+    // An unknown pass is a notice, not a change.
+    let u = t.apply(Action::AddPass("gvn".into()));
+    assert_eq!(u.pipeline, t.pipeline);
+    assert!(u.notice.as_ref().is_some_and(|n| n.error && n.text.contains("no pass `gvn`")));
+    // Out of range: nothing happens.
+    assert_eq!(t.apply(Action::RemovePass(7)).pipeline, t.pipeline);
+    // A new pipeline compares its own input and output again.
+    let v = t.apply(Action::SetPipeline(Pipeline::parse("dce").unwrap()));
+    assert_eq!(v.compared_stages(), (0, 1));
+}
+
+#[test]
+fn every_registered_pass_steps_in_its_own_tab_with_core_texts() {
+    let s = State::default().apply(Action::LoadExample("partial".into()));
+    let a = s.analysis.clone().unwrap();
+    for p in optlab_core::passes::REGISTRY {
+        let tab = Tab::pass(p.info().slug);
+        let run = a.run(p.info().slug).expect("every pass ran");
+        assert_eq!(s.step_count(tab), run.steps.len(), "{}", p.info().slug);
+        let t = s.apply(Action::SelectTab(tab)).apply(Action::Step(StepCmd::Last));
+        assert_eq!(t.step_text(), run.steps.describe(run.steps.len() - 1));
+        // Exercise mode keeps what the step found to itself.
+        let e = t.apply(Action::SetExercise(true));
+        assert_eq!(e.step_text(), run.steps.headline(run.steps.len() - 1));
+    }
 }

@@ -1,12 +1,16 @@
 //! The views on the right of the editor, one per [`Tab`]. Each renders the shared
 //! [`crate::program::Analysis`] at its own step and dispatches [`Action`]s; none computes an
 //! analysis.
+//!
+//! A registered pass's tab shows the view [`PASS_VIEWS`] lists for its slug, or, until it has
+//! one, [`pass::PassView`]: its summary, its steps and its output.
 
 pub mod cfg;
 pub mod dce;
 pub mod diff;
 pub mod dom;
 pub mod lcm;
+pub mod pass;
 
 use crate::state::{Action, State, Tab};
 use std::rc::Rc;
@@ -19,6 +23,12 @@ pub struct ViewProps {
     pub dispatch: Callback<Action>,
 }
 
+/// Each pass's own view, by the pass's slug.
+pub const PASS_VIEWS: &[(&str, fn(&ViewProps) -> Html)] = &[
+    ("dce", |p| html! { <dce::DceView ..p.clone() /> }),
+    ("lcm", |p| html! { <lcm::LcmView ..p.clone() /> }),
+];
+
 #[function_component(ViewPane)]
 pub fn view_pane(props: &ViewProps) -> Html {
     let s = &props.state;
@@ -28,11 +38,13 @@ pub fn view_pane(props: &ViewProps) -> Html {
     let body = match &s.analysis {
         Err(why) => html! { <p class="empty">{ why.clone() }</p> },
         Ok(_) => match s.tab {
-            Tab::Cfg => html! { <cfg::CfgView ..props.clone() /> },
-            Tab::Dom | Tab::PostDom | Tab::Cdg => html! { <dom::DomView ..props.clone() /> },
-            Tab::Dce => html! { <dce::DceView ..props.clone() /> },
-            Tab::Lcm => html! { <lcm::LcmView ..props.clone() /> },
-            Tab::Diff => html! { <diff::DiffView ..props.clone() /> },
+            Tab::CFG => html! { <cfg::CfgView ..props.clone() /> },
+            Tab::DOM | Tab::PDOM | Tab::CDG => html! { <dom::DomView ..props.clone() /> },
+            Tab::DIFF => html! { <diff::DiffView ..props.clone() /> },
+            tab => match PASS_VIEWS.iter().find(|(slug, _)| *slug == tab.slug()) {
+                Some((_, view)) => view(props),
+                None => html! { <pass::PassView ..props.clone() /> },
+            },
         },
     };
     html! {

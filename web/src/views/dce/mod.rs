@@ -16,6 +16,19 @@ mod view;
 
 pub use view::DceView;
 
+use crate::program::Analysis;
+use optlab_core::passes::dce::DceResult;
+use optlab_core::passes::Detail;
+
+/// DCE's result on the analysed function (the detail of its run behind the pass contract);
+/// `None` when the contract refused the function before DCE saw it.
+pub fn result(a: &Analysis) -> Option<&DceResult> {
+    match &a.run("dce")?.detail {
+        Detail::Dce(r) => Some(r),
+        _ => None,
+    }
+}
+
 /// Programs the tests of this view run on: the seed's examples (as core's golden tests keep
 /// them) and the gallery's Bril programs.
 #[cfg(test)]

@@ -67,14 +67,19 @@ pub fn dce_view(props: &ViewProps) -> Html {
         Ok(a) => a.clone(),
         Err(_) => return html! {},
     };
-    let k = s.step(Tab::Dce);
-    let model = use_memo(a.clone(), |a| Model::new(&a.function, &a.dce));
+    // Before any hook, as the analysis check above: a refused function has no result.
+    let Some(run) = a.run("dce") else { return html! {} };
+    if super::result(&a).is_none() {
+        return html! { <p class="empty dce-refused" role="status">{ run.summary() }</p> };
+    }
+    let k = s.step(Tab::pass("dce"));
+    let model = use_memo(a.clone(), |a| super::result(a).map(|r| Model::new(&a.function, r)));
     let guesses = use_reducer(Guesses::default);
     let key = analysis_key(&a, k);
     let mine = if guesses.key == key { (*guesses).clone() } else { Guesses { key, ..Guesses::default() } };
 
+    let (Some(model), Some(r)) = (model.as_ref(), super::result(&a)) else { return html! {} };
     let f = &a.function;
-    let r = &a.dce;
     let question = s.exercise.then(|| question_at(f, &r.trace, k)).flatten();
     let grade = question.as_ref().filter(|_| mine.revealed).map(|q| Grade::new(&q.answer, &mine.picked));
     let overlay = Overlay {
@@ -195,7 +200,7 @@ fn why_box(a: &Rc<Analysis>, k: usize, inst: Option<InstId>, exercise: bool) -> 
         None => html! { <p class="hint">{ "Click an instruction in the graph to see why it is live." }</p> },
         Some(i) => html! {
             <ol class="chain">
-                { for why(&a.function, &a.dce, k, i, exercise).into_iter().map(|line| html! { <li>{ line }</li> }) }
+                { for super::result(a).map(|r| why(&a.function, r, k, i, exercise)).unwrap_or_default().into_iter().map(|line| html! { <li>{ line }</li> }) }
             </ol>
         },
     };
@@ -208,7 +213,8 @@ fn why_box(a: &Rc<Analysis>, k: usize, inst: Option<InstId>, exercise: bool) -> 
 }
 
 fn marked_box(a: &Rc<Analysis>, k: usize, selected: Option<InstId>, dispatch: Callback<Action>) -> Html {
-    let (list, n) = marked(&a.function, &a.dce, k, LIST_LIMIT);
+    let Some(r) = super::result(a) else { return html! {} };
+    let (list, n) = marked(&a.function, r, k, LIST_LIMIT);
     let current = k.checked_sub(1);
     html! {
         <section class="dce-marked">

@@ -1,44 +1,42 @@
-//! The program before and after a pass, as texts the user can read, diff, run and save.
+//! Two stages of the pipeline as texts the user can read, diff, run and save.
 //!
-//! "After" is the program with the selected function replaced by the pass's output (the
-//! views analyse one function at a time; the others are unchanged). Both sides are printed
-//! by optlab-core's printer with the user's names, so the diff shows only what the pass did,
-//! never formatting.
+//! A stage is the program with the selected function replaced by that stage's function
+//! (stage 0 is the input; the views analyse one function at a time, the others are
+//! unchanged). Both sides are printed by optlab-core's printer with the user's names, so the
+//! diff shows only what the passes did, never formatting.
 
 use super::lines::{diff_rows, Counts, Row};
-use crate::program::{Analysis, Program};
-use crate::state::Pass;
+use crate::program::{Program, Staged};
 use optlab_core::interp::bril::args_from_source;
 use optlab_core::print::{print_module, Naming};
 use optlab_core::{Function, Lang, Module};
 
-/// Everything the before/after view shows for one pass.
+/// Everything the before/after view shows for two stages.
 #[derive(Debug)]
 pub struct Compare {
-    pub pass: Pass,
+    /// The stages compared, `from <= to`, and their names (`input`, `after LCM`).
+    pub from: usize,
+    pub to: usize,
+    pub from_name: String,
+    pub to_name: String,
     pub function: String,
     pub before: String,
-    /// The program after the pass, or why there is none (LCM on SIL).
-    pub after: Result<String, String>,
+    pub after: String,
     pub rows: Vec<Row>,
     pub counts: Counts,
     pub before_module: Module,
-    pub after_module: Option<Module>,
-    /// Something to say above the diff (the pass did not run on malformed input, …).
-    pub note: Option<String>,
+    pub after_module: Module,
+    /// The summary line of every pass between the two stages, and whether it refused or
+    /// failed (LCM on SIL, a bug).
+    pub passes: Vec<(String, bool)>,
+    /// The file name's part for a saved after-code: `lcm-copyprop-dce`.
+    pub slug: String,
 }
 
 impl PartialEq for Compare {
-    /// Derived from the program and the pass: compared by identity.
+    /// Derived from the program and the stages: compared by identity.
     fn eq(&self, other: &Compare) -> bool {
         std::ptr::eq(self, other)
-    }
-}
-
-pub fn pass_name(p: Pass) -> &'static str {
-    match p {
-        Pass::Dce => "DCE",
-        Pass::Lcm => "LCM",
     }
 }
 
@@ -63,32 +61,44 @@ fn print(program: &Program, m: &Module) -> String {
     }
 }
 
-pub fn compare(program: &Program, a: &Analysis, pass: Pass) -> Compare {
-    let name = a.function.name.clone();
-    let before_module = program.module.clone();
+/// Compares stages `from` and `to` (clamped and ordered) of `staged`.
+pub fn compare(program: &Program, staged: &Staged, from: usize, to: usize) -> Compare {
+    let last = staged.stages.len();
+    let (from, to) = (from.min(to).min(last), from.max(to).min(last));
+    let name = staged.input.name.clone();
+    let before_module = with_function(&program.module, &name, staged.function_at(from));
+    let after_module = with_function(&program.module, &name, staged.function_at(to));
     let before = print(program, &before_module);
-    let (after_fn, note): (Result<&Function, String>, Option<String>) = match pass {
-        Pass::Dce => match &a.dce.trace.skipped {
-            Some(why) => (Ok(&a.dce.function), Some(format!("DCE did not run on @{name}: {why}"))),
-            None => (Ok(&a.dce.function), None),
-        },
-        Pass::Lcm => (a.lcm.as_ref().map(|o| &o.result).map_err(Clone::clone), None),
-    };
-    let after_module = after_fn.ok().map(|f| with_function(&before_module, &name, f));
-    let after = match (&after_module, &a.lcm) {
-        (Some(m), _) => Ok(print(program, m)),
-        (None, Err(why)) => Err(why.clone()),
-        (None, Ok(_)) => Err("the pass produced nothing".to_string()),
-    };
-    let rows = after.as_ref().map_or_else(|_| Vec::new(), |t| diff_rows(&before, t));
+    let after = print(program, &after_module);
+    let rows = diff_rows(&before, &after);
     let counts = Counts::of(&rows);
-    Compare { pass, function: name, before, after, rows, counts, before_module, after_module, note }
+    let between = &staged.stages[from..to];
+    let passes = between.iter().map(|r| (r.summary(), r.problem().is_some())).collect();
+    let slug = between.iter().map(|r| r.pass.slug).collect::<Vec<_>>().join("-");
+    Compare {
+        from,
+        to,
+        from_name: staged.stage_name(from),
+        to_name: staged.stage_name(to),
+        function: name,
+        before,
+        after,
+        rows,
+        counts,
+        before_module,
+        after_module,
+        passes,
+        slug,
+    }
 }
 
-/// The download name of the after-code: `loop.bril` → `loop.dce.bril`.
-pub fn export_name(file: &str, pass: Pass) -> String {
-    let slug = pass.slug();
+/// The download name of the after-code: `loop.bril` → `loop.dce.bril` (`loop.lcm-dce.bril`
+/// after two passes; `loop.bril` itself when no pass lies between the stages).
+pub fn export_name(file: &str, slug: &str) -> String {
     let base = file.rsplit(['/', '\\']).next().filter(|b| !b.is_empty()).unwrap_or("program");
+    if slug.is_empty() {
+        return base.to_string();
+    }
     match base.rsplit_once('.') {
         Some((stem, ext)) if !stem.is_empty() => format!("{stem}.{slug}.{ext}"),
         _ => format!("{base}.{slug}"),
@@ -100,21 +110,22 @@ mod tests {
     use super::*;
     use crate::program::analyse;
     use crate::views::diff::lines::Change;
+    use optlab_core::passes::pipeline::Pipeline;
 
     fn program(lang: Lang, file: &str, text: &str) -> Program {
         Program::parse(lang, file, text).unwrap_or_else(|e| panic!("{}", e.text))
     }
 
-    fn compared(p: &Program, pass: Pass) -> Compare {
+    fn staged(p: &Program, pipeline: &str) -> Staged {
         let a = analyse(p, &p.function_names()[0]).expect("analysed");
-        compare(p, &a, pass)
+        a.run_pipeline(&Pipeline::parse(pipeline).unwrap())
     }
 
     #[test]
     fn dce_on_dead1_deletes_the_sum_and_keeps_names() {
         let p = program(Lang::Sil, "dead1.sil", include_str!("../../../../core/tests/golden/dce/seed_dead1.sil"));
-        let c = compared(&p, Pass::Dce);
-        let after = c.after.as_ref().unwrap();
+        let c = compare(&p, &staged(&p, "dce"), 0, 1);
+        let after = &c.after;
         assert!(after.contains("bb0(%0 : $Int32, %1 : $Int32):\n  return %0 : $Int32\n"), "{after}");
         assert!(!after.contains("struct_extract"));
         assert!(after.contains("import Swift"), "the rest of the module stays");
@@ -122,32 +133,53 @@ mod tests {
         assert_eq!((c.counts.inserted, c.counts.rewritten), (0, 0));
         let deleted: Vec<&str> = c.rows.iter().filter(|r| r.change == Change::Deleted).map(|r| r.before.as_ref().unwrap().text.trim()).collect();
         assert_eq!(deleted[0], "%3 = struct_extract %0 : $Int32, #Int32._value");
-        assert!(c.note.is_none());
+        assert_eq!(c.passes.len(), 1);
+        assert!(!c.passes[0].1, "DCE ran");
+        assert_eq!((c.from_name.as_str(), c.to_name.as_str()), ("input", "after DCE"));
     }
 
     #[test]
-    fn lcm_on_a_bril_example_keeps_its_args_and_says_no_on_sil() {
+    fn lcm_on_a_bril_example_keeps_its_args_and_is_refused_on_sil() {
         let p = program(Lang::Bril, "partial.bril", include_str!("../../../../static/examples/partial.bril"));
-        let c = compared(&p, Pass::Lcm);
-        let after = c.after.as_ref().unwrap();
+        let c = compare(&p, &staged(&p, "lcm"), 0, 1);
         let args = args_from_source(&p.source);
         if !args.is_empty() {
-            assert!(after.starts_with("# ARGS: ") && c.before.starts_with("# ARGS: "));
+            assert!(c.after.starts_with("# ARGS: ") && c.before.starts_with("# ARGS: "));
         }
-        assert!(c.counts.inserted + c.counts.rewritten > 0, "LCM changes the partially redundant add:\n{after}");
-        assert!(Program::parse(Lang::Bril, "after.bril", after).is_ok(), "the after-code parses");
+        assert!(c.counts.inserted + c.counts.rewritten > 0, "LCM changes the partially redundant add:\n{}", c.after);
+        assert!(Program::parse(Lang::Bril, "after.bril", &c.after).is_ok(), "the after-code parses");
 
         let sil = program(Lang::Sil, "dead1.sil", include_str!("../../../../core/tests/golden/dce/seed_dead1.sil"));
-        let c = compared(&sil, Pass::Lcm);
-        assert!(c.after.is_err() && c.rows.is_empty() && c.after_module.is_none());
+        let c = compare(&sil, &staged(&sil, "lcm"), 0, 1);
+        assert!(c.rows.iter().all(|r| r.change == Change::Same), "a refused pass changes nothing");
+        assert!(c.passes[0].1 && c.passes[0].0.contains("LCM runs on Bril"), "{:?}", c.passes);
+    }
+
+    #[test]
+    fn a_middle_stage_compares_with_any_other_and_the_order_does_not_matter() {
+        let p = program(Lang::Bril, "partial.bril", include_str!("../../../../static/examples/partial.bril"));
+        let s = staged(&p, "lcm,copyprop,dce");
+        let c = compare(&p, &s, 3, 1);
+        assert_eq!((c.from, c.to), (1, 3));
+        assert_eq!((c.from_name.as_str(), c.to_name.as_str()), ("after LCM", "after DCE"));
+        assert_eq!(c.passes.len(), 2);
+        assert_eq!(c.slug, "copyprop-dce");
+        // LCM's copies are gone after copy propagation.
+        assert!(c.before.contains("= id "), "{}", c.before);
+        assert!(!c.after.contains("= id "), "{}", c.after);
+        let same = compare(&p, &s, 9, 9);
+        assert_eq!((same.from, same.to), (3, 3));
+        assert!(same.passes.is_empty());
     }
 
     #[test]
     fn export_names() {
-        assert_eq!(export_name("loop.bril", Pass::Dce), "loop.dce.bril");
-        assert_eq!(export_name("dir/x.y.sil", Pass::Lcm), "x.y.lcm.sil");
-        assert_eq!(export_name("untitled", Pass::Dce), "untitled.dce");
-        assert_eq!(export_name("", Pass::Dce), "program.dce");
-        assert_eq!(export_name(".hidden", Pass::Dce), ".hidden.dce");
+        assert_eq!(export_name("loop.bril", "dce"), "loop.dce.bril");
+        assert_eq!(export_name("dir/x.y.sil", "lcm"), "x.y.lcm.sil");
+        assert_eq!(export_name("untitled", "dce"), "untitled.dce");
+        assert_eq!(export_name("", "dce"), "program.dce");
+        assert_eq!(export_name(".hidden", "dce"), ".hidden.dce");
+        assert_eq!(export_name("loop.bril", "lcm-copyprop-dce"), "loop.lcm-copyprop-dce.bril");
+        assert_eq!(export_name("loop.bril", ""), "loop.bril");
     }
 }

@@ -1,18 +1,22 @@
-//! The before/after view: the program before and after the chosen pass side by side, the
-//! diff coloured, a button that runs both in the interpreter, and the after-code as a file.
+//! The before/after view: a pipeline of registered passes (`lcm,copyprop,dce`), any two of
+//! its stages side by side with the diff coloured, a button that runs both in the
+//! interpreter (outputs and dynamic instruction counts), and the later stage as a file.
 //!
 //! - [`lines`]: the side-by-side line diff;
-//! - [`compare`]: the two programs as text (and modules to run);
-//! - [`run`]: running both with a low step limit.
+//! - [`compare`]: the two stages as text (and modules to run);
+//! - [`run`]: running both with a low step limit;
+//! - [`picker`]: the pipeline and the two stages.
 
 pub mod compare;
 pub mod lines;
+mod picker;
 pub mod run;
 
 use crate::download::download_text;
-use crate::state::{Action, Notice, Pass};
+use crate::state::{Action, Notice};
 use crate::views::ViewProps;
-use compare::{compare, export_name, pass_name, Compare};
+use compare::{compare, export_name, Compare};
+use picker::PipelinePicker;
 use lines::Row;
 use optlab_core::SourceFile;
 use run::{default_args, parse_args, run_both, Outcome, Runs};
@@ -23,9 +27,9 @@ use yew::prelude::*;
 #[function_component(DiffView)]
 pub fn diff_view(props: &ViewProps) -> Html {
     let s = &props.state;
-    let (Ok(a), Some(p)) = (&s.analysis, &s.program) else { return html! {} };
-    let pass = s.pass;
-    let cmp = use_memo((p.clone(), a.clone(), pass), |(p, a, pass)| compare(p, a, *pass));
+    let (Ok(a), Some(p), Some(staged)) = (&s.analysis, &s.program, &s.staged) else { return html! {} };
+    let (from, to) = s.compared_stages();
+    let cmp = use_memo((p.clone(), staged.clone(), from, to), |(p, staged, from, to)| compare(p, staged, *from, *to));
     let name = a.function.name.clone();
     // The arguments field and the last runs belong to the comparison they were made for.
     let key = Rc::as_ptr(&cmp) as usize;
@@ -37,14 +41,6 @@ pub fn diff_view(props: &ViewProps) -> Html {
     let runs = use_state(|| None::<(usize, Rc<Runs>)>);
     let shown = runs.as_ref().filter(|(k, _)| *k == key).map(|(_, r)| r.clone());
 
-    let switch = |to: Pass| {
-        html! {
-            <button id={format!("pass-{}", to.slug())} class={classes!("pass", (pass == to).then_some("active"))}
-                aria-pressed={(pass == to).to_string()} onclick={props.dispatch.reform(move |_| Action::SelectPass(to))}>
-                { pass_name(to) }
-            </button>
-        }
-    };
     let on_args = {
         let args = args.clone();
         Callback::from(move |e: InputEvent| {
@@ -55,41 +51,40 @@ pub fn diff_view(props: &ViewProps) -> Html {
     let on_run = {
         let (cmp, runs, args_text, p, name) = (cmp.clone(), runs.clone(), args_text.clone(), p.clone(), name.clone());
         Callback::from(move |_: MouseEvent| {
-            let Some(after) = &cmp.after_module else { return };
             let file = SourceFile::new(&p.file, &p.source);
-            let r = run_both(&cmp.before_module, after, &name, &parse_args(&args_text), &file);
+            let r = run_both(&cmp.before_module, &cmp.after_module, &name, &parse_args(&args_text), &file);
             runs.set(Some((key, Rc::new(r))));
         })
     };
     let on_export = {
         let (cmp, file, dispatch) = (cmp.clone(), p.file.clone(), props.dispatch.clone());
         Callback::from(move |_: MouseEvent| {
-            let Ok(text) = &cmp.after else { return };
-            if let Err(why) = download_text(&export_name(&file, cmp.pass), "text/plain", text) {
+            if let Err(why) = download_text(&export_name(&file, &cmp.slug), "text/plain", &cmp.after) {
                 dispatch.emit(Action::Notify(Notice { error: true, text: why.into() }));
             }
         })
     };
     let c = &cmp.counts;
-    let runnable = cmp.after_module.is_some();
     html! {
         <div class="diff-view">
+            <PipelinePicker state={props.state.clone()} dispatch={props.dispatch.clone()} />
             <div class="diff-head">
-                <div class="pass-switch" role="group" aria-label="pass">{ switch(Pass::Dce) }{ switch(Pass::Lcm) }</div>
-                <h2>{ format!("@{name} before and after {}", pass_name(pass)) }</h2>
-                if cmp.after.is_ok() {
-                    <span class="diff-counts">
-                        <span class="deleted">{ format!("−{} deleted", c.deleted) }</span>
-                        <span class="inserted">{ format!("+{} inserted", c.inserted) }</span>
-                        <span class="rewritten">{ format!("~{} rewritten", c.rewritten) }</span>
-                    </span>
-                }
-                <button class="export-after" title="Save the program after the pass" onclick={on_export} disabled={cmp.after.is_err()}>
+                <h2>{ format!("@{name}: {} and {}", cmp.from_name, cmp.to_name) }</h2>
+                <span class="diff-counts">
+                    <span class="deleted">{ format!("−{} deleted", c.deleted) }</span>
+                    <span class="inserted">{ format!("+{} inserted", c.inserted) }</span>
+                    <span class="rewritten">{ format!("~{} rewritten", c.rewritten) }</span>
+                </span>
+                <button class="export-after" title="Save the later stage as a file" onclick={on_export}>
                     { "Save after-code" }
                 </button>
             </div>
-            if let Some(note) = &cmp.note {
-                <p class="diff-note" role="status">{ note.clone() }</p>
+            if !cmp.passes.is_empty() {
+                <ul class="diff-passes" aria-label="what the passes between the two stages did">
+                    { for cmp.passes.iter().map(|(line, problem)| html! {
+                        <li class={classes!(problem.then_some("problem"))}>{ line.clone() }</li>
+                    }) }
+                </ul>
             }
             <DiffPanes cmp={cmp.clone()} />
             <div class="run-bar">
@@ -98,18 +93,24 @@ pub fn diff_view(props: &ViewProps) -> Html {
                     <input id="run-args" type="text" spellcheck="false" value={args_text} oninput={on_args}
                         placeholder={if p.lang == optlab_core::Lang::Sil { "one value per parameter" } else { "for @main" }} />
                 </label>
-                <button id="run-both" onclick={on_run} disabled={!runnable}>{ "Run both" }</button>
+                <button id="run-both" onclick={on_run}>{ "Run both" }</button>
                 <span class="run-note">{ format!("at most {} M steps each", run::STEP_LIMIT / 1_000_000) }</span>
                 if let Some(r) = &shown {
                     { verdict(r) }
                 }
             </div>
             <div class="run-results">
-                { outcome_box("run-before", "Before", shown.as_ref().map(|r| &r.before)) }
-                { outcome_box("run-after", &format!("After {}", pass_name(pass)), shown.as_ref().map(|r| &r.after)) }
+                { outcome_box("run-before", &capitalized(&cmp.from_name), shown.as_ref().map(|r| &r.before)) }
+                { outcome_box("run-after", &capitalized(&cmp.to_name), shown.as_ref().map(|r| &r.after)) }
             </div>
         </div>
     }
+}
+
+/// `After LCM`, `Input`: a stage's name as a heading.
+fn capitalized(name: &str) -> String {
+    let mut c = name.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
 }
 
 fn verdict(r: &Runs) -> Html {
@@ -172,24 +173,16 @@ fn diff_panes(props: &PanesProps) -> Html {
             None => html! { <div {class}><span class="ln" /><span class="code" /></div> },
         }
     };
-    let after = match &c.after {
-        Ok(_) => html! { { for c.rows.iter().map(|r| line(r, false)) } },
-        Err(why) => html! { <p class="diff-none">{ format!("No {} here: {why}", pass_name(c.pass)) }</p> },
-    };
-    let before = match &c.after {
-        Ok(_) => html! { { for c.rows.iter().map(|r| line(r, true)) } },
-        Err(_) => html! { { for c.before.lines().enumerate().map(|(i, t)| html! {
-            <div class="dl same"><span class="ln">{ i + 1 }</span><span class="code">{ t.to_string() }</span></div>
-        }) } },
-    };
+    let after = html! { { for c.rows.iter().map(|r| line(r, false)) } };
+    let before = html! { { for c.rows.iter().map(|r| line(r, true)) } };
     html! {
         <div class="diff-panes">
             <div class="diff-col" id="before-code" aria-label="before">
-                <h3>{ "Before" }</h3>
+                <h3>{ capitalized(&c.from_name) }</h3>
                 { before }
             </div>
             <div class="diff-col" id="after-code" aria-label="after">
-                <h3>{ format!("After {}", pass_name(c.pass)) }</h3>
+                <h3>{ capitalized(&c.to_name) }</h3>
                 { after }
             </div>
         </div>

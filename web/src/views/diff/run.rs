@@ -96,23 +96,23 @@ pub fn default_args(m: &Module, source: &str, function: &str) -> String {
 mod tests {
     use super::*;
     use crate::program::{analyse, Program};
-    use crate::state::Pass;
     use crate::views::diff::compare::compare;
+    use optlab_core::passes::pipeline::Pipeline;
 
-    fn both(lang: Lang, file: &str, text: &str, pass: Pass, args: Option<&str>) -> Runs {
+    fn both(lang: Lang, file: &str, text: &str, pipeline: &str, args: Option<&str>) -> Runs {
         let p = Program::parse(lang, file, text).unwrap_or_else(|e| panic!("{}", e.text));
         let name = p.function_names()[0].clone();
         let a = analyse(&p, &name).unwrap();
-        let c = compare(&p, &a, pass);
+        let staged = a.run_pipeline(&Pipeline::parse(pipeline).unwrap());
+        let c = compare(&p, &staged, 0, usize::MAX);
         let args = args.map_or_else(|| default_args(&p.module, &p.source, &name), str::to_string);
-        let after = c.after_module.as_ref().expect("an after module");
-        run_both(&c.before_module, after, &name, &parse_args(&args), &SourceFile::new(file, text))
+        run_both(&c.before_module, &c.after_module, &name, &parse_args(&args), &SourceFile::new(file, text))
     }
 
     #[test]
     fn dce_on_a_bril_program_prints_the_same_with_fewer_instructions() {
         let text = include_str!("../../../../static/examples/loop.bril");
-        let r = both(Lang::Bril, "loop.bril", text, Pass::Dce, None);
+        let r = both(Lang::Bril, "loop.bril", text, "dce", None);
         assert!(r.before.error.is_none(), "{:?}", r.before.error);
         assert!(!r.before.stdout.is_empty());
         assert!(r.agree());
@@ -122,7 +122,7 @@ mod tests {
     #[test]
     fn dead1_returns_its_first_argument_before_and_after() {
         let text = include_str!("../../../../core/tests/golden/dce/seed_dead1.sil");
-        let r = both(Lang::Sil, "dead1.sil", text, Pass::Dce, Some("40 2"));
+        let r = both(Lang::Sil, "dead1.sil", text, "dce", Some("40 2"));
         assert_eq!(r.before.error, None);
         assert_eq!(r.before.returned.as_deref().map(|s| s.contains("40")), Some(true), "{:?}", r.before);
         assert_eq!(r.before.returned, r.after.returned);
@@ -134,19 +134,19 @@ mod tests {
     #[test]
     fn errors_are_clear_and_limits_are_flagged() {
         let text = include_str!("../../../../core/tests/golden/dce/seed_dead1.sil");
-        let r = both(Lang::Sil, "dead1.sil", text, Pass::Dce, Some("1"));
+        let r = both(Lang::Sil, "dead1.sil", text, "dce", Some("1"));
         let e = r.before.error.as_deref().unwrap();
         assert!(e.contains("expects 2 argument(s), got 1"), "{e}");
         assert!(!r.before.limited);
 
         let spin = "@main {\n.top:\n  jmp .top;\n}\n";
-        let r = both(Lang::Bril, "spin.bril", spin, Pass::Dce, None);
+        let r = both(Lang::Bril, "spin.bril", spin, "dce", None);
         assert!(r.before.limited && r.after.limited);
         assert!(r.before.error.as_deref().unwrap().contains("step limit"), "{:?}", r.before.error);
         assert!(r.before.dyn_inst <= STEP_LIMIT + 1);
 
         let div = "@main {\n  a: int = const 1;\n  z: int = const 0;\n  q: int = div a z;\n  print q;\n}\n";
-        let r = both(Lang::Bril, "div.bril", div, Pass::Dce, None);
+        let r = both(Lang::Bril, "div.bril", div, "dce", None);
         let e = r.before.error.as_deref().unwrap();
         assert!(e.starts_with("div.bril:4:"), "the error points at the line: {e}");
         assert!(e.contains("division by zero"));

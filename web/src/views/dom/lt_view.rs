@@ -21,7 +21,7 @@ use yew::prelude::*;
 /// Which tree a tab shows.
 pub fn kind_of(tab: Tab) -> DomKind {
     match tab {
-        Tab::PostDom => DomKind::PostDominators,
+        Tab::PDOM => DomKind::PostDominators,
         _ => DomKind::Dominators,
     }
 }

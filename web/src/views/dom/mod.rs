@@ -21,7 +21,7 @@ pub mod table;
 #[yew::function_component(DomView)]
 pub fn view(props: &super::ViewProps) -> yew::Html {
     match props.state.tab {
-        crate::state::Tab::Cdg => yew::html! { <cdg_view::CdgView ..props.clone() /> },
+        crate::state::Tab::CDG => yew::html! { <cdg_view::CdgView ..props.clone() /> },
         _ => yew::html! { <lt_view::LtView ..props.clone() /> },
     }
 }

@@ -32,7 +32,7 @@ pub struct TableProps {
 
 #[function_component(PredTable)]
 pub fn pred_table(props: &TableProps) -> Html {
-    let Ok(out) = &props.analysis.lcm else { return html! {} };
+    let Ok(out) = super::output(&props.analysis) else { return html! {} };
     let snap = &props.snapshot;
     let groups = out.trace.steps.iter().enumerate().filter_map(|(i, step)| {
         let info = stage_info(step);

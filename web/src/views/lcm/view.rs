@@ -22,7 +22,7 @@ use yew::prelude::*;
 #[function_component(LcmView)]
 pub fn lcm_view(props: &ViewProps) -> Html {
     let Ok(a) = &props.state.analysis else { return html! {} };
-    match &a.lcm {
+    match super::output(a) {
         Err(why) => html! { <p class="empty lcm-refused">{ why.clone() }</p> },
         Ok(_) => html! { <LcmBody ..props.clone() /> },
     }
@@ -38,11 +38,11 @@ struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    fn new(s: &'a State) -> Option<Ctx<'a>> {
+    fn new(s: &'a State, steps: &'a Option<LcmSteps>) -> Option<Ctx<'a>> {
         let a = s.analysis.as_ref().ok()?;
-        let out = a.lcm.as_ref().ok()?;
-        let steps = a.lcm_steps.as_ref()?;
-        let k = s.step(Tab::Lcm);
+        let out = super::output(a).ok()?;
+        let steps = steps.as_ref()?;
+        let k = s.step(Tab::pass("lcm"));
         Some(Ctx { a, out, steps, k, pos: steps.pos(k) })
     }
 }
@@ -53,11 +53,12 @@ fn lcm_body(props: &ViewProps) -> Html {
     let analysis = s.analysis.as_ref().ok().cloned();
     // Drawings and counts are per analysis; stepping only changes the decor.
     let graphs = use_memo(analysis.clone(), |a| {
-        a.as_ref().and_then(|a| a.lcm.as_ref().ok().map(|out| LcmGraphs::new(&a.function, out)))
+        a.as_ref().and_then(|a| super::output(a).ok().map(|out| LcmGraphs::new(&a.function, out)))
     });
-    let counts = use_memo(analysis, |a| a.as_ref().and_then(|a| a.lcm.as_ref().ok().map(LcmOutput::occurrence_counts)));
+    let steps = use_memo(analysis.clone(), |a| a.as_ref().and_then(|a| super::output(a).ok().map(LcmOutput::steps)));
+    let counts = use_memo(analysis, |a| a.as_ref().and_then(|a| super::output(a).ok().map(LcmOutput::occurrence_counts)));
     let guesses = use_state(Guesses::default);
-    let (Some(c), Some(graphs)) = (Ctx::new(s), graphs.as_ref()) else { return html! {} };
+    let (Some(c), Some(graphs)) = (Ctx::new(s, &steps), graphs.as_ref()) else { return html! {} };
     let out = c.out;
     let expr = pick_expr(out, s.expr.as_deref());
 
@@ -271,7 +272,7 @@ fn exports(a: &Rc<Analysis>, expr: &str, dispatch: &Callback<Action>) -> Html {
             let title = format!("Download the final predicate table of {expr} as {label} (what optlab lcm prints)");
             let (a, expr, dispatch) = (a.clone(), expr.to_string(), dispatch.clone());
             let onclick = Callback::from(move |_: MouseEvent| {
-                let Ok(out) = &a.lcm else { return };
+                let Ok(out) = super::output(&a) else { return };
                 let saved = report::table(std::slice::from_ref(out), format, Some(&expr))
                     .map_err(|e| e.to_string())
                     .and_then(|text| download_text(&export_file_name(&out.name, &expr, ext), mime, &text));
