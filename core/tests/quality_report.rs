@@ -13,7 +13,7 @@
 //!   than the original;
 //! - the default pipeline's total on `core` is at most 7,118,194, what the course pipeline
 //!   (local value numbering with copy propagation and constant folding, then trivial DCE;
-//!   Cornell CS 6120, lessons 3 and 4) reaches from 8,569,342 on the same 67 programs.
+//!   Cornell CS 6120, lesson 3) reaches from 8,569,342 on the same 67 programs.
 //!
 //! `cargo test -p optlab-core --test quality_report -- --nocapture` prints the Markdown
 //! tables `BENCHMARKS.md` quotes. Every goal is checked on every program before the test
