@@ -4,11 +4,13 @@
 
 mod graphs;
 mod input;
+mod opt;
 mod passes;
 
-use clap::{Parser, Subcommand, ValueEnum};
-use input::{load, Failure};
-use optlab_core::ir::{verify, Lang};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use input::{load, Failure, LangArg, Source};
+use optlab_core::ir::verify;
+use optlab_core::passes::{by_slug, pipeline, slugs};
 use optlab_core::print::{print_function, print_module, Naming};
 use std::process::ExitCode;
 
@@ -17,30 +19,6 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum LangArg {
-    Bril,
-    Sil,
-}
-
-impl From<LangArg> for Lang {
-    fn from(l: LangArg) -> Lang {
-        match l {
-            LangArg::Bril => Lang::Bril,
-            LangArg::Sil => Lang::Sil,
-        }
-    }
-}
-
-#[derive(clap::Args)]
-struct Source {
-    /// The program to read; `-` reads standard input.
-    file: String,
-    /// The language, when the file name does not say (`.bril`, `.sil`).
-    #[arg(long, value_enum)]
-    lang: Option<LangArg>,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -89,40 +67,25 @@ enum Command {
         #[arg(long, value_enum, default_value = "json")]
         format: GraphFormat,
     },
-    /// Aggressive dead code elimination (seed 000): prints the optimized program.
-    Dce {
+    /// Run a pipeline of passes on every function and print the optimized program (the
+    /// passes and the default pipeline are listed below).
+    Opt {
         #[command(flatten)]
         src: Source,
+        /// The passes, in order, separated by commas (e.g. `lcm,copyprop,dce`); a pass may repeat.
+        #[arg(long, value_name = "LIST", default_value = pipeline::DEFAULT)]
+        passes: String,
         /// SIL: number blocks and values as sil-opt prints.
         #[arg(long)]
         renumber: bool,
-        /// Print the pass's trace instead of the program (`json`).
+        /// Print every function's stages (outcome, counts, summary, the pass's trace) instead
+        /// of the program (`json`).
         #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
         trace: Option<String>,
-        /// Explain why the instruction at BLOCK:INDEX (0-based, terminator last) is live or dead.
-        #[arg(long, value_name = "BLOCK:INDEX")]
-        explain: Option<String>,
-        /// The function for --explain / --trace (default: the only one, or main).
-        #[arg(long)]
-        function: Option<String>,
-        /// Append a line counting what was removed.
+        /// Append each stage's summary line for every function.
         #[arg(long)]
         stats: bool,
-    },
-    /// Lazy code motion (seed 004) on Bril: predicate tables, or the transformed program.
-    Lcm {
-        #[command(flatten)]
-        src: Source,
-        /// json (every expression), or a table: markdown, latex, csv.
-        #[arg(long)]
-        format: Option<String>,
-        /// The expression a table shows, as `op arg1 arg2` (e.g. "add a b").
-        #[arg(long)]
-        expr: Option<String>,
-        /// Print the transformed program instead.
-        #[arg(long)]
-        emit: bool,
-        /// Treat `add a b` and `add b a` as one expression.
+        /// LCM: treat `add a b` and `add b a` as one expression.
         #[arg(long)]
         commute: bool,
     },
@@ -159,8 +122,8 @@ enum Command {
 /// More blocks than any browser view can show; bigger asks are a typo.
 const MAX_GEN_BLOCKS: u64 = 100_000;
 
-fn run(cli: Cli) -> Result<String, Failure> {
-    match cli.command {
+fn run(command: Command) -> Result<String, Failure> {
+    match command {
         Command::Gen { blocks, seed, lang } => gen(blocks, seed, lang),
         Command::Check { src } => {
             let input = load(&src.file, src.lang.map(Into::into))?;
@@ -193,24 +156,8 @@ fn run(cli: Cli) -> Result<String, Failure> {
             let input = load(&src.file, src.lang.map(Into::into))?;
             graphs::cdg(&input.module, format)
         }
-        Command::Dce { src, renumber, trace, explain, function, stats } => {
-            let input = load(&src.file, src.lang.map(Into::into))?;
-            let args = passes::DceArgs {
-                renumber,
-                trace_json: trace.is_some(),
-                explain: explain.as_deref(),
-                function: function.as_deref(),
-                stats,
-            };
-            passes::dce(&input, args)
-        }
-        Command::Lcm { src, format, expr, emit, commute } => {
-            let input = load(&src.file, src.lang.map(Into::into))?;
-            let args = passes::LcmArgs { format: format.as_deref(), expr: expr.as_deref(), emit, commute };
-            passes::lcm(&input, args)
-        }
-        // `main` handles `run` itself: it writes to both streams.
-        Command::Run { .. } => Err(Failure("error: `run` is handled separately".into())),
+        // `main` handles these itself: they write to both streams.
+        Command::Run { .. } | Command::Opt { .. } => Err(Failure("error: handled separately".into())),
     }
 }
 
@@ -243,19 +190,62 @@ fn run_program(src: Source, args: Vec<String>, function: Option<String>, profile
     }
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    if let Command::Run { src, args, function, profile, step_limit } = cli.command {
-        return run_program(src, args, function, profile, step_limit);
+/// The subcommands that come before the passes in `--help`, in this order.
+const FIRST: &[&str] = &["check", "print", "cfg", "dom", "cdg"];
+
+/// The command line: the derived subcommands, one subcommand per registered pass (built from
+/// the registry, see `passes`), and help that lists the passes and the default pipeline.
+fn command() -> clap::Command {
+    let mut cmd = Cli::command();
+    for (k, name) in FIRST.iter().enumerate() {
+        cmd = cmd.mut_subcommand(name, |c| c.display_order(k));
     }
-    match run(cli) {
-        Ok(out) => {
-            print!("{out}");
+    let cmd = passes::add_subcommands(cmd, FIRST.len());
+    let next = FIRST.len() + optlab_core::passes::REGISTRY.len();
+    let opt_about = format!(
+        "Run passes in order on every function and print the optimized program (--passes: {}; default {})",
+        slugs(),
+        pipeline::DEFAULT
+    );
+    cmd.mut_subcommand("opt", |c| c.about(opt_about).after_help(passes::help_listing()).display_order(next))
+        .mut_subcommand("gen", |c| c.display_order(next + 1))
+        .mut_subcommand("run", |c| c.display_order(next + 2))
+        .after_help(passes::help_listing())
+}
+
+/// Prints an answer (notes on stderr) or the failure, and gives the exit code.
+fn finish(r: Result<opt::Done, Failure>) -> ExitCode {
+    match r {
+        Ok(done) => {
+            print!("{}", done.stdout);
+            eprint!("{}", done.notes);
             ExitCode::SUCCESS
         }
         Err(Failure(msg)) => {
             eprintln!("{msg}");
             ExitCode::FAILURE
         }
+    }
+}
+
+fn answer(r: Result<String, Failure>) -> Result<opt::Done, Failure> {
+    r.map(|stdout| opt::Done { stdout, notes: String::new() })
+}
+
+fn main() -> ExitCode {
+    let matches = command().get_matches();
+    if let Some((name, sub)) = matches.subcommand() {
+        if let Some(pass) = by_slug(name) {
+            return finish(answer(passes::run_pass(pass, sub)));
+        }
+    }
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    match cli.command {
+        Command::Run { src, args, function, profile, step_limit } => run_program(src, args, function, profile, step_limit),
+        Command::Opt { src, passes, renumber, trace, stats, commute } => {
+            let a = opt::OptArgs { passes: &passes, renumber, trace_json: trace.is_some(), stats, commute };
+            finish(src.load().and_then(|input| opt::opt(&input, &a)))
+        }
+        command => finish(answer(run(command))),
     }
 }

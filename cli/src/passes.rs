@@ -1,11 +1,168 @@
-//! `dce`, `lcm` and `run`: the passes and the interpreter on the command line.
+//! The passes and the interpreter on the command line.
+//!
+//! Every registered pass ([`REGISTRY`]) is a subcommand named by its slug, its help taken
+//! from its [`PassInfo`]; clap's derive cannot make variants at run time, so these
+//! subcommands are built with clap's builder API from the registry. A pass with options of
+//! its own (DCE's `--explain`, LCM's tables) has a [`Driver`] here; any other pass gets the
+//! generic one (`--renumber`, `--trace json`, `--stats`), the one-pass case of `opt`. So a
+//! new pass needs no CLI edit unless it brings options of its own.
 
-use crate::input::{Failure, Input};
+use crate::input::{Failure, Input, Source};
+use crate::opt;
+use clap::{ArgMatches, Args, FromArgMatches};
 use optlab_core::interp::{self, RunConfig};
 use optlab_core::ir::{Function, Lang, Module};
-use optlab_core::passes::{dce, lcm};
+use optlab_core::passes::{dce, lcm, pipeline, Pass, PassInfo, REGISTRY};
 use optlab_core::print::{print_module, Naming};
 use std::fmt::Write;
+
+/// How the CLI drives one pass: what its subcommand prints, the options it adds, and how it
+/// answers given the parsed arguments.
+struct Driver {
+    slug: &'static str,
+    /// Completes the pass's name in its one-line help: "…: prints the optimized program".
+    prints: &'static str,
+    augment: fn(clap::Command) -> clap::Command,
+    run: fn(&'static PassInfo, &Input, &ArgMatches) -> Result<String, Failure>,
+}
+
+fn parsed<T: FromArgMatches>(m: &ArgMatches) -> Result<T, Failure> {
+    T::from_arg_matches(m).map_err(|e| Failure(format!("error: {e}")))
+}
+
+/// The passes with options of their own; the others get [`GENERIC`].
+static DRIVERS: &[Driver] = &[
+    Driver {
+        slug: "dce",
+        prints: "prints the optimized program",
+        augment: DceOpts::augment_args,
+        run: |_, input, m| {
+            let o: DceOpts = parsed(m)?;
+            let args = DceArgs {
+                renumber: o.renumber,
+                trace_json: o.trace.is_some(),
+                explain: o.explain.as_deref(),
+                function: o.function.as_deref(),
+                stats: o.stats,
+            };
+            dce(input, args)
+        },
+    },
+    Driver {
+        slug: "lcm",
+        prints: "predicate tables, or the transformed program",
+        augment: LcmOpts::augment_args,
+        run: |_, input, m| {
+            let o: LcmOpts = parsed(m)?;
+            let args = LcmArgs { format: o.format.as_deref(), expr: o.expr.as_deref(), emit: o.emit, commute: o.commute };
+            lcm(input, args)
+        },
+    },
+];
+
+/// A pass without options of its own: the one-pass pipeline, where a refusal is an error
+/// (the user asked for this pass on this program).
+static GENERIC: Driver = Driver {
+    slug: "",
+    prints: "prints the optimized program",
+    augment: PassOpts::augment_args,
+    run: |info, input, m| {
+        let o: PassOpts = parsed(m)?;
+        opt::single(input, info.slug, o.renumber, o.trace.is_some(), o.stats)
+    },
+};
+
+fn driver(slug: &str) -> &'static Driver {
+    DRIVERS.iter().find(|d| d.slug == slug).unwrap_or(&GENERIC)
+}
+
+#[derive(Args)]
+struct DceOpts {
+    /// SIL: number blocks and values as sil-opt prints.
+    #[arg(long)]
+    renumber: bool,
+    /// Print the pass's trace instead of the program (`json`).
+    #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
+    trace: Option<String>,
+    /// Explain why the instruction at BLOCK:INDEX (0-based, terminator last) is live or dead.
+    #[arg(long, value_name = "BLOCK:INDEX")]
+    explain: Option<String>,
+    /// The function for --explain / --trace (default: the only one, or main).
+    #[arg(long)]
+    function: Option<String>,
+    /// Append a line counting what was removed.
+    #[arg(long)]
+    stats: bool,
+}
+
+#[derive(Args)]
+struct LcmOpts {
+    /// json (every expression), or a table: markdown, latex, csv.
+    #[arg(long)]
+    format: Option<String>,
+    /// The expression a table shows, as `op arg1 arg2` (e.g. "add a b").
+    #[arg(long)]
+    expr: Option<String>,
+    /// Print the transformed program instead.
+    #[arg(long)]
+    emit: bool,
+    /// Treat `add a b` and `add b a` as one expression.
+    #[arg(long)]
+    commute: bool,
+}
+
+#[derive(Args)]
+struct PassOpts {
+    /// SIL: number blocks and values as sil-opt prints.
+    #[arg(long)]
+    renumber: bool,
+    /// Print the pass's trace of every function instead of the program (`json`).
+    #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
+    trace: Option<String>,
+    /// Append the pass's summary line for every function.
+    #[arg(long)]
+    stats: bool,
+}
+
+/// The subcommand of `pass`, from its registry entry and its driver.
+fn subcommand(info: &'static PassInfo) -> clap::Command {
+    let d = driver(info.slug);
+    let about = format!("{}: {}", info.name, d.prints);
+    let mut summary = info.summary.chars();
+    let first = summary.next().map(|c| c.to_uppercase().to_string()).unwrap_or_default();
+    let long_about = format!("{about}.\n\n{first}{}. Runs on {}.", summary.as_str(), info.lang_names());
+    // Augmenting with derived arguments sets the help from their doc comments: ours last.
+    let cmd = (d.augment)(Source::augment_args(clap::Command::new(info.slug)));
+    cmd.about(about).long_about(long_about)
+}
+
+/// Adds a subcommand per registered pass to `cmd`, with display order from `order` on.
+pub fn add_subcommands(mut cmd: clap::Command, order: usize) -> clap::Command {
+    for (k, p) in REGISTRY.iter().enumerate() {
+        cmd = cmd.subcommand(subcommand(p.info()).display_order(order + k));
+    }
+    cmd
+}
+
+/// The lines `optlab --help` ends with: every pass and the default pipeline.
+pub fn help_listing() -> String {
+    let width = REGISTRY.iter().map(|p| p.info().slug.len()).max().unwrap_or(0);
+    let mut s = String::from("Passes (subcommands, and names for `opt --passes`):\n");
+    for p in REGISTRY {
+        let i = p.info();
+        let _ = writeln!(s, "  {:width$}  {}; {}", i.slug, i.name, i.lang_names());
+    }
+    let _ = write!(s, "Default pipeline: {}", pipeline::DEFAULT);
+    s
+}
+
+/// Runs the pass subcommand `pass` with its arguments.
+pub fn run_pass(pass: &dyn Pass, m: &ArgMatches) -> Result<String, Failure> {
+    let src: Source = parsed(m)?;
+    let input = src.load()?;
+    let info = pass.info();
+    (driver(info.slug).run)(info, &input, m)
+}
 
 /// The one function a per-function option talks about: `--function NAME`, or the only
 /// function with a body, or `main`.
