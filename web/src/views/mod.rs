@@ -3,6 +3,7 @@
 //! analysis.
 
 pub mod cfg;
+pub mod copyprop;
 pub mod dce;
 pub mod diff;
 pub mod dom;
