@@ -184,6 +184,14 @@ pub const EXAMPLES: &[Example] = &[
         file: "stress200.bril",
         source: Source::Generated(stress),
     },
+    Example {
+        id: "copies",
+        title: "Copies: chains, joins and loops (Bril)",
+        teaches: "Copy propagation: a chain resolves to its root, a copy made on both arms survives the join, a loop kills one.",
+        lang: Lang::Bril,
+        file: "copies.bril",
+        source: example_file!("copies.bril"),
+    },
 ];
 
 // Native only: running both passes on every example is slow in wasm and proves nothing more.

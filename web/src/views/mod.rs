@@ -6,6 +6,7 @@
 //! one, [`pass::PassView`]: its summary, its steps and its output.
 
 pub mod cfg;
+pub mod copyprop;
 pub mod dce;
 pub mod diff;
 pub mod dom;
