@@ -53,9 +53,19 @@ impl Steps {
     }
 }
 
-/// The part of `text` before its first `": "` (all of it if there is none).
+/// The part of `text` before its first `": "` outside backquoted code (all of it if there is
+/// none): step texts quote instructions, and `%1 = struct_extract %0 : $Int32` or
+/// `y: int = add x t;` must not be cut in the middle.
 pub fn headline(text: &str) -> &str {
-    text.split_once(": ").map_or(text, |(head, _)| head)
+    let mut in_code = false;
+    for (i, c) in text.char_indices() {
+        match c {
+            '`' => in_code = !in_code,
+            ':' if !in_code && text[i + 1..].starts_with(' ') => return &text[..i],
+            _ => {}
+        }
+    }
+    text
 }
 
 #[cfg(test)]
@@ -72,6 +82,17 @@ mod tests {
         assert_eq!(s.headline(1), "Step 1");
         assert_eq!(s.headline(2), "Done");
         assert_eq!(s.texts().len(), 3);
+    }
+
+    #[test]
+    fn headline_does_not_cut_quoted_code() {
+        assert_eq!(
+            headline("Rewrite `x` to `t` in `y: int = add x t;` (.j): copy `x = id t` reaches it"),
+            "Rewrite `x` to `t` in `y: int = add x t;` (.j)"
+        );
+        assert_eq!(headline("Delete `%3 = struct_extract %0 : $Int32` (bb0): dead"), "Delete `%3 = struct_extract %0 : $Int32` (bb0)");
+        assert_eq!(headline("no colon at all"), "no colon at all");
+        assert_eq!(headline("`unclosed: code"), "`unclosed: code");
     }
 
     #[test]

@@ -88,14 +88,11 @@ pub struct Count {
 }
 
 /// Each pass's own result: its trace and whatever its view replays.
-// One per stage, beside a whole `Function`: the few hundred bytes of DCE's result unboxed
-// cost nothing worth an allocation.
-#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Detail {
     /// Refused or failed before the pass produced anything.
     None,
-    Dce(dce::DceResult),
+    Dce(Box<dce::DceResult>),
     Lcm(Box<lcm::LcmOutput>),
     CopyProp(Box<copyprop::CopyPropOutput>),
 }

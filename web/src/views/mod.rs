@@ -28,6 +28,7 @@ pub struct ViewProps {
 pub const PASS_VIEWS: &[(&str, fn(&ViewProps) -> Html)] = &[
     ("dce", |p| html! { <dce::DceView ..p.clone() /> }),
     ("lcm", |p| html! { <lcm::LcmView ..p.clone() /> }),
+    ("copyprop", |p| html! { <copyprop::CopyPropView ..p.clone() /> }),
 ];
 
 #[function_component(ViewPane)]

@@ -38,6 +38,6 @@ impl Pass for Dce {
             Count { label: "undef arguments", value: s.undefs },
         ];
         let steps = super::steps(f, &r);
-        PassRun { pass: &INFO, function: r.function.clone(), outcome, detail: Detail::Dce(r), counts, steps }
+        PassRun { pass: &INFO, function: r.function.clone(), outcome, detail: Detail::Dce(Box::new(r)), counts, steps }
     }
 }
