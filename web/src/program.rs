@@ -160,9 +160,9 @@ impl Analysis {
         }
     }
 
-    /// `pipeline` on the function; its first pass reads the analyses above.
+    /// `pipeline` on the function; its first stage is the pass's run above.
     pub fn run_pipeline(&self, pipeline: &Pipeline) -> Staged {
-        Staged(pipeline.run(&self.function, &self.shared, &passes::Options::default()))
+        Staged(pipeline.run_reusing(&self.function, &self.shared, &passes::Options::default(), &self.runs))
     }
 }
 

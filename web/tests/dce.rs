@@ -3,7 +3,8 @@
 #![cfg(target_arch = "wasm32")]
 
 use optlab_core::Lang;
-use optlab_web::state::{Action, Doc, Pass, State, StepCmd, Tab};
+use optlab_core::passes::pipeline::Pipeline;
+use optlab_web::state::{Action, Doc, State, StepCmd, Tab};
 use optlab_web::views::dce::DceView;
 use optlab_web::views::diff::DiffView;
 use optlab_web::views::ViewProps;
@@ -133,7 +134,7 @@ async fn exercise_mode_grades_a_prediction_of_the_roots() {
 
 #[wasm_bindgen_test]
 async fn the_diff_view_shows_the_after_code_and_runs_both() {
-    let state = dead1(Tab::DIFF).apply(Action::SelectPass(Pass::Dce));
+    let state = dead1(Tab::DIFF).apply(Action::SetPipeline(Pipeline::parse("dce").unwrap()));
     let (root, log) = render::<DiffView>(state).await;
     let after: Vec<String> = all(&root, "#after-code .dl:not(.gap) .code").iter().map(text).collect();
     assert!(after.contains(&"  return %0 : $Int32".to_string()), "{after:?}");
@@ -148,5 +149,5 @@ async fn the_diff_view_shows_the_after_code_and_runs_both() {
     assert!(text(&one(&root, "#run-after")).contains("1 instruction executed"));
     assert!(text(&one(&root, ".verdict")).starts_with("Same behaviour"));
     click(&one(&root, "#pass-lcm"));
-    assert_eq!(log.borrow().last(), Some(&Action::SelectPass(Pass::Lcm)));
+    assert_eq!(log.borrow().last(), Some(&Action::SetPipeline(Pipeline::parse("lcm").unwrap())));
 }

@@ -57,7 +57,8 @@ fn text(el: &Element) -> String {
 /// The article's example at the last step of trace step `stage` (2: down-safety, 6: latest).
 fn article_at(stage: usize, exercise: bool) -> State {
     let s = State::default().apply(Action::LoadExample("lcm-article".into())).apply(Action::SelectTab(Tab::pass("lcm")));
-    let k = s.analysis.as_ref().unwrap().lcm_steps.as_ref().unwrap().last_of(stage).unwrap();
+    let out = optlab_web::views::lcm::output(s.analysis.as_ref().unwrap()).unwrap();
+    let k = out.steps().last_of(stage).unwrap();
     s.apply(Action::Step(StepCmd::To(k))).apply(Action::SetExercise(exercise))
 }
 

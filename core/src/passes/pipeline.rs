@@ -75,10 +75,22 @@ impl Pipeline {
 
     /// Runs every pass on `f` in order; `a` must be the analyses of `f`.
     pub fn run(&self, f: &Function, a: &Analyses, opts: &Options) -> PipelineRun {
+        self.run_reusing(f, a, opts, &[])
+    }
+
+    /// [`run`](Self::run), taking the first stage from `known` when it holds a run of the
+    /// first pass on `f` with the same `a` and `opts` (the web app has every pass's run on
+    /// the input already; running the first pass again would double the work of an edit).
+    pub fn run_reusing(&self, f: &Function, a: &Analyses, opts: &Options, known: &[PassRun]) -> PipelineRun {
         let mut stages: Vec<PassRun> = Vec::with_capacity(self.passes.len());
         for (k, pass) in self.passes.iter().enumerate() {
             let input = stages.last().map_or(f, |s| &s.function);
-            let r = if k == 0 { run(*pass, input, a, opts) } else { run(*pass, input, &Analyses::new(input), opts) };
+            let r = if k == 0 {
+                let slug = pass.info().slug;
+                known.iter().find(|r| r.pass.slug == slug).cloned().unwrap_or_else(|| run(*pass, input, a, opts))
+            } else {
+                run(*pass, input, &Analyses::new(input), opts)
+            };
             stages.push(r);
         }
         PipelineRun { input: f.clone(), stages }

@@ -132,3 +132,17 @@ fn a_refused_stage_passes_its_input_on() {
     // DCE removed the dead literal.
     assert!(r.output().placed_insts().count() < f.placed_insts().count());
 }
+
+#[test]
+fn a_known_first_stage_is_reused_and_equals_a_fresh_run() {
+    let f = bril(LOOP);
+    let a = Analyses::new(&f);
+    let p = Pipeline::parse("lcm,dce").unwrap();
+    let alone: Vec<PassRun> = REGISTRY.iter().map(|x| run(*x, &f, &a, &Options::default())).collect();
+    let fresh = p.run(&f, &a, &Options::default());
+    let reused = p.run_reusing(&f, &a, &Options::default(), &alone);
+    for k in 0..fresh.num_stages() {
+        assert_eq!(fresh.function_at(k), reused.function_at(k), "stage {k}");
+    }
+    assert_eq!(reused.stages[0].steps, alone[1].steps);
+}

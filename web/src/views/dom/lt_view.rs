@@ -12,7 +12,7 @@ use crate::graph_view::GraphView;
 use crate::program::Analysis;
 use crate::state::{Action, Tab};
 use crate::views::ViewProps;
-use optlab_core::dom::{DomEvent, DomKind, DomNode, DomTree, Frontiers};
+use optlab_core::dom::{DomEvent, DomKind, DomNode, DomTree};
 use optlab_core::entity::EntityVec;
 use optlab_core::BlockId;
 use std::rc::Rc;
@@ -37,15 +37,6 @@ fn tree_and_events(a: &Analysis, kind: DomKind) -> (&DomTree, &[DomEvent]) {
 struct Drawings {
     search: VertexGraph,
     tree: VertexGraph,
-}
-
-/// Both trees' frontiers, as core computes them in one call.
-///
-/// TODO(main): `program::Analysis` should hold these (`frontiers: Frontiers`, built by the
-/// shared `passes::Analyses` with `Frontiers::new(&cfg, &dom, &pdom)`); then this accessor
-/// becomes `&a.frontiers` and the view's memo goes away.
-pub fn frontiers(a: &Analysis) -> Frontiers {
-    Frontiers::new(&a.cfg, &a.dom, &a.pdom)
 }
 
 /// The vertices in table order: the root of a post-dominator tree (the virtual exit) first,
@@ -82,12 +73,11 @@ pub fn lt_view(props: &ViewProps) -> Html {
         let (tree, _) = tree_and_events(a, *kind);
         Drawings { search: search_graph(&a.function, &a.cfg, tree), tree: tree_graph(&a.function, tree) }
     });
-    let frontiers = use_memo(a.clone(), |a| frontiers(a));
     let k = s.step(s.tab);
     let state = use_memo((a.clone(), kind, k), |(a, kind, k)| {
         LtState::at(a.function.blocks.len(), tree_and_events(a, *kind).1, *k)
     });
-    let sel = selection(a, frontiers.of(kind), s.block.as_deref());
+    let sel = selection(a, a.frontiers.of(kind), s.block.as_deref());
     let search = Rc::new(search_decor(&drawings.search, &state, &sel));
     let tree = Rc::new(tree_decor(&a.function, &drawings.tree, &state, &sel));
     let onselect = select(&props.dispatch, s.block.clone(), a.clone());

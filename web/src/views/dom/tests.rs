@@ -4,7 +4,7 @@
 use super::cdg_view::{cdg_decor, explain};
 use super::decor::{search_decor, tree_decor, Selection};
 use super::graphs::{cdg_graph, search_graph, tree_graph, VertexGraph};
-use super::lt_view::{frontiers, selection, table_order};
+use super::lt_view::{selection, table_order};
 use optlab_core::dom::replay::LtState;
 use crate::examples::EXAMPLES;
 use crate::graph::{layout, Style};
@@ -62,7 +62,7 @@ fn every_gallery_drawing_lays_out_and_decorates() {
     let style = Style::with_badges();
     for (what, a) in gallery() {
         let f = &a.function;
-        let fr = frontiers(&a);
+        let fr = &a.frontiers;
         for (kind, tree, events) in
             [(DomKind::Dominators, &a.dom, &a.dom_events), (DomKind::PostDominators, &a.pdom, &a.pdom_events)]
         {
@@ -90,7 +90,7 @@ fn every_gallery_drawing_lays_out_and_decorates() {
 #[test]
 fn an_unknown_selected_name_selects_nothing() {
     let (_, a) = gallery().swap_remove(0);
-    let fr = frontiers(&a);
+    let fr = &a.frontiers;
     let df = fr.of(DomKind::Dominators);
     assert_eq!(selection(&a, df, Some("no such block")), Selection::default());
     assert_eq!(selection(&a, df, Some(optlab_core::dom::VIRTUAL_EXIT_NAME)), Selection::default());
