@@ -83,8 +83,16 @@ pub enum Outcome {
 /// One count of a summary line: `4 removed`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Count {
+    /// Agrees with `value`: `1 branch rewritten`, `2 branches rewritten`.
     pub label: &'static str,
     pub value: usize,
+}
+
+impl Count {
+    /// `value` with the label in its singular (`one`) or plural (`many`) form.
+    pub fn of(value: usize, one: &'static str, many: &'static str) -> Count {
+        Count { label: if value == 1 { one } else { many }, value }
+    }
 }
 
 /// Each pass's own result: its trace and whatever its view replays.

@@ -33,10 +33,10 @@ impl Pass for CopyProp {
         };
         let s = &out.stats;
         let counts = vec![
-            Count { label: "instructions before", value: s.insts_before },
-            Count { label: "after", value: s.insts_after },
-            Count { label: "operands rewritten", value: s.rewrites },
-            Count { label: "copies deleted", value: s.deleted },
+            Count::of(s.insts_before, "instruction before", "instructions before"),
+            Count::of(s.insts_after, "after", "after"),
+            Count::of(s.rewrites, "operand rewritten", "operands rewritten"),
+            Count::of(s.deleted, "copy deleted", "copies deleted"),
         ];
         let steps = Steps::new(step_texts(f, &out));
         PassRun { pass: &INFO, function: out.function.clone(), outcome: Outcome::Ran, detail: Detail::CopyProp(Box::new(out)), counts, steps }

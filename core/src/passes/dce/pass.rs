@@ -30,12 +30,12 @@ impl Pass for Dce {
         };
         let s = &r.stats;
         let counts = vec![
-            Count { label: "instructions before", value: s.insts_before },
-            Count { label: "after", value: s.insts_after },
-            Count { label: "removed", value: s.insts_removed },
-            Count { label: "branches rewritten", value: s.branches_rewritten },
-            Count { label: "blocks removed", value: s.blocks_removed },
-            Count { label: "undef arguments", value: s.undefs },
+            Count::of(s.insts_before, "instruction before", "instructions before"),
+            Count::of(s.insts_after, "after", "after"),
+            Count::of(s.insts_removed, "removed", "removed"),
+            Count::of(s.branches_rewritten, "branch rewritten", "branches rewritten"),
+            Count::of(s.blocks_removed, "block removed", "blocks removed"),
+            Count::of(s.undefs, "undef argument", "undef arguments"),
         ];
         let steps = super::steps(f, &r);
         PassRun { pass: &INFO, function: r.function.clone(), outcome, detail: Detail::Dce(Box::new(r)), counts, steps }

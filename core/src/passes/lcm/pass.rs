@@ -39,10 +39,10 @@ impl Pass for Lcm {
             }
         }
         let counts = vec![
-            Count { label: "expressions", value: out.exprs.len() },
-            Count { label: "moved", value: out.moved().len() },
-            Count { label: "computations inserted", value: inserted },
-            Count { label: "deleted", value: deleted },
+            Count::of(out.exprs.len(), "candidate expression", "candidate expressions"),
+            Count::of(out.moved().len(), "moved", "moved"),
+            Count::of(inserted, "computation inserted", "computations inserted"),
+            Count::of(deleted, "deleted", "deleted"),
         ];
         let steps = out.steps().texts().clone();
         PassRun { pass: &INFO, function: out.result.clone(), outcome: Outcome::Ran, detail: Detail::Lcm(Box::new(out)), counts, steps }
