@@ -24,8 +24,11 @@ pub struct ViewProps {
     pub dispatch: Callback<Action>,
 }
 
+/// Draws a view.
+pub type Render = fn(&ViewProps) -> Html;
+
 /// Each pass's own view, by the pass's slug.
-pub const PASS_VIEWS: &[(&str, fn(&ViewProps) -> Html)] = &[
+pub const PASS_VIEWS: &[(&str, Render)] = &[
     ("dce", |p| html! { <dce::DceView ..p.clone() /> }),
     ("lcm", |p| html! { <lcm::LcmView ..p.clone() /> }),
     ("copyprop", |p| html! { <copyprop::CopyPropView ..p.clone() /> }),
