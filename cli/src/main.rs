@@ -75,16 +75,8 @@ enum Command {
         /// The passes, in order, separated by commas (e.g. `lcm,copyprop,dce`); a pass may repeat.
         #[arg(long, value_name = "LIST", default_value = pipeline::DEFAULT)]
         passes: String,
-        /// SIL: number blocks and values as sil-opt prints.
-        #[arg(long)]
-        renumber: bool,
-        /// Print every function's stages (outcome, counts, summary, the pass's trace) instead
-        /// of the program (`json`).
-        #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
-        trace: Option<String>,
-        /// Append each stage's summary line for every function.
-        #[arg(long)]
-        stats: bool,
+        #[command(flatten)]
+        out: passes::PassOpts,
         /// LCM: treat `add a b` and `add b a` as one expression.
         #[arg(long)]
         commute: bool,
@@ -242,8 +234,8 @@ fn main() -> ExitCode {
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     match cli.command {
         Command::Run { src, args, function, profile, step_limit } => run_program(src, args, function, profile, step_limit),
-        Command::Opt { src, passes, renumber, trace, stats, commute } => {
-            let a = opt::OptArgs { passes: &passes, renumber, trace_json: trace.is_some(), stats, commute };
+        Command::Opt { src, passes, out, commute } => {
+            let a = opt::OptArgs { passes: &passes, renumber: out.renumber, trace_json: out.trace.is_some(), stats: out.stats, commute };
             finish(src.load().and_then(|input| opt::opt(&input, &a)))
         }
         command => finish(answer(run(command))),

@@ -111,17 +111,19 @@ struct LcmOpts {
     commute: bool,
 }
 
+/// The options every pass run shares, alone or in `opt`'s pipeline.
 #[derive(Args)]
-struct PassOpts {
+pub struct PassOpts {
     /// SIL: number blocks and values as sil-opt prints.
     #[arg(long)]
-    renumber: bool,
-    /// Print the pass's trace of every function instead of the program (`json`).
+    pub renumber: bool,
+    /// Print every function's stages (outcome, counts, summary line, the pass's own trace)
+    /// instead of the program (`json`).
     #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
-    trace: Option<String>,
-    /// Append the pass's summary line for every function.
+    pub trace: Option<String>,
+    /// Append each stage's summary line for every function.
     #[arg(long)]
-    stats: bool,
+    pub stats: bool,
 }
 
 /// The subcommand of `pass`, from its registry entry and its driver.
