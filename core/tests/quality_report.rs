@@ -9,8 +9,13 @@
 //! - DCE alone and copy propagation alone never execute more than the original (they only
 //!   delete instructions and rewrite operands; LCM alone may add work: its copies);
 //! - on every program LCM changes, LCM then copy propagation executes strictly less than LCM
-//!   alone (copy propagation exists to remove the copies `d = id t` LCM leaves), and no more
-//!   than the original;
+//!   alone (copy propagation exists to remove the copies `d = id t` LCM leaves), and the
+//!   default pipeline no more than the original. (Until copy propagation rematerialised the
+//!   copies it cannot remove, this read "LCM then copy propagation no more than the
+//!   original". A rematerialised copy `d = e` costs what the copy cost; the gain is the
+//!   computation of `t` it leaves dead, which copy propagation deliberately leaves to DCE —
+//!   it deletes only copies, so a run that fails on a division fails at the same place — so
+//!   the bound now holds after DCE, as the default pipeline runs them.)
 //! - the default pipeline's total on `core` is at most 7,118,194, what the course pipeline
 //!   (local value numbering with copy propagation and constant folding, then trivial DCE;
 //!   Cornell CS 6120, lesson 3) reaches from 8,569,342 on the same 67 programs.
@@ -214,8 +219,8 @@ fn quality_report_over_every_bril_benchmark() {
             if n(lcm_cp) >= n(lcm) {
                 problems.push(format!("{id}: LCM then copy propagation {} is not below LCM alone {}", n(lcm_cp), n(lcm)));
             }
-            if n(lcm_cp) > n(orig) {
-                problems.push(format!("{id}: LCM then copy propagation raised the count {} → {}", n(orig), n(lcm_cp)));
+            if n(default) > n(orig) {
+                problems.push(format!("{id}: LCM changes it and the default pipeline raised the count {} → {}", n(orig), n(default)));
             }
             lcm_changed.push(p);
         }

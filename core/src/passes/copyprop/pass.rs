@@ -13,7 +13,7 @@ static INFO: PassInfo = PassInfo {
     slug: "copyprop",
     title: "Copy propagation",
     name: "Global copy propagation (available copies; Aho, Lam, Sethi, Ullman §9.1)",
-    summary: "makes each use of x read y where a copy x = id y reaches it on every path, then deletes the copies left dead",
+    summary: "makes each use of x read y where a copy x = id y reaches it on every path, then deletes the copies left dead and recomputes those that stay where their source holds the same computation on every path",
     langs: &[Lang::Bril],
     refusal: "its values are in SSA form, so every use already names its one definition and there is no copy to propagate; removing `copy_value` is the copy elimination that follows AddressLowering (opaque values), which this lab does not implement",
 };
@@ -37,6 +37,7 @@ impl Pass for CopyProp {
             Count::of(s.insts_after, "after", "after"),
             Count::of(s.rewrites, "operand rewritten", "operands rewritten"),
             Count::of(s.deleted, "copy deleted", "copies deleted"),
+            Count::of(s.rematerialized, "copy recomputed", "copies recomputed"),
         ];
         let steps = Steps::new(step_texts(f, &out));
         PassRun { pass: &INFO, function: out.function.clone(), outcome: Outcome::Ran, detail: Detail::CopyProp(Box::new(out)), counts, steps }

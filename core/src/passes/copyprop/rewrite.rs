@@ -40,14 +40,29 @@ pub fn resolve(a: &AvailCopies, s: &EntitySet<CopyId>, v: ValueId) -> (ValueId, 
 pub fn reaching_instances(f: &Function, cfg: &Cfg, a: &AvailCopies, c: CopyId, block: BlockId, pos: usize) -> Vec<InstId> {
     let (d, s) = (a.copies[c].dest, a.copies[c].src);
     let touches = |i: InstId| f.insts[i].results.iter().any(|&r| r == d || r == s);
-    // The last instruction before `end` in `b` that assigns `d` or `s`.
+    reaching(f, cfg, block, pos, touches, |i| a.made_by(i) == Some(c))
+}
+
+/// The justification of a must-fact at the point just before position `pos` of `block`:
+/// walking backwards on every path from there, the first instruction that `touches` the
+/// fact's variables, kept if `makes` the fact (where the fact holds, every one does). Sorted
+/// by id, without repeats.
+pub(crate) fn reaching(
+    f: &Function,
+    cfg: &Cfg,
+    block: BlockId,
+    pos: usize,
+    touches: impl Fn(InstId) -> bool,
+    makes: impl Fn(InstId) -> bool,
+) -> Vec<InstId> {
+    // The last instruction before `end` in `b` that touches the fact.
     let last_in = |b: BlockId, end: usize| -> Option<InstId> {
         let all: Vec<InstId> = f.blocks[b].all_insts().collect();
         all[..end.min(all.len())].iter().rev().copied().find(|&i| touches(i))
     };
     let mut found = Vec::new();
     let push = |i: InstId, found: &mut Vec<InstId>| {
-        if a.made_by(i) == Some(c) && !found.contains(&i) {
+        if makes(i) && !found.contains(&i) {
             found.push(i);
         }
     };

@@ -1,6 +1,7 @@
 //! One sentence per step of the pass, for the step-through view and the golden files:
 //! the copies before, each round of the available-copies fixpoint, each rewrite with the
-//! copies that justify it, each deletion. Step `k`'s program is
+//! copies that justify it, each deletion, each copy recomputed from the expression its source
+//! holds. Step `k`'s program is
 //! `replay_to(original, trace, trace.events_at_step(k))` and its table
 //! `trace.avail_at_round(k)`.
 
@@ -67,6 +68,45 @@ fn event_text(g: &Function, t: &Trace, e: &Event, inst: InstId) -> String {
             };
             format!("Delete `{}` ({}): {why}", inst_text(g, inst), block_name(g, *block))
         }
+        Event::Rematerialize { block, from, args, via, .. } => {
+            let mut after = g.clone();
+            let recomputed = match apply_event(&mut after, 0, e) {
+                Ok(()) => inst_text(&after, inst),
+                Err(_) => "?".to_string(),
+            };
+            let expr = after.insts.get(inst).map_or_else(String::new, |x| {
+                let op = x.op.to_string();
+                let words = std::iter::once(op).chain(x.args.iter().map(|&a| value_name(g, a).to_string()));
+                words.collect::<Vec<_>>().join(" ")
+            });
+            let t = value_name(g, *from);
+            let mut blocks: Vec<String> = Vec::new();
+            for &i in via {
+                if let Some((b, _)) = g.placed_insts().find(|&(_, x)| x == i) {
+                    let name = block_name(g, b);
+                    if !blocks.contains(&name) {
+                        blocks.push(name);
+                    }
+                }
+            }
+            let mut names: Vec<String> = Vec::new();
+            for &a in args {
+                let n = format!("`{}`", value_name(g, a));
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+            }
+            let unchanged = match names.as_slice() {
+                [one] => format!("{one} has not changed since"),
+                [a, b] => format!("neither {a} nor {b} has changed since"),
+                _ => format!("none of {} has changed since", list(&names)),
+            };
+            format!(
+                "Recompute `{recomputed}` instead of copying `{t}` ({}): `{t}` holds `{expr}` on every path here (computed in {}) and {unchanged}; the cost is the same, and the computation of `{t}` is left for dead code elimination if nothing else reads it",
+                block_name(g, *block),
+                list(&blocks)
+            )
+        }
     }
 }
 
@@ -102,10 +142,7 @@ pub fn step_texts(f: &Function, out: &CopyPropOutput) -> Vec<String> {
     }
     let mut g = f.clone();
     for (k, e) in t.events.iter().enumerate() {
-        let inst = match e {
-            Event::Rewrite { inst, .. } | Event::Delete { inst, .. } => *inst,
-        };
-        steps.push(event_text(&g, t, e, inst));
+        steps.push(event_text(&g, t, e, e.inst()));
         if apply_event(&mut g, k, e).is_err() {
             break;
         }

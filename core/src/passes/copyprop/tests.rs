@@ -268,3 +268,111 @@ fn a_self_copy_the_rewrite_made_goes_one_already_there_stays() {
         "{steps:#?}"
     );
 }
+
+// Rematerialisation (`remat.rs`).
+
+/// `(name, text)` of `m` after the pipeline `list` on `@main`.
+fn after_pipeline(m: &Module, list: &str) -> Module {
+    let p = crate::passes::pipeline::Pipeline::parse(list).unwrap();
+    p.run_module(m, &crate::passes::Options::default()).0
+}
+
+/// The loop of `float/exponentiation-by-squaring` as LCM leaves it: `t = div n two` in the
+/// body and again on the odd path after `n` changed; the body's `half = id t` goes by
+/// propagation, but `n = id t` at `.cont` stays (`n` is live around the loop and has other
+/// definitions). `t` holds `div n two` on both paths into `.cont`, so the copy becomes
+/// `n = div n two`, and DCE then deletes the division on the odd path: the loop runs what it
+/// ran before LCM.
+const EXP_LOOP: &str = "# ARGS: 13\n@main(n: int) {\n  two: int = const 2;\n  one: int = const 1;\n.while:\n  guard: bool = gt n one;\n  br guard .body .end;\n.body:\n  t: int = div n two;\n  half: int = id t;\n  d: int = mul half two;\n  even: bool = eq d n;\n  br even .cont .odd;\n.odd:\n  n: int = sub n one;\n  t: int = div n two;\n.cont:\n  n: int = id t;\n  jmp .while;\n.end:\n  print n;\n}\n";
+
+#[test]
+fn a_copy_that_stays_is_recomputed_from_the_expression_its_source_holds() {
+    let (f, out, text) = cp(EXP_LOOP);
+    assert!(text.contains(".cont:\n  n: int = div n two;\n  jmp .while;"), "{text}");
+    assert!(text.contains("d: int = mul t two;"), "half = id t is propagated, not recomputed: {text}");
+    assert_eq!(out.stats.rematerialized, 1);
+    let Some(Event::Rematerialize { via, .. }) = out.trace.events.last() else { panic!("{:?}", out.trace.events) };
+    assert_eq!(via.len(), 2, "the body's and the odd path's t = div n two both reach .cont");
+    let held: Vec<&str> = out.trace.held.iter().map(|h| h.text.as_str()).collect();
+    assert_eq!(held, ["guard = gt n one", "t = div n two", "d = mul t two", "even = eq d n"], "every computation, once");
+    let steps = step_texts(&f, &out);
+    let want = "Recompute `n: int = div n two;` instead of copying `t` (.cont): `t` holds `div n two` on every path here (computed in .body and .odd) and neither `n` nor `two` has changed since; the cost is the same, and the computation of `t` is left for dead code elimination if nothing else reads it";
+    assert!(steps.iter().any(|s| s == want), "{steps:#?}");
+
+    // Then DCE: the odd path's division is dead, and the loop costs what the original did.
+    let m = parse(EXP_LOOP);
+    let both = after_pipeline(&m, "copyprop,dce");
+    let printed = print_function(&both.functions[0], Naming::User);
+    assert!(printed.contains(".odd:\n  n: int = sub n one;\n.cont:"), "{printed}");
+    let original = parse("# ARGS: 13\n@main(n: int) {\n  two: int = const 2;\n  one: int = const 1;\n.while:\n  guard: bool = gt n one;\n  br guard .body .end;\n.body:\n  half: int = div n two;\n  d: int = mul half two;\n  even: bool = eq d n;\n  br even .cont .odd;\n.odd:\n  n: int = sub n one;\n.cont:\n  n: int = div n two;\n  jmp .while;\n.end:\n  print n;\n}\n");
+    let cfg = RunConfig::with_args(["13"]);
+    let (a, b) = (bril::run(&original, &cfg), bril::run(&both, &cfg));
+    assert_eq!(a.stdout, b.stdout);
+    assert_eq!(a.dyn_inst, b.dyn_inst, "the loop before LCM and after copy propagation and DCE");
+}
+
+/// `t = add a b` on the left arm, the copy `v = id t` after it; `v` is read at the join,
+/// where the copy is not available, so the copy stays. With `a` assigned in between, `t` no
+/// longer holds `add a b`: nothing is recomputed. Without that assignment it is.
+#[test]
+fn a_copy_whose_operand_changed_since_is_not_recomputed() {
+    let src = |between: &str| {
+        format!("# ARGS: true\n@main(p: bool) {{\n  a: int = const 1;\n  b: int = const 2;\n  v: int = const 0;\n  br p .l .j;\n.l:\n  t: int = add a b;\n{between}  v: int = id t;\n  jmp .j;\n.j:\n  print v;\n  print t;\n}}\n")
+    };
+    let (_, out, text) = cp(&src("  a: int = const 7;\n"));
+    assert_eq!(out.stats.rematerialized, 0);
+    assert!(text.contains("v: int = id t;"), "{text}");
+    let (_, out, text) = cp(&src(""));
+    assert_eq!(out.stats.rematerialized, 1, "the control: with `a` unchanged the copy is recomputed");
+    assert!(text.contains("v: int = add a b;"), "{text}");
+}
+
+/// `t` is `add a b` on one arm and `mul a b` on the other: at the join it holds neither on
+/// every path, so `v = id t` there stays a copy. With `add a b` on both arms (two
+/// instructions, one held expression) it is recomputed.
+#[test]
+fn a_copy_whose_source_holds_different_expressions_on_two_paths_is_not_recomputed() {
+    let src = |right: &str| {
+        format!("# ARGS: false\n@main(p: bool) {{\n  a: int = const 3;\n  b: int = const 4;\n  br p .l .r;\n.l:\n  t: int = add a b;\n  jmp .m;\n.r:\n  t: int = {right} a b;\n  jmp .m;\n.m:\n  v: int = id t;\n  br p .n .j;\n.n:\n  v: int = const 9;\n.j:\n  print v;\n}}\n")
+    };
+    let (f, out, text) = cp(&src("mul"));
+    assert_eq!(out.stats.rematerialized, 0);
+    assert!(text.contains(".m:\n  v: int = id t;"), "{text}");
+    assert!(out.held.facts.ins[block(&f, "m")].is_empty());
+    let (_, out, text) = cp(&src("add"));
+    assert_eq!(out.stats.rematerialized, 1);
+    assert!(text.contains(".m:\n  v: int = add a b;"), "{text}");
+    let Some(Event::Rematerialize { via, .. }) = out.trace.events.last() else { panic!() };
+    assert_eq!(via.len(), 2, "both arms' computations justify it");
+}
+
+/// A division that traps: `t = div one z` ran on every path to the copy with the same
+/// operands, so recomputing it cannot fail where the original did not. With `z = 0` both
+/// programs fail at the first division, printing nothing (`cp` compares output and error);
+/// with `z = 1` both print 1. After DCE the first division is gone and the recomputed one
+/// fails instead, before any output, as the original did.
+#[test]
+fn a_trapping_division_is_recomputed_only_where_it_already_ran() {
+    let src = |z: &str| {
+        format!("# ARGS: {z}\n@main(z: int) {{\n  one: int = const 1;\n  v: int = const 0;\n  p: bool = eq z one;\n  t: int = div one z;\n  v: int = id t;\n  br p .x .j;\n.x:\n  v: int = const 5;\n.j:\n  print v;\n}}\n")
+    };
+    for z in ["0", "1"] {
+        let (_, out, text) = cp(&src(z));
+        assert_eq!(out.stats.rematerialized, 1, "{text}");
+        assert!(text.contains("t: int = div one z;\n  v: int = div one z;"), "{text}");
+    }
+    let m = parse(&src("0"));
+    let both = after_pipeline(&m, "copyprop,dce");
+    let cfg = RunConfig::with_args(["0"]);
+    let (a, b) = (bril::run(&m, &cfg), bril::run(&both, &cfg));
+    assert!(a.error.is_some());
+    assert_eq!(a.error.map(|e| e.kind), b.error.map(|e| e.kind));
+    assert_eq!(a.stdout, b.stdout);
+
+    // Guarded: the division runs on one arm only, so the copy at the join is not recomputed
+    // (that would divide by zero on the other arm).
+    let guarded = "# ARGS: 0\n@main(z: int) {\n  one: int = const 1;\n  zero: int = const 0;\n  t: int = const 0;\n  nz: bool = eq z zero;\n  br nz .j .d;\n.d:\n  t: int = div one z;\n.j:\n  v: int = id t;\n  br nz .x .y;\n.x:\n  v: int = const 5;\n.y:\n  print v;\n}\n";
+    let (_, out, text) = cp(guarded);
+    assert_eq!(out.stats.rematerialized, 0);
+    assert!(text.contains("v: int = id t;"), "{text}");
+}

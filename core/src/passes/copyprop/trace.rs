@@ -8,7 +8,7 @@
 
 use super::avail::CopyId;
 use crate::entity::{EntityRef, EntityVec};
-use crate::ir::{BlockId, Function, InstId, ValueId};
+use crate::ir::{BlockId, BrilOp, Function, Imm, InstId, Op, ValueId};
 use serde::{Deserialize, Serialize};
 
 /// One copy pair, for display.
@@ -20,6 +20,26 @@ pub struct CopyInfo {
     /// `x = id y`.
     pub text: String,
     /// The instructions that make it.
+    pub insts: Vec<InstId>,
+}
+
+crate::entity_id!(
+    /// A held expression `t = OP a b` (every instruction computing it into `t`; see
+    /// `remat.rs`). Displays as `h3`. Defined here, with the events that name it, so that
+    /// the trace does not depend on the analysis.
+    HeldId,
+    "h"
+);
+
+/// One held expression, for display (see `remat.rs`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeldInfo {
+    pub id: HeldId,
+    /// The variable holding it.
+    pub var: ValueId,
+    /// `t = div n two`.
+    pub text: String,
+    /// The instructions that compute it (in the program after the rewrite and deletions).
     pub insts: Vec<InstId>,
 }
 
@@ -65,6 +85,27 @@ pub enum Event {
     /// counts the liveness rounds from 1; a copy deleted in round 2 or later became dead
     /// because an earlier deletion removed its last use.
     Delete { inst: InstId, block: BlockId, round: u32 },
+    /// The copy `inst` (in `block`), `v = id from`, becomes `v = op args`: `from` holds
+    /// `op args` on every path to it (the held expression `held`, computed by the
+    /// instructions `via` that reach it) and none of them was assigned since. It comes after
+    /// all rewrites and deletions (`remat.rs`).
+    Rematerialize { inst: InstId, block: BlockId, held: HeldId, from: ValueId, op: BrilOp, args: Vec<ValueId>, via: Vec<InstId> },
+}
+
+impl Event {
+    /// The instruction the event edits.
+    pub fn inst(&self) -> InstId {
+        match self {
+            Event::Rewrite { inst, .. } | Event::Delete { inst, .. } | Event::Rematerialize { inst, .. } => *inst,
+        }
+    }
+
+    /// The block of that instruction.
+    pub fn block(&self) -> BlockId {
+        match self {
+            Event::Rewrite { block, .. } | Event::Delete { block, .. } | Event::Rematerialize { block, .. } => *block,
+        }
+    }
 }
 
 /// The record of copy propagation on one function.
@@ -80,6 +121,11 @@ pub struct Trace {
     pub start: BlockSets,
     pub rounds: Vec<AvailRound>,
     pub events: Vec<Event>,
+    /// The held expressions of the program after the rewrite and the deletions, indexed by
+    /// `HeldId` (what [`Event::Rematerialize`] refers to). Absent in traces from before
+    /// rematerialisation existed.
+    #[serde(default)]
+    pub held: Vec<HeldInfo>,
 }
 
 impl Trace {
@@ -146,6 +192,22 @@ pub fn apply_event(f: &mut Function, index: usize, e: &Event) -> Result<(), Repl
                 return fail(index, format!("{inst} is not in {block}"));
             };
             b.insts.remove(pos);
+            Ok(())
+        }
+        Event::Rematerialize { inst, block, from, op, args, .. } => {
+            if f.blocks.get(*block).is_none_or(|b| !b.all_insts().any(|i| i == *inst)) {
+                return fail(index, format!("{inst} is not in {block}"));
+            }
+            if let Some(v) = args.iter().find(|v| v.index() >= f.values.len()) {
+                return fail(index, format!("no value {v}"));
+            }
+            let x = &mut f.insts[*inst];
+            if x.op != Op::Bril(BrilOp::Id) || x.args.as_slice() != [*from] {
+                return fail(index, format!("{inst} is not a copy of {from}"));
+            }
+            x.op = Op::Bril(op.clone());
+            x.args.clone_from(args);
+            x.imm = Imm::None;
             Ok(())
         }
     }

@@ -54,7 +54,8 @@ pub fn lines(original: &Function, trace: &Trace, at: At, hide_current: bool) -> 
         None => 0,
         Some((i, _)) if hide_current => i,
         Some((i, Event::Delete { .. })) => i,
-        Some((i, Event::Rewrite { .. })) => i + 1,
+        // A rewrite or a recomputation is shown done, on the line it changed.
+        Some((i, Event::Rewrite { .. } | Event::Rematerialize { .. })) => i + 1,
     };
     let g = replay_to(original, trace, applied);
     // (instruction, operand) → the name it read before.
@@ -65,7 +66,7 @@ pub fn lines(original: &Function, trace: &Trace, at: At, hide_current: bool) -> 
         }
     }
     let (current_inst, deleting) = match current {
-        Some((_, Event::Rewrite { inst, .. })) => (Some(*inst), false),
+        Some((_, Event::Rewrite { inst, .. } | Event::Rematerialize { inst, .. })) => (Some(*inst), false),
         Some((_, Event::Delete { inst, .. })) => (Some(*inst), !hide_current),
         None => (None, false),
     };

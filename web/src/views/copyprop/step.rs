@@ -57,9 +57,7 @@ pub fn step_of_event(trace: &Trace, i: usize) -> usize {
 
 /// The instruction an event is about.
 pub fn event_inst(e: &Event) -> InstId {
-    match e {
-        Event::Rewrite { inst, .. } | Event::Delete { inst, .. } => *inst,
-    }
+    e.inst()
 }
 
 #[cfg(test)]
@@ -88,6 +86,7 @@ mod tests {
             assert!(fx.run.steps.describe(step_of_event(t, i)).contains(match e {
                 Event::Rewrite { .. } => "Rewrite",
                 Event::Delete { .. } => "Delete",
+                Event::Rematerialize { .. } => "Recompute",
             }));
         }
     }

@@ -143,6 +143,14 @@ fn item_html(item: &Item, dispatch: &Callback<Action>) -> Html {
                 { " possible in " }<code>{ code.clone() }</code>{ " (" }{ select_button(target, dispatch) }{ ")" }
             </>
         },
+        What::Recompute { from, expr, made_by } => html! {
+            <>
+                { "recomputes " }<code>{ expr.clone() }</code>{ " instead of copying " }<code>{ from.clone() }</code>
+                { ", which holds it on every path (" }
+                { for made_by.iter().enumerate().map(|(k, p)| html! { <>{ if k > 0 { ", " } else { "" } }{ select_button(p, dispatch) }</> }) }
+                { "): the copy could not go, and a recomputation costs the same" }
+            </>
+        },
     };
     html! {
         <li class={classes!(item.later.then_some("later"))}>

@@ -34,6 +34,9 @@ pub enum What {
     Delete { reason: String },
     /// This copy is one link of the rewrite of `target` (`code`: its text before).
     Justifies { target: Place, code: String, from: String, to: String },
+    /// The copy of `from` stayed, so it computes `expr` again: `from` held it on every path,
+    /// computed at `made_by`.
+    Recompute { from: String, expr: String, made_by: Vec<Place> },
 }
 
 /// One thing the trace says about the instruction, at its step.
@@ -102,6 +105,14 @@ pub fn why(original: &Function, trace: &Trace, inst: InstId, k: usize, exercise:
                 let dest = original.insts.get(inst).and_then(|x| x.results.first()).map_or_else(|| "?".to_string(), |&d| value(original, d));
                 What::Delete { reason: delete_reason(&dest, *round) }
             }
+            Event::Rematerialize { inst: i, from, op, args, via, .. } if *i == inst => {
+                let operands: Vec<String> = args.iter().map(|&a| value(original, a)).collect();
+                What::Recompute {
+                    from: value(original, *from),
+                    expr: format!("{op} {}", operands.join(" ")),
+                    made_by: via.iter().map(|&m| place(m)).collect(),
+                }
+            }
             _ => continue,
         };
         if exercise && step > k {
@@ -152,6 +163,10 @@ impl Item {
             What::Justifies { target, code, from, to } => {
                 format!("makes `{from}` → `{to}` possible in `{code}` ({})", target.block)
             }
+            What::Recompute { from, expr, made_by } => format!(
+                "recomputes `{expr}` instead of copying `{from}`, which holds it on every path ({}): the copy could not go, and a recomputation costs the same",
+                places(made_by)
+            ),
         }
     }
 }
@@ -241,5 +256,20 @@ mod tests {
         assert_eq!(delete_reason("x", 1), "x is not used afterwards");
         assert!(delete_reason("x", 2).contains("now that the copies reading it are gone"));
         assert_eq!(list(&["a".into(), "b".into(), "c".into()]), "a, b and c");
+    }
+
+    #[test]
+    fn a_recomputed_copy_names_the_expression_and_where_its_source_got_it() {
+        // LCM's output on an exponentiation-by-squaring loop: `n = id t` cannot go, so it
+        // computes `div n two` again.
+        let text = "@main(n: int) {\n  two: int = const 2;\n  one: int = const 1;\n.while:\n  guard: bool = gt n one;\n  br guard .body .end;\n.body:\n  t: int = div n two;\n  half: int = id t;\n  d: int = mul half two;\n  even: bool = eq d n;\n  br even .cont .odd;\n.odd:\n  n: int = sub n one;\n  t: int = div n two;\n.cont:\n  n: int = id t;\n  jmp .while;\n.end:\n  print n;\n}\n";
+        let fx = fixture(text);
+        let f = &fx.original;
+        let w = why(f, &fx.out().trace, inst_of(f, "n: int = id t;"), last_step(&fx), false, false);
+        let s: Vec<String> = w.items.iter().map(Item::sentence).collect();
+        assert_eq!(
+            s,
+            ["recomputes `div n two` instead of copying `t`, which holds it on every path (.body, .odd): the copy could not go, and a recomputation costs the same"]
+        );
     }
 }
