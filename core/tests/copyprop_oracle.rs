@@ -10,11 +10,13 @@
 //! `AvailCopies::walk`. Everything here works on names and layout positions, sharing no code
 //! with the pass beyond the IR.
 
+mod common;
+
 use optlab_core::cfg::Cfg;
-use optlab_core::ir::{BrilOp, Function, Imm, Op, Type};
+use optlab_core::ir::{BrilOp, Function, Op};
 use optlab_core::passes::{copyprop, lcm};
 use optlab_core::print::{print_function, Naming};
-use optlab_core::testgen::{self, build_module, BrilInst, FuncSpec, GenConfig, Rng};
+use optlab_core::testgen::{self, build_module, GenConfig};
 use std::collections::{BTreeSet, VecDeque};
 
 /// What an instruction does to the pair `(x, y)`: `Some(true)` makes it, `Some(false)` kills
@@ -126,65 +128,12 @@ fn agrees(f: &Function) -> Result<usize, String> {
     Ok(checked)
 }
 
-/// An arbitrary graph over few variables with many copies between them: chains, cycles of
-/// copies, kills by other assignments, loops (into the entry too), unreachable blocks,
-/// fall-through, a parameter defined on entry.
-fn random_cfg(seed: u64) -> FuncSpec {
-    let mut rng = Rng::new(seed);
-    let nblocks = 1 + rng.below(8);
-    let vars = ["a", "b", "c", "d"];
-    let mut f = FuncSpec::new("main");
-    f.params = vec![("a".into(), Type::Int)];
-    let labels: Vec<String> = (0..nblocks).map(|k| format!("L{k}")).collect();
-    if rng.chance(40) {
-        f.label(&labels[0]);
-    } else {
-        for v in &vars[1..] {
-            f.inst(BrilInst::constant(v, Type::Int, Imm::Int(rng.range(0, 3).into())));
-        }
-        f.label(&labels[0]);
-    }
-    f.inst(BrilInst::constant("p", Type::Bool, Imm::Bool(rng.chance(50))));
-    for (k, l) in labels.iter().enumerate() {
-        if k > 0 {
-            f.label(l);
-        }
-        for _ in 0..rng.below(6) {
-            let x = *rng.pick(&vars);
-            let y = *rng.pick(&vars);
-            let inst = match rng.below(10) {
-                0..=4 => BrilInst::value(BrilOp::Id, x, Type::Int, &[y]),
-                5 | 6 => BrilInst::value(BrilOp::Add, x, Type::Int, &[y, *rng.pick(&vars)]),
-                7 => BrilInst::constant(x, Type::Int, Imm::Int(rng.range(0, 3).into())),
-                8 => BrilInst::effect(BrilOp::Print, &[y]),
-                _ => BrilInst::value(BrilOp::Lt, "p", Type::Bool, &[x, y]),
-            };
-            f.inst(inst);
-        }
-        let target = |rng: &mut Rng| labels[rng.below(nblocks)].clone();
-        match rng.below(8) {
-            0..=2 => {
-                let (t, e) = (target(&mut rng), target(&mut rng));
-                f.inst(BrilInst::br("p", &t, &e));
-            }
-            3 | 4 => {
-                let t = target(&mut rng);
-                f.inst(BrilInst::jmp(&t));
-            }
-            5 => {
-                f.inst(BrilInst::ret(None));
-            }
-            _ => {}
-        }
-    }
-    f
-}
 
 #[test]
 fn available_copies_match_the_paths_on_arbitrary_graphs() {
     let (mut checked, mut available_somewhere) = (0, 0);
     for seed in 0..3000u64 {
-        let spec = random_cfg(seed);
+        let spec = common::copy_graph(seed, false);
         let (text, m) = build_module(&format!("cfg-{seed}.bril"), std::slice::from_ref(&spec));
         let f = &m.functions[0];
         match agrees(f) {

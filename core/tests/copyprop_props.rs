@@ -10,12 +10,14 @@
 //! Arbitrary graphs (loops into the entry, unreachable blocks, fall-through, endless loops)
 //! come from a small generator here and run under a step limit.
 
+mod common;
+
 use optlab_core::cfg::Cfg;
 use optlab_core::interp::RunConfig;
-use optlab_core::ir::{verify, BrilOp, Imm, Module, Type};
+use optlab_core::ir::{verify, Module};
 use optlab_core::passes::{copyprop, lcm};
 use optlab_core::print::{print_module, Naming};
-use optlab_core::testgen::{self, build_module, BrilInst, FuncSpec, GenConfig, Rng};
+use optlab_core::testgen::{self, build_module, GenConfig};
 
 fn cp(m: &Module) -> Module {
     copyprop::run_module(m)
@@ -109,60 +111,13 @@ fn replay_and_trace_agree_with_the_pass_at_every_step() {
     }
 }
 
-/// An arbitrary graph with many copies among few variables, a parameter, loops, unreachable
-/// blocks and fall-through. Every variable is assigned before the first block so any path
-/// runs; endless loops are cut by the step limit.
-fn random_cfg(seed: u64) -> FuncSpec {
-    let mut rng = Rng::new(seed);
-    let nblocks = 1 + rng.below(7);
-    let vars = ["a", "b", "c", "d"];
-    let mut f = FuncSpec::new("main");
-    f.params = vec![("a".into(), Type::Int)];
-    for v in &vars[1..] {
-        f.inst(BrilInst::constant(v, Type::Int, Imm::Int(rng.range(0, 3).into())));
-    }
-    f.inst(BrilInst::constant("p", Type::Bool, Imm::Bool(rng.chance(50))));
-    let labels: Vec<String> = (0..nblocks).map(|k| format!("L{k}")).collect();
-    for l in &labels {
-        f.label(l);
-        for _ in 0..rng.below(6) {
-            let x = *rng.pick(&vars);
-            let y = *rng.pick(&vars);
-            let inst = match rng.below(10) {
-                0..=4 => BrilInst::value(BrilOp::Id, x, Type::Int, &[y]),
-                5 | 6 => BrilInst::value(BrilOp::Add, x, Type::Int, &[y, *rng.pick(&vars)]),
-                7 => BrilInst::effect(BrilOp::Print, &[y]),
-                _ => BrilInst::value(BrilOp::Lt, "p", Type::Bool, &[x, y]),
-            };
-            f.inst(inst);
-        }
-        let target = |rng: &mut Rng| labels[rng.below(nblocks)].clone();
-        match rng.below(8) {
-            0..=2 => {
-                let (t, e) = (target(&mut rng), target(&mut rng));
-                f.inst(BrilInst::br("p", &t, &e));
-            }
-            3 | 4 => {
-                let t = target(&mut rng);
-                f.inst(BrilInst::jmp(&t));
-            }
-            5 => {
-                let v = *rng.pick(&vars);
-                f.inst(BrilInst::effect(BrilOp::Print, &[v]));
-                f.inst(BrilInst::ret(None));
-            }
-            _ => {}
-        }
-    }
-    f
-}
 
 #[test]
 fn arbitrary_graphs_keep_behaviour() {
     let cfg = RunConfig { step_limit: 5_000, ..RunConfig::default() };
     let mut changed = 0;
     for seed in 0..3000u64 {
-        let spec = random_cfg(seed);
+        let spec = common::copy_graph(seed, true);
         let (text, m) = build_module(&format!("cfg-{seed}.bril"), std::slice::from_ref(&spec));
         let (out, outputs) = copyprop::run_module(&m).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
         changed += usize::from(outputs[0].stats.rewrites > 0);

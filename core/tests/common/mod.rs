@@ -57,3 +57,66 @@ pub fn reach_avoiding(succ: &[Vec<usize>], from: &[usize], avoid: Option<usize>)
     }
     seen
 }
+
+/// An arbitrary Bril function over few variables with many copies among them: chains, cycles
+/// of copies, kills by other assignments, loops (into the entry too), unreachable blocks,
+/// fall-through, a parameter defined on entry. With `defined`, every variable is assigned
+/// before the first block, so any path runs (endless loops are for a step limit to cut);
+/// without it, some seeds leave variables undefined on some paths, which only analyses may
+/// see. Copy propagation's oracle and its properties both draw from it.
+pub fn copy_graph(seed: u64, defined: bool) -> optlab_core::testgen::FuncSpec {
+    use optlab_core::ir::{BrilOp, Imm, Type};
+    use optlab_core::testgen::{BrilInst, FuncSpec, Rng};
+    let mut rng = Rng::new(seed);
+    let nblocks = 1 + rng.below(8);
+    let vars = ["a", "b", "c", "d"];
+    let mut f = FuncSpec::new("main");
+    f.params = vec![("a".into(), Type::Int)];
+    let labels: Vec<String> = (0..nblocks).map(|k| format!("L{k}")).collect();
+    // Without `defined`, a label first: the entry is a loop header some paths reach with
+    // `b`, `c`, `d` unassigned.
+    if !defined && rng.chance(40) {
+        f.label(&labels[0]);
+    } else {
+        for v in &vars[1..] {
+            f.inst(BrilInst::constant(v, Type::Int, Imm::Int(rng.range(0, 3).into())));
+        }
+        f.label(&labels[0]);
+    }
+    f.inst(BrilInst::constant("p", Type::Bool, Imm::Bool(rng.chance(50))));
+    for (k, l) in labels.iter().enumerate() {
+        if k > 0 {
+            f.label(l);
+        }
+        for _ in 0..rng.below(6) {
+            let x = *rng.pick(&vars);
+            let y = *rng.pick(&vars);
+            let inst = match rng.below(10) {
+                0..=4 => BrilInst::value(BrilOp::Id, x, Type::Int, &[y]),
+                5 | 6 => BrilInst::value(BrilOp::Add, x, Type::Int, &[y, *rng.pick(&vars)]),
+                7 => BrilInst::constant(x, Type::Int, Imm::Int(rng.range(0, 3).into())),
+                8 => BrilInst::effect(BrilOp::Print, &[y]),
+                _ => BrilInst::value(BrilOp::Lt, "p", Type::Bool, &[x, y]),
+            };
+            f.inst(inst);
+        }
+        let target = |rng: &mut Rng| labels[rng.below(nblocks)].clone();
+        match rng.below(8) {
+            0..=2 => {
+                let (t, e) = (target(&mut rng), target(&mut rng));
+                f.inst(BrilInst::br("p", &t, &e));
+            }
+            3 | 4 => {
+                let t = target(&mut rng);
+                f.inst(BrilInst::jmp(&t));
+            }
+            5 => {
+                let v = *rng.pick(&vars);
+                f.inst(BrilInst::effect(BrilOp::Print, &[v]));
+                f.inst(BrilInst::ret(None));
+            }
+            _ => {}
+        }
+    }
+    f
+}
