@@ -151,3 +151,20 @@ async fn the_diff_view_shows_the_after_code_and_runs_both() {
     click(&one(&root, "#pass-lcm"));
     assert_eq!(log.borrow().last(), Some(&Action::SetPipeline(Pipeline::parse("lcm").unwrap())));
 }
+
+/// The view a registered pass gets before it has its own: rendered here for DCE, which any
+/// pass's run could stand in for (the view reads only what the pass contract gives).
+#[wasm_bindgen_test]
+async fn the_generic_pass_view_lists_every_step_and_the_output() {
+    let state = dead1(Tab::pass("dce")).apply(Action::Step(StepCmd::To(2)));
+    let run = state.analysis.as_ref().unwrap().run("dce").unwrap().clone();
+    let (root, log) = render::<optlab_web::views::pass::PassView>(state).await;
+    assert_eq!(text(&one(&root, ".pass-summary")), run.summary());
+    let steps = all(&root, ".pass-steps li");
+    assert_eq!(steps.len(), run.steps.len());
+    assert!(classes(&steps[2]).contains(&"current".to_string()));
+    assert_eq!(text(&steps[1]), run.steps.describe(1));
+    assert!(text(&one(&root, ".pass-output")).contains("return %0 : $Int32"));
+    click(&one(&root, ".pass-steps li:nth-child(4) .step-link"));
+    assert_eq!(log.borrow().last(), Some(&Action::Step(StepCmd::To(3))));
+}
