@@ -89,13 +89,13 @@ fn agrees(f: &Function) -> Result<usize, String> {
         }
     }
     let ids: BTreeSet<(String, String)> =
-        a.copies.values().map(|c| (f.value_name(c.dest).to_string(), f.value_name(c.src).to_string())).collect();
+        a.table.values().map(|c| (f.value_name(c.dest).to_string(), f.value_name(c.src).to_string())).collect();
     if ids != pairs {
         return Err(format!("copy pairs {ids:?}, expected {pairs:?}"));
     }
     let succ = successors(f);
     let mut checked = 0;
-    for (c, copy) in a.copies.iter() {
+    for (c, copy) in a.table.iter() {
         let (x, y) = (f.value_name(copy.dest), f.value_name(copy.src));
         let seen = explore(f, &succ, x, y);
         for (k, &b) in f.layout.iter().enumerate() {

@@ -14,13 +14,14 @@
 //! pipeline never raises a benchmark's count (`tests/quality_report.rs`).
 //!
 //! The pass, one module per job:
-//! - `avail.rs`: available copies, a forward must-problem on [`crate::dataflow`], with copies
-//!   keyed by the pair `(dest, src)` so the same copy on both arms of a join stays available;
+//! - `holds.rs`: the forward must-problem on [`crate::dataflow`] behind both analyses, facts
+//!   "variable `v` holds X" keyed by content so the same fact on both arms of a join stays;
+//! - `avail.rs`: available copies on it, keyed by the pair `(dest, src)`;
 //! - `rewrite.rs`: every operand `v` with a copy `v ← w` available before its instruction
 //!   reads `w`, following chains at that point;
 //! - `dead.rs`: copies whose destination is no longer live are deleted, to a fixpoint
 //!   (liveness on the same framework); other dead code is DCE's business;
-//! - `remat.rs`: held expressions, a second forward must-problem on the rewritten program;
+//! - `remat.rs`: held expressions (`holds.rs` again, on the rewritten program);
 //!   each surviving copy `v = id t` where `t` holds `OP a b` on every path becomes
 //!   `v = OP a b`;
 //! - `trace.rs`: the serializable trace, [`apply_event`] (shared by the pass and the replay)
@@ -33,6 +34,7 @@
 
 mod avail;
 mod dead;
+mod holds;
 mod pass;
 mod remat;
 mod rewrite;
@@ -44,6 +46,7 @@ mod tests;
 
 pub use avail::{as_copy, AvailCopies, Copy, CopyId};
 pub use dead::{delete_dead_copies, Liveness};
+pub use holds::{Holding, Holds};
 pub use pass::{CopyProp, COPYPROP_PASS};
 pub use remat::{as_held, rematerialize, Held, HeldExprs};
 pub use rewrite::{reaching_instances, resolve};
@@ -131,7 +134,7 @@ fn ins_from_outs(f: &Function, cfg: &Cfg, outs: &EntityVec<BlockId, EntitySet<Co
 
 /// The start table and every round, with in-set changes derived from the out-set changes.
 fn record_rounds(f: &Function, cfg: &Cfg, a: &AvailCopies) -> (BlockSets, Vec<AvailRound>) {
-    let n = a.copies.len();
+    let n = a.table.len();
     let mut outs: EntityVec<BlockId, EntitySet<CopyId>> = EntityVec::filled(f.blocks.len(), EntitySet::new_full(n));
     let mut ins = ins_from_outs(f, cfg, &outs, n);
     let start = BlockSets { ins: trace::table(&ins), outs: trace::table(&outs) };
@@ -193,14 +196,14 @@ pub fn run(f: &Function, cfg: &Cfg) -> Result<CopyPropOutput, CopyPropError> {
 
     let (start, rounds) = record_rounds(f, cfg, &a);
     let copies = a
-        .copies
+        .table
         .iter()
         .map(|(id, c)| CopyInfo { id, dest: c.dest, src: c.src, text: a.copy_text(f, id), insts: c.insts.clone() })
         .collect();
     let blocks = f.layout.iter().map(|&b| (b, cfg.is_reachable(b))).collect();
     let stats = Stats {
-        copies: a.copies.len(),
-        copy_insts: a.copies.values().map(|c| c.insts.len()).sum(),
+        copies: a.table.len(),
+        copy_insts: a.table.values().map(|c| c.insts.len()).sum(),
         rewrites,
         deleted,
         rematerialized,
@@ -208,7 +211,7 @@ pub fn run(f: &Function, cfg: &Cfg) -> Result<CopyPropOutput, CopyPropError> {
         insts_after: g.placed_insts().count(),
     };
     let held_info = held
-        .held
+        .table
         .iter()
         .map(|(id, h)| HeldInfo { id, var: h.var, text: format!("{} = {}", g.value_name(h.var), held.expr_text(&g, id)), insts: h.insts.clone() })
         .collect();

@@ -11,16 +11,14 @@
 //! moved, recompute it. Here a copy and a value operation both cost one executed instruction,
 //! so `v = id t` becomes `v = OP a b` whenever that computes the same value:
 //!
-//! **Held expressions**, a forward must-problem on [`crate::dataflow`] in the shape of
-//! available copies (`avail.rs`): a fact `(t, OP, a b, type)` holds at a point when on every
-//! path from the entry the last assignment of `t` was `t: type = OP a b` and neither `t`, `a`
-//! nor `b` has been assigned since. `OP` is a pure value operation, the kind LCM moves (not
-//! `const`, `id`, a call, `load`, `ptradd` or anything with an effect); `t = OP t b` holds no
-//! fact, since after it `t` is no longer `OP t b`. Facts are keyed by that tuple, not by the
-//! instruction, so the same computation on both arms of a join stays held — LCM's insertion
-//! in `.isodd` and its kept computation in the body are one fact at `.cont.3`. Each
-//! instruction kills the facts that mention a variable it assigns and a computation generates
-//! its own: a gen/kill problem, so the fixpoint from ⊤ is the meet over all paths.
+//! **Held expressions**, the analysis of `holds.rs` (the one behind available copies): a fact
+//! `(t, OP, a b, type)` holds at a point when on every path from the entry the last assignment
+//! of `t` was `t: type = OP a b` and neither `t`, `a` nor `b` has been assigned since. `OP` is
+//! a pure value operation, the kind LCM moves (not `const`, `id`, a call, `load`, `ptradd` or
+//! anything with an effect); `t = OP t b` holds no fact, since after it `t` is no longer
+//! `OP t b`. Facts are keyed by that tuple, not by the instruction, so the same computation on
+//! both arms of a join stays held — LCM's insertion in `.isodd` and its kept computation in
+//! the body are one fact at `.cont.3`.
 //!
 //! A copy `v = id t` still in the program after the rewrite and the deletions, with a fact
 //! `(t, OP, a b, type)` held just before it and the copy's own type, becomes `v = OP a b`:
@@ -43,10 +41,9 @@
 use super::avail::as_copy;
 use super::rewrite::reaching;
 use super::trace::{apply_event, Event, HeldId, ReplayError};
+use super::holds::{Holding, Holds};
 use crate::cfg::Cfg;
-use crate::dataflow::{run, Analysis, Direction, Facts};
-use crate::entity::{EntitySet, EntityVec};
-use crate::ir::{BlockId, BrilOp, Effect, Function, Imm, Inst, InstId, Op, Type, ValueId};
+use crate::ir::{BrilOp, Effect, Function, Imm, Inst, InstId, Op, Type, ValueId};
 use serde::{Deserialize, Serialize};
 
 /// One held expression and the instructions that compute it.
@@ -78,118 +75,34 @@ pub fn as_held(inst: &Inst) -> Option<(ValueId, &BrilOp, &[ValueId], &Type)> {
     Some((t, op, &inst.args, ty))
 }
 
-/// The held-expressions analysis of one function: the table and the per-block facts.
-#[derive(Clone, Debug)]
-pub struct HeldExprs {
-    pub held: EntityVec<HeldId, Held>,
-    /// The facts each variable takes part in (as holder or operand): what assigning it kills.
-    mentions: EntityVec<ValueId, Vec<HeldId>>,
-    /// The facts held in each variable (at a reachable point at most one of them holds).
-    by_var: EntityVec<ValueId, Vec<HeldId>>,
-    made_by: EntityVec<InstId, Option<HeldId>>,
-    pub reachable: EntitySet<BlockId>,
-    pub facts: Facts<EntitySet<HeldId>>,
+impl Holding for Held {
+    type Id = HeldId;
+
+    fn of(inst: &Inst) -> Option<Held> {
+        let (var, op, args, ty) = as_held(inst)?;
+        Some(Held { var, op: op.clone(), args: args.to_vec(), ty: ty.clone(), insts: Vec::new() })
+    }
+    fn holder(&self) -> ValueId {
+        self.var
+    }
+    fn reads(&self) -> &[ValueId] {
+        &self.args
+    }
+    fn same(&self, other: &Held) -> bool {
+        (self.var, &self.op, &self.args, &self.ty) == (other.var, &other.op, &other.args, &other.ty)
+    }
+    fn insts_mut(&mut self) -> &mut Vec<InstId> {
+        &mut self.insts
+    }
 }
 
-struct Problem<'a> {
-    a: &'a HeldExprs,
-}
-
-impl Analysis for Problem<'_> {
-    type Fact = EntitySet<HeldId>;
-
-    fn direction(&self) -> Direction {
-        Direction::Forward
-    }
-    /// ⊤, as for available copies: a must-problem starts optimistic so facts survive loops.
-    fn init(&self, _f: &Function) -> Self::Fact {
-        EntitySet::new_full(self.a.held.len())
-    }
-    /// Nothing is held on entry.
-    fn boundary(&self, _f: &Function) -> Self::Fact {
-        EntitySet::new_empty(self.a.held.len())
-    }
-    fn meet(&self, into: &mut Self::Fact, other: &Self::Fact) {
-        into.intersect_with(other);
-    }
-    /// Kill then gen; an unreachable block yields ⊤ so it cannot weaken a reachable join.
-    fn transfer(&self, f: &Function, block: BlockId, input: &Self::Fact) -> Self::Fact {
-        if !self.a.reachable.contains(block) {
-            return self.init(f);
-        }
-        let mut s = input.clone();
-        for i in f.blocks[block].all_insts() {
-            self.a.step(f, &mut s, i);
-        }
-        s
-    }
-}
+/// The held-expressions analysis of one function: the table (`table`) and the per-block facts.
+pub type HeldExprs = Holds<Held>;
 
 impl HeldExprs {
-    /// Collects the held expressions of `f` and solves the problem. `f` must be a verified
-    /// Bril function and `cfg` its graph.
-    pub fn new(f: &Function, cfg: &Cfg) -> HeldExprs {
-        let mut held: EntityVec<HeldId, Held> = EntityVec::new();
-        let mut mentions: EntityVec<ValueId, Vec<HeldId>> = EntityVec::filled(f.values.len(), Vec::new());
-        let mut by_var: EntityVec<ValueId, Vec<HeldId>> = EntityVec::filled(f.values.len(), Vec::new());
-        let mut made_by: EntityVec<InstId, Option<HeldId>> = EntityVec::filled(f.insts.len(), None);
-        for (_, i) in f.placed_insts() {
-            let Some((t, op, args, ty)) = as_held(&f.insts[i]) else { continue };
-            let same = |h: &Held| h.op == *op && h.args == args && h.ty == *ty;
-            let h = match by_var[t].iter().copied().find(|&h| same(&held[h])) {
-                Some(h) => h,
-                None => {
-                    let h = held.push(Held { var: t, op: op.clone(), args: args.to_vec(), ty: ty.clone(), insts: Vec::new() });
-                    for v in std::iter::once(t).chain(args.iter().copied()) {
-                        if !mentions[v].contains(&h) {
-                            mentions[v].push(h);
-                        }
-                    }
-                    by_var[t].push(h);
-                    h
-                }
-            };
-            held[h].insts.push(i);
-            made_by[i] = Some(h);
-        }
-        let mut reachable = EntitySet::new_empty(f.blocks.len());
-        for &b in &f.layout {
-            if cfg.is_reachable(b) {
-                reachable.insert(b);
-            }
-        }
-        let empty = Facts { ins: EntityVec::new(), outs: EntityVec::new(), rounds: Vec::new() };
-        let mut a = HeldExprs { held, mentions, by_var, made_by, reachable, facts: empty };
-        a.facts = run(&Problem { a: &a }, f, cfg);
-        a
-    }
-
-    /// One instruction: each variable it assigns kills the facts mentioning it; a computation
-    /// then makes its own fact.
-    pub fn step(&self, f: &Function, s: &mut EntitySet<HeldId>, i: InstId) {
-        for &r in &f.insts[i].results {
-            for &h in &self.mentions[r] {
-                s.remove(h);
-            }
-        }
-        if let Some(h) = self.made_by[i] {
-            s.insert(h);
-        }
-    }
-
-    /// The expression held in `t` in `s`, if any.
-    pub fn held_in(&self, s: &EntitySet<HeldId>, t: ValueId) -> Option<HeldId> {
-        self.by_var.get(t)?.iter().copied().find(|&h| s.contains(h))
-    }
-
-    /// The fact instruction `i` makes, if any.
-    pub fn made_by(&self, i: InstId) -> Option<HeldId> {
-        self.made_by.get(i).copied().flatten()
-    }
-
     /// `OP a b` with the function's names.
     pub fn expr_text(&self, f: &Function, h: HeldId) -> String {
-        let h = &self.held[h];
+        let h = &self.table[h];
         let mut s = h.op.name().to_string();
         for &a in &h.args {
             s.push(' ');
@@ -209,20 +122,20 @@ pub fn rematerialize(g: &mut Function, cfg: &Cfg, first_index: usize) -> Result<
         if !a.reachable.contains(b) {
             continue;
         }
-        let mut s = a.facts.ins[b].clone();
-        for (pos, i) in g.blocks[b].all_insts().enumerate() {
+        let mut pos = 0;
+        a.walk(g, b, |i, s| {
             let inst = &g.insts[i];
             if let Some((_, t)) = as_copy(inst) {
-                if let Some(h) = a.held_in(&s, t).filter(|&h| inst.ty.as_ref() == Some(&a.held[h].ty)) {
+                if let Some(h) = a.held_in(s, t).filter(|&h| inst.ty.as_ref() == Some(&a.table[h].ty)) {
                     planned.push((i, b, pos, h));
                 }
             }
-            a.step(g, &mut s, i);
-        }
+            pos += 1;
+        });
     }
     let mut events = Vec::new();
     for (inst, block, pos, h) in planned {
-        let x = &a.held[h];
+        let x = &a.table[h];
         let touches = |i: InstId| g.insts[i].results.iter().any(|r| *r == x.var || x.args.contains(r));
         let via = reaching(g, cfg, block, pos, touches, |i| a.made_by(i) == Some(h));
         let e = Event::Rematerialize { inst, block, held: h, from: x.var, op: x.op.clone(), args: x.args.clone(), via };

@@ -25,11 +25,11 @@ pub fn resolve(a: &AvailCopies, s: &EntitySet<CopyId>, v: ValueId) -> (ValueId, 
     let mut cur = v;
     let mut chain = Vec::new();
     while let Some(c) = a.copy_of(s, cur) {
-        if chain.contains(&c) || a.copies[c].src == v {
+        if chain.contains(&c) || a.table[c].src == v {
             break;
         }
         chain.push(c);
-        cur = a.copies[c].src;
+        cur = a.table[c].src;
     }
     (cur, chain)
 }
@@ -38,7 +38,7 @@ pub fn resolve(a: &AvailCopies, s: &EntitySet<CopyId>, v: ValueId) -> (ValueId, 
 /// walking backwards, the first assignment of `c`'s destination or source on each path.
 /// Because `c` is available there, each such assignment is an instruction of `c`.
 pub fn reaching_instances(f: &Function, cfg: &Cfg, a: &AvailCopies, c: CopyId, block: BlockId, pos: usize) -> Vec<InstId> {
-    let (d, s) = (a.copies[c].dest, a.copies[c].src);
+    let (d, s) = (a.table[c].dest, a.table[c].src);
     let touches = |i: InstId| f.insts[i].results.iter().any(|&r| r == d || r == s);
     reaching(f, cfg, block, pos, touches, |i| a.made_by(i) == Some(c))
 }
@@ -108,7 +108,7 @@ pub fn rewrite(f: &Function, cfg: &Cfg, a: &AvailCopies, g: &mut Function) -> Re
         });
     }
     // The justification of each link, computed once per (copy, point).
-    let mut vias: EntityVec<CopyId, Vec<(Point, Vec<InstId>)>> = EntityVec::filled(a.copies.len(), Vec::new());
+    let mut vias: EntityVec<CopyId, Vec<(Point, Vec<InstId>)>> = EntityVec::filled(a.table.len(), Vec::new());
     for (inst, block, pos, operand, from, to, chain) in planned {
         let via = chain
             .into_iter()

@@ -1,0 +1,170 @@
+//! "Variable `v` holds X": the one analysis behind available copies (`avail.rs`, X = the
+//! value of `w`) and held expressions (`remat.rs`, X = `OP a b`). Both are the forward *must*
+//! problem of the dragon book's available expressions (§9.2.6) with facts keyed by content:
+//! a fact holds at a point when on every path from the entry some instruction generated it
+//! and no variable it mentions was assigned since.
+//!
+//! - *Gen*: the instruction assigning `v` makes the fact ([`Holding::of`]).
+//! - *Kill*: an assignment to any variable the fact mentions — its holder or a variable X
+//!   reads — ends it, whatever the instruction is (one that re-makes the fact then gens it
+//!   again, after the kill).
+//! - *Keyed by content, not by instruction*: the same fact made on both arms of a diamond is
+//!   one fact, so the intersection at the join keeps it (with one id per instruction each
+//!   would be killed on the other arm's path). Each instruction still kills a fact, generates
+//!   it or leaves it alone, so the problem is gen/kill, hence distributive, and the
+//!   round-robin fixpoint from ⊤ is the meet over all paths — what the oracle test
+//!   (`tests/copyprop_oracle.rs`) checks by exploring paths.
+//!
+//! [`Holds`] is that analysis for any fact type: the fact table (deduplicated per holder), the
+//! kill and gen indices and the per-block facts; the two analyses are type aliases of it with
+//! their own lookups.
+
+use crate::cfg::Cfg;
+use crate::dataflow::{run, Analysis, Direction, Facts};
+use crate::entity::{EntityRef, EntitySet, EntityVec};
+use crate::ir::{BlockId, Function, Inst, InstId, ValueId};
+
+/// A kind of fact "variable `holder` holds X", made by single instructions.
+pub trait Holding: Sized {
+    /// The dense id of a fact of this kind (one per distinct fact, not per instruction).
+    type Id: EntityRef;
+
+    /// The fact `inst` makes, with no instructions recorded yet, if it makes one.
+    fn of(inst: &Inst) -> Option<Self>;
+    /// The variable holding X: the one the instruction assigns.
+    fn holder(&self) -> ValueId;
+    /// The variables X is computed from. Assigning one of them, or the holder, kills the
+    /// fact. May repeat a variable.
+    fn reads(&self) -> &[ValueId];
+    /// Whether two facts of the same holder are one fact (the instructions aside).
+    fn same(&self, other: &Self) -> bool;
+    /// The instructions that make the fact, in layout order.
+    fn insts_mut(&mut self) -> &mut Vec<InstId>;
+}
+
+/// The analysis of one function for facts of kind `F`: the fact table and the per-block facts.
+#[derive(Clone, Debug)]
+pub struct Holds<F: Holding> {
+    /// Every distinct fact some placed instruction makes, in order of first appearance.
+    pub table: EntityVec<F::Id, F>,
+    /// The facts each variable takes part in (as holder or read): what assigning it kills.
+    mentions: EntityVec<ValueId, Vec<F::Id>>,
+    /// The facts held in each variable. At a reachable point at most one of them holds: on
+    /// every path the last assignment of the variable decides it.
+    by_holder: EntityVec<ValueId, Vec<F::Id>>,
+    /// The fact each instruction generates.
+    made_by: EntityVec<InstId, Option<F::Id>>,
+    /// Blocks reachable from the entry; the facts of the others are ⊤ and mean nothing.
+    pub reachable: EntitySet<BlockId>,
+    /// `ins[b]`: facts holding at the start of `b`; `outs[b]`: at its end; and the rounds.
+    pub facts: Facts<EntitySet<F::Id>>,
+}
+
+struct Problem<'a, F: Holding> {
+    h: &'a Holds<F>,
+}
+
+impl<F: Holding> Analysis for Problem<'_, F> {
+    type Fact = EntitySet<F::Id>;
+
+    fn direction(&self) -> Direction {
+        Direction::Forward
+    }
+    /// ⊤: every fact. A must-analysis starts optimistic and the fixpoint removes what some
+    /// path does not establish; starting from ∅ would find no fact around any loop.
+    fn init(&self, _f: &Function) -> Self::Fact {
+        EntitySet::new_full(self.h.table.len())
+    }
+    /// Nothing holds on entry: parameters are assigned there, by no instruction.
+    fn boundary(&self, _f: &Function) -> Self::Fact {
+        EntitySet::new_empty(self.h.table.len())
+    }
+    fn meet(&self, into: &mut Self::Fact, other: &Self::Fact) {
+        into.intersect_with(other);
+    }
+    /// Kill then gen, instruction by instruction. An unreachable block yields ⊤, the identity
+    /// of the meet, so an edge no execution takes cannot weaken the fact of a reachable join.
+    fn transfer(&self, f: &Function, block: BlockId, input: &Self::Fact) -> Self::Fact {
+        if !self.h.reachable.contains(block) {
+            return self.init(f);
+        }
+        let mut s = input.clone();
+        for i in f.blocks[block].all_insts() {
+            self.h.step(f, &mut s, i);
+        }
+        s
+    }
+}
+
+impl<F: Holding> Holds<F> {
+    /// Collects the facts of `f` and solves the problem. `f` must be a Bril function that
+    /// passed [`crate::ir::verify`] and `cfg` its graph (all ids are then in range).
+    pub fn new(f: &Function, cfg: &Cfg) -> Holds<F> {
+        let mut table: EntityVec<F::Id, F> = EntityVec::new();
+        let mut mentions: EntityVec<ValueId, Vec<F::Id>> = EntityVec::filled(f.values.len(), Vec::new());
+        let mut by_holder: EntityVec<ValueId, Vec<F::Id>> = EntityVec::filled(f.values.len(), Vec::new());
+        let mut made_by: EntityVec<InstId, Option<F::Id>> = EntityVec::filled(f.insts.len(), None);
+        for (_, i) in f.placed_insts() {
+            let Some(fact) = F::of(&f.insts[i]) else { continue };
+            let v = fact.holder();
+            let id = match by_holder[v].iter().copied().find(|&id| table[id].same(&fact)) {
+                Some(id) => id,
+                None => {
+                    let id = table.push(fact);
+                    for &m in std::iter::once(&v).chain(table[id].reads()) {
+                        if !mentions[m].contains(&id) {
+                            mentions[m].push(id);
+                        }
+                    }
+                    by_holder[v].push(id);
+                    id
+                }
+            };
+            table[id].insts_mut().push(i);
+            made_by[i] = Some(id);
+        }
+        let mut reachable = EntitySet::new_empty(f.blocks.len());
+        for &b in &f.layout {
+            if cfg.is_reachable(b) {
+                reachable.insert(b);
+            }
+        }
+        let empty = Facts { ins: EntityVec::new(), outs: EntityVec::new(), rounds: Vec::new() };
+        let mut h = Holds { table, mentions, by_holder, made_by, reachable, facts: empty };
+        h.facts = run(&Problem { h: &h }, f, cfg);
+        h
+    }
+
+    /// The effect of one instruction: every variable it assigns kills the facts that mention
+    /// that variable; the instruction then makes its own fact, if any.
+    pub fn step(&self, f: &Function, s: &mut EntitySet<F::Id>, i: InstId) {
+        for &r in &f.insts[i].results {
+            for &id in &self.mentions[r] {
+                s.remove(id);
+            }
+        }
+        if let Some(id) = self.made_by[i] {
+            s.insert(id);
+        }
+    }
+
+    /// Calls `visit(inst, holding)` for each instruction of `block` in order (terminator
+    /// last) with the facts holding just before it.
+    pub fn walk(&self, f: &Function, block: BlockId, mut visit: impl FnMut(InstId, &EntitySet<F::Id>)) {
+        let mut s = self.facts.ins[block].clone();
+        for i in f.blocks[block].all_insts() {
+            visit(i, &s);
+            self.step(f, &mut s, i);
+        }
+    }
+
+    /// The fact held in `v` in `s`, if any (at a reachable point at most one is).
+    pub fn held_in(&self, s: &EntitySet<F::Id>, v: ValueId) -> Option<F::Id> {
+        self.by_holder.get(v)?.iter().copied().find(|&id| s.contains(id))
+    }
+
+    /// The fact instruction `i` makes, if any.
+    pub fn made_by(&self, i: InstId) -> Option<F::Id> {
+        self.made_by.get(i).copied().flatten()
+    }
+}
