@@ -55,7 +55,7 @@ pub fn cfg_graph(f: &Function) -> CfgGraph {
         .iter()
         .zip(code)
         .map(|(&b, lines)| {
-            let name = f.blocks.get(b).map_or_else(|| b.to_string(), |blk| blk.name.clone());
+            let name = f.block_name(b);
             Node::new(name.clone(), name, lines)
         })
         .collect();

@@ -7,16 +7,8 @@
 
 use super::trace::{apply_event, AvailRound, Event, Trace};
 use super::CopyPropOutput;
-use crate::ir::{BlockId, Function, InstId, ValueId};
+use crate::ir::{Function, InstId};
 use crate::passes::dce::inst_text;
-
-fn block_name(f: &Function, b: BlockId) -> String {
-    f.blocks.get(b).map_or_else(|| b.to_string(), |x| format!(".{}", x.name))
-}
-
-fn value_name(f: &Function, v: ValueId) -> &str {
-    f.values.get(v).map_or("?", |d| d.name.as_str())
-}
 
 fn copy_text(t: &Trace, c: super::CopyId) -> String {
     t.copies.get(c.0 as usize).map_or_else(|| c.to_string(), |x| x.text.clone())
@@ -32,7 +24,7 @@ fn list(items: &[String]) -> String {
 
 fn round_text(f: &Function, r: &AvailRound, k: usize, n: usize) -> String {
     let head = format!("Available copies, round {k} of {n}: ");
-    let blocks = |cs: &[super::trace::SetChange]| list(&cs.iter().map(|c| block_name(f, c.block)).collect::<Vec<_>>());
+    let blocks = |cs: &[super::trace::SetChange]| list(&cs.iter().map(|c| f.block_in_code(c.block)).collect::<Vec<_>>());
     if !r.ins.is_empty() {
         format!("{head}in-set changed in {}", blocks(&r.ins))
     } else if !r.outs.is_empty() {
@@ -50,15 +42,15 @@ fn event_text(g: &Function, t: &Trace, e: &Event, inst: InstId) -> String {
             let verb = if copies.len() == 1 { "reaches" } else { "reach" };
             format!(
                 "Rewrite `{}` to `{}` in `{}` ({}): {noun} {} {verb} it on every path",
-                value_name(g, *from),
-                value_name(g, *to),
+                g.value_in_code(*from),
+                g.value_in_code(*to),
                 inst_text(g, inst),
-                block_name(g, *block),
+                g.block_in_code(*block),
                 list(&copies)
             )
         }
         Event::Delete { block, round, .. } => {
-            let dest = g.insts.get(inst).and_then(|i| i.results.first()).map_or("?", |&d| value_name(g, d));
+            let dest = g.insts.get(inst).and_then(|i| i.results.first()).map_or_else(|| "?".to_string(), |&d| g.value_in_code(d));
             let why = if *round == 0 {
                 format!("the rewrite made it copy {dest} to itself, which does nothing")
             } else if *round > 1 {
@@ -66,7 +58,7 @@ fn event_text(g: &Function, t: &Trace, e: &Event, inst: InstId) -> String {
             } else {
                 format!("{dest} is not used afterwards")
             };
-            format!("Delete `{}` ({}): {why}", inst_text(g, inst), block_name(g, *block))
+            format!("Delete `{}` ({}): {why}", inst_text(g, inst), g.block_in_code(*block))
         }
         Event::Rematerialize { block, from, args, via, .. } => {
             let mut after = g.clone();
@@ -76,14 +68,14 @@ fn event_text(g: &Function, t: &Trace, e: &Event, inst: InstId) -> String {
             };
             let expr = after.insts.get(inst).map_or_else(String::new, |x| {
                 let op = x.op.to_string();
-                let words = std::iter::once(op).chain(x.args.iter().map(|&a| value_name(g, a).to_string()));
+                let words = std::iter::once(op).chain(x.args.iter().map(|&a| g.value_in_code(a)));
                 words.collect::<Vec<_>>().join(" ")
             });
-            let t = value_name(g, *from);
+            let t = g.value_in_code(*from);
             let mut blocks: Vec<String> = Vec::new();
             for &i in via {
                 if let Some((b, _)) = g.placed_insts().find(|&(_, x)| x == i) {
-                    let name = block_name(g, b);
+                    let name = g.block_in_code(b);
                     if !blocks.contains(&name) {
                         blocks.push(name);
                     }
@@ -91,7 +83,7 @@ fn event_text(g: &Function, t: &Trace, e: &Event, inst: InstId) -> String {
             }
             let mut names: Vec<String> = Vec::new();
             for &a in args {
-                let n = format!("`{}`", value_name(g, a));
+                let n = format!("`{}`", g.value_in_code(a));
                 if !names.contains(&n) {
                     names.push(n);
                 }
@@ -103,7 +95,7 @@ fn event_text(g: &Function, t: &Trace, e: &Event, inst: InstId) -> String {
             };
             format!(
                 "Recompute `{recomputed}` instead of copying `{t}` ({}): `{t}` holds `{expr}` on every path here (computed in {}) and {unchanged}; the cost is the same, and the computation of `{t}` is left for dead code elimination if nothing else reads it",
-                block_name(g, *block),
+                g.block_in_code(*block),
                 list(&blocks)
             )
         }

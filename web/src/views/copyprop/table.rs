@@ -77,7 +77,7 @@ pub fn rows(f: &Function, trace: &Trace, rounds_done: usize, mark_changes: bool)
             let i = b.0 as usize;
             Row {
                 block: b,
-                name: f.blocks.get(b).map_or_else(|| b.to_string(), |x| format!(".{}", x.name)),
+                name: f.block_in_code(b),
                 reachable,
                 entry: is_entry,
                 ins: cell(sets.ins.get(i), !reachable || (start && !is_entry), ins_changed),

@@ -61,10 +61,6 @@ pub struct Why {
     pub untouched: Option<String>,
 }
 
-fn block_name(f: &Function, b: BlockId) -> String {
-    f.blocks.get(b).map_or_else(|| b.to_string(), |x| format!(".{}", x.name))
-}
-
 fn value(f: &Function, v: optlab_core::ValueId) -> String {
     f.value_name(v).to_string()
 }
@@ -83,7 +79,7 @@ pub fn delete_reason(dest: &str, round: u32) -> String {
 /// `revealed`.
 pub fn why(original: &Function, trace: &Trace, inst: InstId, k: usize, exercise: bool, revealed: bool) -> Why {
     let block_of: HashMap<InstId, BlockId> = original.placed_insts().map(|(b, i)| (i, b)).collect();
-    let place = |i: InstId| Place { inst: i, block: block_of.get(&i).map_or_else(|| "?".to_string(), |&b| block_name(original, b)) };
+    let place = |i: InstId| Place { inst: i, block: block_of.get(&i).map_or_else(|| "?".to_string(), |&b| original.block_in_code(b)) };
     let copy_text = |c: optlab_core::passes::copyprop::CopyId| trace.copies.get(c.0 as usize).map_or_else(|| c.to_string(), |x| x.text.clone());
     let mut items = Vec::new();
     let mut hidden = false;

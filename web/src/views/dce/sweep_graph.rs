@@ -220,7 +220,7 @@ pub fn sweep_graph(f: &Function, after: &Function) -> SweepGraph {
             Some(code) => block_rows(f, after, b, code, new.get(&b)),
             None => Vec::new(),
         };
-        let name = f.blocks.get(b).map_or_else(|| b.to_string(), |x| x.name.clone());
+        let name = f.block_name(b);
         nodes.push(Node::new(name.clone(), name, r.iter().map(|x| x.text.clone()).collect()));
         rows.push(r);
     }
