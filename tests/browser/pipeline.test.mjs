@@ -54,6 +54,17 @@ test('the default pipeline on partial.bril: LCM leaves copies, copy propagation 
   assert.match(await page.textContent('#run-after h3'), /^After Copy propagation/);
   await screenshot(page, 'pipeline-middle-stage');
 
+  // Every stage at once: LCM's copies cost, copy propagation pays them back.
+  await page.click('#run-stages');
+  await page.waitForSelector('#stage-runs tbody tr', WAIT);
+  const rows = await page.$$eval('#stage-runs tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+  assert.deepEqual(rows.map((r) => r[0]), ['input', 'after LCM', 'after Copy propagation', 'after DCE']);
+  const executed = rows.map((r) => Number(r[1]));
+  assert.ok(executed[1] > executed[0] && executed[2] < executed[1], JSON.stringify(rows));
+  assert.match(rows[1][3], /^same behaviour, \d+ more$/);
+  assert.match(rows[3][3], /^same behaviour, (as many|\d+% fewer)$/);
+  await screenshot(page, 'pipeline-every-stage');
+
   // Editing the pipeline: remove DCE, add it back from the menu; a shortcut replaces it all.
   await page.click('#pipeline .chip:nth-child(3) .chip-remove');
   await page.waitForFunction(() => document.querySelectorAll('#pipeline .chip').length === 2);

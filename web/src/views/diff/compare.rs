@@ -41,7 +41,7 @@ impl PartialEq for Compare {
 }
 
 /// `module` with the function named `name` replaced by `f`.
-fn with_function(module: &Module, name: &str, f: &Function) -> Module {
+pub(super) fn with_function(module: &Module, name: &str, f: &Function) -> Module {
     let mut m = module.clone();
     for g in m.functions.iter_mut().filter(|g| g.name == name) {
         *g = f.clone();

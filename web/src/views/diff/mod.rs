@@ -19,7 +19,7 @@ use compare::{compare, export_name, Compare};
 use picker::PipelinePicker;
 use lines::Row;
 use optlab_core::SourceFile;
-use run::{default_args, parse_args, run_both, Outcome, Runs};
+use run::{default_args, parse_args, run_both, run_stages, Outcome, Runs, StageRun};
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -40,6 +40,10 @@ pub fn diff_view(props: &ViewProps) -> Html {
     };
     let runs = use_state(|| None::<(usize, Rc<Runs>)>);
     let shown = runs.as_ref().filter(|(k, _)| *k == key).map(|(_, r)| r.clone());
+    // "Run every stage" belongs to the pipeline run it was made for.
+    let stage_key = Rc::as_ptr(staged) as usize;
+    let stage_runs = use_state(|| None::<(usize, Rc<Vec<StageRun>>)>);
+    let stages_shown = stage_runs.as_ref().filter(|(k, _)| *k == stage_key).map(|(_, r)| r.clone());
 
     let on_args = {
         let args = args.clone();
@@ -54,6 +58,14 @@ pub fn diff_view(props: &ViewProps) -> Html {
             let file = SourceFile::new(&p.file, &p.source);
             let r = run_both(&cmp.before_module, &cmp.after_module, &name, &parse_args(&args_text), &file);
             runs.set(Some((key, Rc::new(r))));
+        })
+    };
+    let on_run_stages = {
+        let (staged, stage_runs, args_text, p) = (staged.clone(), stage_runs.clone(), args_text.clone(), p.clone());
+        Callback::from(move |_: MouseEvent| {
+            let file = SourceFile::new(&p.file, &p.source);
+            let rows = run_stages(&p.module, &staged, &parse_args(&args_text), &file);
+            stage_runs.set(Some((stage_key, Rc::new(rows))));
         })
     };
     let on_export = {
@@ -94,11 +106,15 @@ pub fn diff_view(props: &ViewProps) -> Html {
                         placeholder={if p.lang == optlab_core::Lang::Sil { "one value per parameter" } else { "for @main" }} />
                 </label>
                 <button id="run-both" onclick={on_run}>{ "Run both" }</button>
+                <button id="run-stages" onclick={on_run_stages} title="Run the program at every stage of the pipeline">{ "Run every stage" }</button>
                 <span class="run-note">{ format!("at most {} M steps each", run::STEP_LIMIT / 1_000_000) }</span>
                 if let Some(r) = &shown {
                     { verdict(r) }
                 }
             </div>
+            if let Some(rows) = &stages_shown {
+                { stages_table(rows) }
+            }
             <div class="run-results">
                 { outcome_box("run-before", &capitalized(&cmp.from_name), shown.as_ref().map(|r| &r.before)) }
                 { outcome_box("run-after", &capitalized(&cmp.to_name), shown.as_ref().map(|r| &r.after)) }
@@ -111,6 +127,55 @@ pub fn diff_view(props: &ViewProps) -> Html {
 fn capitalized(name: &str) -> String {
     let mut c = name.chars();
     c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
+/// Every stage's executed instructions, the change from the stage before, and whether it
+/// behaves as the input did.
+fn stages_table(rows: &[StageRun]) -> Html {
+    let first = rows.first().map_or(0, |r| r.outcome.dyn_inst);
+    html! {
+        <table class="stage-runs" id="stage-runs">
+            <caption>{ "Every stage, run with these arguments" }</caption>
+            <thead><tr>
+                <th scope="col">{ "stage" }</th>
+                <th scope="col">{ "executed" }</th>
+                <th scope="col">{ "change" }</th>
+                <th scope="col">{ "against the input" }</th>
+            </tr></thead>
+            <tbody>
+                { for rows.iter().enumerate().map(|(k, r)| {
+                    let n = r.outcome.dyn_inst;
+                    let change = match k.checked_sub(1).map(|j| rows[j].outcome.dyn_inst) {
+                        None => String::new(),
+                        Some(prev) if n == prev => "±0".to_string(),
+                        Some(prev) if n > prev => format!("+{}", n - prev),
+                        Some(prev) => format!("−{}", prev - n),
+                    };
+                    let verdict = if r.outcome.limited {
+                        "hit a limit".to_string()
+                    } else if !r.agrees {
+                        "behaves differently!".to_string()
+                    } else if k == 0 {
+                        String::new()
+                    } else if n == first {
+                        "same behaviour, as many".to_string()
+                    } else if n < first {
+                        format!("same behaviour, {:.0}% fewer", 100.0 * (first - n) as f64 / first as f64)
+                    } else {
+                        format!("same behaviour, {} more", n - first)
+                    };
+                    html! {
+                        <tr class={classes!((!r.agrees).then_some("differ"))}>
+                            <th scope="row">{ r.name.clone() }</th>
+                            <td class="num">{ n }</td>
+                            <td class="num">{ change }</td>
+                            <td>{ verdict }</td>
+                        </tr>
+                    }
+                }) }
+            </tbody>
+        </table>
+    }
 }
 
 fn verdict(r: &Runs) -> Html {

@@ -4,6 +4,8 @@
 use optlab_core::diag::Span;
 use optlab_core::interp::{self, RunConfig, RunResult};
 use optlab_core::ir::Type;
+use super::compare::with_function;
+use optlab_core::passes::pipeline::PipelineRun;
 use optlab_core::{Lang, Module, SourceFile};
 
 /// Executed instructions allowed per run: the default (250 M) would freeze the page for
@@ -65,6 +67,32 @@ fn run_one(m: &Module, function: &str, args: &[String]) -> RunResult {
 /// whose spans both modules share: the passes keep the spans of what they keep).
 pub fn run_both(before: &Module, after: &Module, function: &str, args: &[String], file: &SourceFile) -> Runs {
     Runs { before: outcome(run_one(before, function, args), file), after: outcome(run_one(after, function, args), file) }
+}
+
+/// One row of "Run every stage": a stage's run, and whether it behaves as the input did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StageRun {
+    pub name: String,
+    pub outcome: Outcome,
+    pub agrees: bool,
+}
+
+/// Runs the program at every stage of `staged` (the module `program` with the function at
+/// that stage) the same way: the table that shows which pass paid and which cost, e.g. LCM's
+/// copies before copy propagation removes them.
+pub fn run_stages(program: &Module, staged: &PipelineRun, args: &[String], file: &SourceFile) -> Vec<StageRun> {
+    let name = &staged.input.name;
+    let outcomes: Vec<Outcome> = (0..staged.num_stages())
+        .map(|k| outcome(run_one(&with_function(program, name, staged.function_at(k)), name, args), file))
+        .collect();
+    outcomes
+        .iter()
+        .enumerate()
+        .map(|(k, o)| {
+            let agrees = Runs { before: outcomes[0].clone(), after: o.clone() }.agree();
+            StageRun { name: staged.stage_name(k), outcome: o.clone(), agrees }
+        })
+        .collect()
 }
 
 /// The arguments field's text: the words, as a shell would split them.
@@ -159,5 +187,21 @@ mod tests {
         let b = Program::parse(Lang::Bril, "f.bril", "# ARGS: 4 5\n@main(a: int, b: int) {\n  print a;\n}\n").unwrap();
         assert_eq!(default_args(&b.module, &b.source, "main"), "4 5");
         assert_eq!(parse_args("  1\t2 \n 3 "), ["1", "2", "3"]);
+    }
+
+    #[test]
+    fn every_stage_runs_and_lcm_s_copies_show_before_copy_propagation_removes_them() {
+        let text = include_str!("../../../../static/examples/partial.bril");
+        let p = Program::parse(Lang::Bril, "partial.bril", text).unwrap_or_else(|e| panic!("{}", e.text));
+        let a = analyse(&p, "main").unwrap();
+        let staged = a.run_pipeline(&Pipeline::parse("lcm,copyprop,dce").unwrap());
+        let rows = run_stages(&p.module, &staged, &parse_args("false 2 3"), &SourceFile::new("partial.bril", text));
+        let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["input", "after LCM", "after Copy propagation", "after DCE"]);
+        assert!(rows.iter().all(|r| r.agrees && r.outcome.error.is_none()), "{rows:#?}");
+        let counts: Vec<u64> = rows.iter().map(|r| r.outcome.dyn_inst).collect();
+        // The right arm: LCM inserts the add there and leaves copies; copy propagation removes them.
+        assert!(counts[1] > counts[0], "{counts:?}");
+        assert!(counts[2] < counts[1] && counts[3] <= counts[0], "{counts:?}");
     }
 }
