@@ -99,7 +99,7 @@ fn replay_and_trace_agree_with_the_pass_at_every_step() {
                 }
                 let fix = t.avail_at_round(t.rounds.len());
                 for &b in &f.layout {
-                    assert_eq!(fix.ins[b.0 as usize], out.avail.facts.ins[b].iter().collect::<Vec<_>>(), "seed {seed}");
+                    assert_eq!(fix.ins[b.0 as usize], out.avail.facts.ins[b], "seed {seed}");
                 }
                 let steps = copyprop::step_texts(f, &out);
                 assert_eq!(steps.len(), 1 + t.rounds.len() + t.events.len());

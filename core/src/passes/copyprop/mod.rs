@@ -49,7 +49,7 @@ pub use dead::{delete_dead_copies, Liveness};
 pub use holds::{Holding, Holds};
 pub use pass::{CopyProp, COPYPROP_PASS};
 pub use remat::{as_held, rematerialize, Held, HeldExprs};
-pub use rewrite::{reaching_instances, resolve};
+pub use rewrite::{resolve, Justifier, VIA_SHOWN};
 pub use steps::step_texts;
 pub use trace::{apply_event, replay_to, try_replay_to, AvailRound, BlockSets, CopyInfo, Event, HeldId, HeldInfo, ReplayError, SetChange, Trace, Via};
 
@@ -142,13 +142,13 @@ fn record_rounds(f: &Function, cfg: &Cfg, a: &AvailCopies) -> (BlockSets, Vec<Av
     for r in &a.facts.rounds {
         let mut round = AvailRound::default();
         for c in &r.changes {
-            round.outs.push(SetChange { block: c.block, old: trace::ids(&c.old), new: trace::ids(&c.new) });
+            round.outs.push(SetChange { block: c.block, old: c.old.clone(), new: c.new.clone() });
             outs[c.block] = c.new.clone();
         }
         let new_ins = ins_from_outs(f, cfg, &outs, n);
         for &b in &f.layout {
             if new_ins[b] != ins[b] {
-                round.ins.push(SetChange { block: b, old: trace::ids(&ins[b]), new: trace::ids(&new_ins[b]) });
+                round.ins.push(SetChange { block: b, old: ins[b].clone(), new: new_ins[b].clone() });
             }
         }
         ins = new_ins;

@@ -11,11 +11,21 @@
 //! rewritten instruction is itself a copy (`c = id b` becoming `c = id a` still gives `c` the
 //! same value). Blocks unreachable from the entry are skipped: their sets are ⊤ by
 //! construction and justify nothing.
+//!
+//! Cost: resolving a use follows its chain, O(chain) per use. Only the first [`VIA_SHOWN`]
+//! links of a chain are recorded, the rest counted, and the instructions justifying a link
+//! are found by a memoised backward walk ([`Justifier`]): a function of n blocks with a
+//! chain of n copies (`v1 = id v0; v2 = id v1; …`, each read) no longer records n² links
+//! nor walks back along the chain for each (minutes at 5,000 blocks before).
 
 use super::avail::{AvailCopies, CopyId};
 use super::trace::{apply_event, Event, ReplayError, Via};
 use crate::cfg::Cfg;
-use crate::entity::{EntitySet, EntityVec};
+use crate::entity::EntitySet;
+use std::collections::HashMap;
+
+/// The links of a chain the trace records (and a step sentence can name) per rewrite.
+pub const VIA_SHOWN: usize = 8;
 use crate::ir::{BlockId, Function, InstId, ValueId};
 
 /// `v` resolved through the copies available in `s`: the final source and the chain used
@@ -25,7 +35,8 @@ pub fn resolve(a: &AvailCopies, s: &EntitySet<CopyId>, v: ValueId) -> (ValueId, 
     let mut cur = v;
     let mut chain = Vec::new();
     while let Some(c) = a.copy_of(s, cur) {
-        if chain.contains(&c) || a.table[c].src == v {
+        // A chain longer than the copy table has repeated a copy: a corrupt set.
+        if chain.len() >= a.table.len() || a.table[c].src == v {
             break;
         }
         chain.push(c);
@@ -34,13 +45,69 @@ pub fn resolve(a: &AvailCopies, s: &EntitySet<CopyId>, v: ValueId) -> (ValueId, 
     (cur, chain)
 }
 
-/// The instructions of copy `c` that reach the point just before position `pos` of `block`:
-/// walking backwards, the first assignment of `c`'s destination or source on each path.
-/// Because `c` is available there, each such assignment is an instruction of `c`.
-pub fn reaching_instances(f: &Function, cfg: &Cfg, a: &AvailCopies, c: CopyId, block: BlockId, pos: usize) -> Vec<InstId> {
-    let (d, s) = (a.table[c].dest, a.table[c].src);
-    let touches = |i: InstId| f.insts[i].results.iter().any(|&r| r == d || r == s);
-    reaching(f, cfg, block, pos, touches, |i| a.made_by(i) == Some(c))
+/// The instructions of a copy that justify it at a point: walking backwards on every path,
+/// the first instruction that assigns the copy's destination or source (where the copy is
+/// available, every such instruction makes it). The answer at a block's entry is memoised
+/// per (copy, block), and a walk that meets a block with a memoised entry takes that answer
+/// instead of walking on: the uses of a copy far above them (a copy in the entry block read
+/// in 5,000 blocks below) then cost one step each instead of a walk back to the entry each.
+pub struct Justifier<'a> {
+    f: &'a Function,
+    cfg: &'a Cfg,
+    a: &'a AvailCopies,
+    memo: HashMap<(CopyId, BlockId), Vec<InstId>>,
+}
+
+impl<'a> Justifier<'a> {
+    pub fn new(f: &'a Function, cfg: &'a Cfg, a: &'a AvailCopies) -> Justifier<'a> {
+        Justifier { f, cfg, a, memo: HashMap::new() }
+    }
+
+    /// The last instruction of `b` before position `end` that assigns `c`'s variables.
+    fn last_touch(&self, c: CopyId, b: BlockId, end: usize) -> Option<InstId> {
+        let (d, s) = (self.a.table[c].dest, self.a.table[c].src);
+        let touches = |i: &InstId| self.f.insts[*i].results.iter().any(|&r| r == d || r == s);
+        self.f.blocks[b].all_insts().take(end).filter(touches).last()
+    }
+
+    /// The instructions of `c` reaching the entry of `block` (sorted, without repeats).
+    fn entry(&mut self, c: CopyId, block: BlockId) -> Vec<InstId> {
+        if let Some(v) = self.memo.get(&(c, block)) {
+            return v.clone();
+        }
+        let reachable = |p: &&BlockId| self.cfg.is_reachable(**p);
+        let mut found: Vec<InstId> = Vec::new();
+        let mut seen: EntitySet<BlockId> = EntitySet::new_empty(self.f.blocks.len());
+        let mut work: Vec<BlockId> = self.cfg.preds(block).iter().filter(reachable).copied().collect();
+        while let Some(b) = work.pop() {
+            if !seen.insert(b) {
+                continue;
+            }
+            if let Some(i) = self.last_touch(c, b, usize::MAX) {
+                if self.a.made_by(i) == Some(c) {
+                    found.push(i);
+                }
+            } else if let Some(known) = self.memo.get(&(c, b)) {
+                found.extend_from_slice(known);
+            } else {
+                work.extend(self.cfg.preds(b).iter().filter(reachable).copied());
+            }
+        }
+        found.sort();
+        found.dedup();
+        self.memo.insert((c, block), found.clone());
+        found
+    }
+
+    /// The instructions of copy `c` that reach the point just before position `pos` of
+    /// `block` (sorted, without repeats).
+    pub fn at(&mut self, c: CopyId, block: BlockId, pos: usize) -> Vec<InstId> {
+        match self.last_touch(c, block, pos) {
+            Some(i) if self.a.made_by(i) == Some(c) => vec![i],
+            Some(_) => Vec::new(),
+            None => self.entry(c, block),
+        }
+    }
 }
 
 /// The justification of a must-fact at the point just before position `pos` of `block`:
@@ -85,9 +152,6 @@ pub(crate) fn reaching(
     found
 }
 
-/// A point in a block: before its instruction at this position.
-type Point = (BlockId, usize);
-
 /// Rewrites `g` (a clone of `f`, which the analysis `a` describes) and returns the events.
 pub fn rewrite(f: &Function, cfg: &Cfg, a: &AvailCopies, g: &mut Function) -> Result<Vec<Event>, ReplayError> {
     let mut events = Vec::new();
@@ -107,24 +171,11 @@ pub fn rewrite(f: &Function, cfg: &Cfg, a: &AvailCopies, g: &mut Function) -> Re
             pos += 1;
         });
     }
-    // The justification of each link, computed once per (copy, point).
-    let mut vias: EntityVec<CopyId, Vec<(Point, Vec<InstId>)>> = EntityVec::filled(a.table.len(), Vec::new());
+    let mut justify = Justifier::new(f, cfg, a);
     for (inst, block, pos, operand, from, to, chain) in planned {
-        let via = chain
-            .into_iter()
-            .map(|c| {
-                let insts = match vias[c].iter().find(|(p, _)| *p == (block, pos)) {
-                    Some((_, v)) => v.clone(),
-                    None => {
-                        let v = reaching_instances(f, cfg, a, c, block, pos);
-                        vias[c].push(((block, pos), v.clone()));
-                        v
-                    }
-                };
-                Via { copy: c, insts }
-            })
-            .collect();
-        let e = Event::Rewrite { inst, block, operand, from, to, via };
+        let more = u32::try_from(chain.len().saturating_sub(VIA_SHOWN)).unwrap_or(u32::MAX);
+        let via = chain.into_iter().take(VIA_SHOWN).map(|c| Via { copy: c, insts: justify.at(c, block, pos) }).collect();
+        let e = Event::Rewrite { inst, block, operand, from, to, via, more };
         apply_event(g, events.len(), &e)?;
         events.push(e);
     }

@@ -36,8 +36,11 @@ fn round_text(f: &Function, r: &AvailRound, k: usize, n: usize) -> String {
 
 fn event_text(g: &Function, t: &Trace, e: &Event, inst: InstId) -> String {
     match e {
-        Event::Rewrite { block, from, to, via, .. } => {
-            let copies: Vec<String> = via.iter().map(|v| format!("`{}`", copy_text(t, v.copy))).collect();
+        Event::Rewrite { block, from, to, via, more, .. } => {
+            let mut copies: Vec<String> = via.iter().map(|v| format!("`{}`", copy_text(t, v.copy))).collect();
+            if *more > 0 {
+                copies.push(format!("{more} more"));
+            }
             let noun = if copies.len() == 1 { "copy" } else { "copies" };
             let verb = if copies.len() == 1 { "reaches" } else { "reach" };
             format!(

@@ -24,10 +24,8 @@ fn cp(text: &str) -> (Function, CopyPropOutput, String) {
     assert_eq!(back, out.trace);
     let last = out.trace.avail_at_round(usize::MAX);
     for &b in &f.layout {
-        let ins: Vec<CopyId> = out.avail.facts.ins[b].iter().collect();
-        let outs: Vec<CopyId> = out.avail.facts.outs[b].iter().collect();
-        assert_eq!(last.ins[b.0 as usize], ins, "in-set of {b} from the trace");
-        assert_eq!(last.outs[b.0 as usize], outs, "out-set of {b} from the trace");
+        assert_eq!(last.ins[b.0 as usize], out.avail.facts.ins[b], "in-set of {b} from the trace");
+        assert_eq!(last.outs[b.0 as usize], out.avail.facts.outs[b], "out-set of {b} from the trace");
     }
     for s in step_texts(&f, &out) {
         assert!(!s.contains('\n'), "{s}");
@@ -375,4 +373,26 @@ fn a_trapping_division_is_recomputed_only_where_it_already_ran() {
     let (_, out, text) = cp(guarded);
     assert_eq!(out.stats.rematerialized, 0);
     assert!(text.contains("v: int = id t;"), "{text}");
+}
+
+#[test]
+fn a_long_chain_records_its_first_links_and_counts_the_rest() {
+    // v20 ← v19 ← … ← v0: the use of v20 reads v0 through 20 copies.
+    let mut src = String::from("@main {\n  v0: int = const 7;\n");
+    for i in 1..=20 {
+        src.push_str(&format!("  v{i}: int = id v{};\n", i - 1));
+    }
+    src.push_str("  print v20;\n}\n");
+    let (f, out, text) = cp(&src);
+    assert!(text.contains("print v0;"), "{text}");
+    let print = out.trace.events.iter().find_map(|e| match e {
+        Event::Rewrite { via, more, from, .. } if f.value_name(*from) == "v20" => Some((via.len(), *more)),
+        _ => None,
+    });
+    assert_eq!(print, Some((VIA_SHOWN, 20 - VIA_SHOWN as u32)), "the first {VIA_SHOWN} links, then a count");
+    let steps = step_texts(&f, &out);
+    let want = format!("and {} more reach it on every path", 20 - VIA_SHOWN);
+    assert!(steps.iter().any(|s| s.starts_with("Rewrite `v20` to `v0` in `print v20;`") && s.ends_with(&want)), "{steps:#?}");
+    // A short chain records every link and no count.
+    assert!(out.trace.events.iter().all(|e| !matches!(e, Event::Rewrite { via, more, .. } if via.len() < VIA_SHOWN && *more > 0)));
 }

@@ -110,7 +110,7 @@ mod tests {
         let t = &fx.out().trace;
         let table = rows(&fx.original, t, t.rounds.len(), false);
         let join = table.iter().find(|r| r.name == ".join").unwrap();
-        let Set::Copies(v) = &join.ins.set else { panic!("the join is reachable") };
+        let Set::Copies(v, _) = &join.ins.set else { panic!("the join is reachable") };
         assert!(v.iter().any(|c| c.short == "x ← a"));
         assert!(t.rounds.len() >= 2, "a second round proves the fixpoint");
     }

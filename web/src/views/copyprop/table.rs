@@ -3,6 +3,7 @@
 //! [`Trace::avail_at_round`] from the recorded changes. The cells the round changed are
 //! outlined.
 
+use optlab_core::entity::EntitySet;
 use optlab_core::passes::copyprop::{CopyId, Trace};
 use optlab_core::{BlockId, Function};
 use yew::prelude::*;
@@ -20,8 +21,13 @@ pub enum Set {
     /// Every copy: the optimistic start of a must-analysis, and what an unreachable block
     /// keeps (no path establishes anything there, so nothing is removed).
     Top,
-    Copies(Vec<CopyChip>),
+    /// The first [`CHIPS_SHOWN`] copies and how many more there are (a block deep in a long
+    /// chain of copies has thousands available; a cell lists a few and counts the rest).
+    Copies(Vec<CopyChip>, usize),
 }
+
+/// At most this many copies are drawn in a cell.
+pub const CHIPS_SHOWN: usize = 12;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cell {
@@ -64,11 +70,14 @@ pub fn rows(f: &Function, trace: &Trace, rounds_done: usize, mark_changes: bool)
         .iter()
         .map(|&(b, reachable)| {
             let is_entry = Some(b) == entry;
-            let cell = |ids: Option<&Vec<CopyId>>, top: bool, changed: bool| Cell {
-                set: if top {
-                    Set::Top
-                } else {
-                    Set::Copies(ids.map_or_else(Vec::new, |v| v.iter().map(|&c| chip(f, trace, c)).collect()))
+            let cell = |ids: Option<&EntitySet<CopyId>>, top: bool, changed: bool| Cell {
+                set: match ids {
+                    _ if top => Set::Top,
+                    None => Set::Copies(Vec::new(), 0),
+                    Some(set) => Set::Copies(
+                        set.iter().take(CHIPS_SHOWN).map(|c| chip(f, trace, c)).collect(),
+                        set.count().saturating_sub(CHIPS_SHOWN),
+                    ),
                 },
                 changed,
             };
@@ -105,10 +114,11 @@ fn set_html(c: &Cell, col: &'static str) -> Html {
         Set::Top => html! {
             <td {class}><span class="cp-top" title="every copy: the optimistic start; no path has removed any">{ "⊤" }</span></td>
         },
-        Set::Copies(v) if v.is_empty() => html! { <td {class}><span class="cp-empty" title="no copy is available">{ "∅" }</span></td> },
-        Set::Copies(v) => html! {
+        Set::Copies(v, 0) if v.is_empty() => html! { <td {class}><span class="cp-empty" title="no copy is available">{ "∅" }</span></td> },
+        Set::Copies(v, more) => html! {
             <td {class}>
                 { for v.iter().map(|c| html! { <code class="cp-copy" title={c.text.clone()}>{ c.short.clone() }</code> }) }
+                if *more > 0 { <span class="cp-more">{ format!("and {more} more") }</span> }
             </td>
         },
     }
@@ -153,7 +163,7 @@ mod tests {
     fn shorts(c: &Cell) -> Vec<&str> {
         match &c.set {
             Set::Top => vec!["⊤"],
-            Set::Copies(v) => v.iter().map(|c| c.short.as_str()).collect(),
+            Set::Copies(v, _) => v.iter().map(|c| c.short.as_str()).collect(),
         }
     }
 
@@ -170,7 +180,7 @@ mod tests {
         assert_eq!(rows[0].name, ".b0");
         assert!(rows[0].entry);
         assert_eq!(shorts(&rows[0].ins), ["" ; 0], "nothing is available on entry");
-        assert_eq!(rows[0].ins.set, Set::Copies(vec![]));
+        assert_eq!(rows[0].ins.set, Set::Copies(vec![], 0));
         assert_eq!(shorts(&rows[0].outs), ["⊤"]);
         for r in &rows[1..] {
             assert_eq!((r.ins.set.clone(), r.outs.set.clone()), (Set::Top, Set::Top), "{}", r.name);
@@ -189,7 +199,7 @@ mod tests {
         assert!(shorts(&row(&rows, ".j").outs).contains(&"last ← i"));
         assert!(rows.iter().all(|r| !r.ins.changed && !r.outs.changed));
         let chip = match &row(&rows, ".j").ins.set {
-            Set::Copies(v) => v[2].clone(),
+            Set::Copies(v, _) => v[2].clone(),
             Set::Top => panic!(),
         };
         assert_eq!(chip.text, "x = id a", "the title is the trace's own text");
