@@ -50,7 +50,7 @@ pub use holds::{Holding, Holds};
 pub use pass::{CopyProp, COPYPROP_PASS};
 pub use remat::{as_held, rematerialize, Held, HeldExprs};
 pub use rewrite::{resolve, Justifier, VIA_SHOWN};
-pub use steps::step_texts;
+pub use steps::{delete_reason, list, step_texts};
 pub use trace::{apply_event, replay_to, try_replay_to, AvailRound, BlockSets, CopyInfo, Event, HeldId, HeldInfo, ReplayError, SetChange, Trace, Via};
 
 use crate::cfg::Cfg;

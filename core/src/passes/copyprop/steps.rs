@@ -14,7 +14,18 @@ fn copy_text(t: &Trace, c: super::CopyId) -> String {
     t.copies.get(c.0 as usize).map_or_else(|| c.to_string(), |x| x.text.clone())
 }
 
-fn list(items: &[String]) -> String {
+/// Why a copy of `dest` was deleted in liveness round `round` (0: the self-copy the rewrite
+/// made): the step text's and the view's words.
+pub fn delete_reason(dest: &str, round: u32) -> String {
+    match round {
+        0 => format!("the rewrite made it copy {dest} to itself, which does nothing"),
+        1 => format!("{dest} is not used afterwards"),
+        _ => format!("{dest} is no longer used afterwards, now that the copies reading it are gone"),
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`: how the step texts and the view's explanations list copies.
+pub fn list(items: &[String]) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),
@@ -54,14 +65,7 @@ fn event_text(g: &Function, t: &Trace, e: &Event, inst: InstId) -> String {
         }
         Event::Delete { block, round, .. } => {
             let dest = g.insts.get(inst).and_then(|i| i.results.first()).map_or_else(|| "?".to_string(), |&d| g.value_in_code(d));
-            let why = if *round == 0 {
-                format!("the rewrite made it copy {dest} to itself, which does nothing")
-            } else if *round > 1 {
-                format!("{dest} is no longer used afterwards, now that the copies reading it are gone")
-            } else {
-                format!("{dest} is not used afterwards")
-            };
-            format!("Delete `{}` ({}): {why}", inst_text(g, inst), g.block_in_code(*block))
+            format!("Delete `{}` ({}): {}", inst_text(g, inst), g.block_in_code(*block), delete_reason(&dest, *round))
         }
         Event::Rematerialize { block, from, args, via, .. } => {
             let mut after = g.clone();

@@ -396,3 +396,17 @@ fn a_long_chain_records_its_first_links_and_counts_the_rest() {
     // A short chain records every link and no count.
     assert!(out.trace.events.iter().all(|e| !matches!(e, Event::Rewrite { via, more, .. } if via.len() < VIA_SHOWN && *more > 0)));
 }
+
+#[test]
+fn delete_reasons_follow_the_round() {
+    assert_eq!(delete_reason("x", 0), "the rewrite made it copy x to itself, which does nothing");
+    assert_eq!(delete_reason("x", 1), "x is not used afterwards");
+    assert!(delete_reason("x", 2).contains("now that the copies reading it are gone"));
+}
+
+#[test]
+fn lists_read_as_english() {
+    assert_eq!(list(&[]), "");
+    assert_eq!(list(&["a".into()]), "a");
+    assert_eq!(list(&["a".into(), "b".into(), "c".into()]), "a, b and c");
+}

@@ -5,7 +5,7 @@
 //! justified elsewhere.
 
 use super::step::step_of_event;
-use optlab_core::passes::copyprop::{Event, Trace};
+use optlab_core::passes::copyprop::{delete_reason, list, Event, Trace};
 use optlab_core::passes::dce::inst_text;
 use optlab_core::{BlockId, Function, InstId};
 use std::collections::HashMap;
@@ -63,15 +63,6 @@ pub struct Why {
 
 fn value(f: &Function, v: optlab_core::ValueId) -> String {
     f.value_name(v).to_string()
-}
-
-/// Why `deleted`, from the liveness round of the deletion (see core's `Event::Delete`).
-pub fn delete_reason(dest: &str, round: u32) -> String {
-    match round {
-        0 => format!("the rewrite made it copy {dest} to itself, which does nothing"),
-        1 => format!("{dest} is not used afterwards"),
-        _ => format!("{dest} is no longer used afterwards, now that the copies reading it are gone"),
-    }
 }
 
 /// What the trace says about `inst` as of step `k`. `original` is the function the pass ran
@@ -167,15 +158,6 @@ impl Item {
     }
 }
 
-/// `a`, `a and b`, `a, b and c`.
-pub fn list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,14 +226,6 @@ mod tests {
         let before = why(f, t, i, step - 1, true, true);
         assert!(before.items.is_empty() && !before.hidden, "the future stays out of exercise mode");
         assert_eq!(before.untouched.as_deref(), Some("Nothing so far."));
-    }
-
-    #[test]
-    fn delete_reasons_follow_the_round() {
-        assert_eq!(delete_reason("x", 0), "the rewrite made it copy x to itself, which does nothing");
-        assert_eq!(delete_reason("x", 1), "x is not used afterwards");
-        assert!(delete_reason("x", 2).contains("now that the copies reading it are gone"));
-        assert_eq!(list(&["a".into(), "b".into(), "c".into()]), "a, b and c");
     }
 
     #[test]
