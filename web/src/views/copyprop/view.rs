@@ -109,9 +109,11 @@ fn item_html(item: &Item, dispatch: &Callback<Action>) -> Html {
     let step = item.step;
     let go = dispatch.reform(move |_: MouseEvent| Action::Step(StepCmd::To(step)));
     let body = match &item.what {
-        What::Rewrite { from, to, links } => {
-            let (noun, verb) = if links.len() == 1 { ("copy", "reaches") } else { ("copies", "reach") };
-            let n = links.len();
+        What::Rewrite { from, to, links, more } => {
+            // A counted tail of a long chain is the list's last item.
+            let tail = (*more > 0).then(|| format!("{more} more"));
+            let n = links.len() + usize::from(tail.is_some());
+            let (noun, verb) = if n == 1 { ("copy", "reaches") } else { ("copies", "reach") };
             let links = links.iter().enumerate().map(|(j, l)| {
                 let sep = match n - 1 - j {
                     0 => "",
@@ -132,7 +134,7 @@ fn item_html(item: &Item, dispatch: &Callback<Action>) -> Html {
             html! {
                 <>
                     <code>{ from.clone() }</code>{ " → " }<code>{ to.clone() }</code>
-                    { format!(": because {noun} ") }{ for links }{ format!(" {verb} it on every path") }
+                    { format!(": because {noun} ") }{ for links }{ for tail }{ format!(" {verb} it on every path") }
                 </>
             }
         }

@@ -28,8 +28,9 @@ pub struct Link {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum What {
-    /// The operand read `from` and reads `to`, because the copies of `links` reach it.
-    Rewrite { from: String, to: String, links: Vec<Link> },
+    /// The operand read `from` and reads `to`, because the copies of `links` reach it (and
+    /// `more` further links of a long chain, which the trace counts without recording).
+    Rewrite { from: String, to: String, links: Vec<Link>, more: u32 },
     /// The copy was deleted; `reason` completes "deleted: …".
     Delete { reason: String },
     /// This copy is one link of the rewrite of `target` (`code`: its text before).
@@ -77,10 +78,11 @@ pub fn why(original: &Function, trace: &Trace, inst: InstId, k: usize, exercise:
     for (n, e) in trace.events.iter().enumerate() {
         let step = step_of_event(trace, n);
         let what = match e {
-            Event::Rewrite { inst: i, from, to, via, .. } if *i == inst => What::Rewrite {
+            Event::Rewrite { inst: i, from, to, via, more, .. } if *i == inst => What::Rewrite {
                 from: value(original, *from),
                 to: value(original, *to),
                 links: via.iter().map(|v| Link { copy: copy_text(v.copy), made_by: v.insts.iter().map(|&m| place(m)).collect() }).collect(),
+                more: *more,
             },
             Event::Rewrite { inst: i, from, to, via, .. } if via.iter().any(|v| v.insts.contains(&inst)) => What::Justifies {
                 target: place(*i),
@@ -141,9 +143,12 @@ impl Item {
     pub fn sentence(&self) -> String {
         let places = |ps: &[Place]| ps.iter().map(|p| p.block.clone()).collect::<Vec<_>>().join(", ");
         match &self.what {
-            What::Rewrite { from, to, links } => {
-                let copies: Vec<String> = links.iter().map(|l| format!("`{}` ({})", l.copy, places(&l.made_by))).collect();
-                let (noun, verb) = if links.len() == 1 { ("copy", "reaches") } else { ("copies", "reach") };
+            What::Rewrite { from, to, links, more } => {
+                let mut copies: Vec<String> = links.iter().map(|l| format!("`{}` ({})", l.copy, places(&l.made_by))).collect();
+                if *more > 0 {
+                    copies.push(format!("{more} more"));
+                }
+                let (noun, verb) = if copies.len() == 1 { ("copy", "reaches") } else { ("copies", "reach") };
                 format!("`{from}` → `{to}`: because {noun} {} {verb} it on every path", list(&copies))
             }
             What::Delete { reason } => format!("deleted: {reason}"),
@@ -241,5 +246,21 @@ mod tests {
             s,
             ["recomputes `div n two` instead of copying `t`, which holds it on every path (.body, .odd): the copy could not go, and a recomputation costs the same"]
         );
+    }
+
+    #[test]
+    fn a_long_chain_names_its_first_links_and_counts_the_rest() {
+        let mut text = String::from("@main {\n  v0: int = const 7;\n");
+        for i in 1..=20 {
+            text.push_str(&format!("  v{i}: int = id v{};\n", i - 1));
+        }
+        text.push_str("  print v20;\n}\n");
+        let fx = fixture(&text);
+        let f = &fx.original;
+        let w = why(f, &fx.out().trace, inst_of(f, "print v20;"), last_step(&fx), false, false);
+        let s = w.items[0].sentence();
+        let shown = optlab_core::passes::copyprop::VIA_SHOWN;
+        assert!(s.starts_with("`v20` → `v0`: because copies `v20 = id v19` (.b0)"), "{s}");
+        assert!(s.ends_with(&format!("and {} more reach it on every path", 20 - shown)), "{s}");
     }
 }
