@@ -129,7 +129,7 @@ fn dce_and_copyprop_alone_never_raise_the_count() {
 fn growth_reasons(runs: &[pipeline::PipelineRun]) -> Vec<String> {
     let (mut split_blocks, mut copies, mut beside) = (0, 0, 0);
     for r in runs {
-        let Some(Detail::Lcm(o)) = r.stages.first().map(|s| &s.detail) else { continue };
+        let Some(Detail::Lcm { out: o, .. }) = r.stages.first().map(|s| &s.detail) else { continue };
         let out = r.function_at(usize::MAX);
         // Temporaries some of whose copies were recomputed, yet still computed at the end.
         if let Some(Detail::CopyProp(c)) = r.stages.get(1).map(|s| &s.detail) {

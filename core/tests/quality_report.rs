@@ -114,7 +114,7 @@ fn measure(name: &str, m: &Module, original_text: &str, v: &Variant, cfg: &RunCo
                 Outcome::Refused(msg) => refusals.push(format!("{name}: {} refused: {msg}", s.pass.title)),
                 Outcome::Failed(msg) => return Err(format!("{name} ({}): {} failed: {msg}", v.title, s.pass.title)),
             }
-            if let Detail::Lcm(o) = &s.detail {
+            if let Detail::Lcm { out: o, .. } = &s.detail {
                 lcm_moved += o.moved().len();
             }
         }

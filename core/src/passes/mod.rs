@@ -101,7 +101,9 @@ pub enum Detail {
     /// Refused or failed before the pass produced anything.
     None,
     Dce(Box<dce::DceResult>),
-    Lcm(Box<lcm::LcmOutput>),
+    /// LCM's output and its step list (the view needs the steps' positions in the trace,
+    /// so they are built once, here).
+    Lcm { out: Box<lcm::LcmOutput>, steps: Box<lcm::LcmSteps> },
     CopyProp(Box<copyprop::CopyPropOutput>),
 }
 
@@ -111,7 +113,7 @@ impl Detail {
         let v = match self {
             Detail::None => Ok(serde_json::Value::Null),
             Detail::Dce(r) => serde_json::to_value(&r.trace),
-            Detail::Lcm(o) => serde_json::to_value(&o.trace),
+            Detail::Lcm { out, .. } => serde_json::to_value(&out.trace),
             Detail::CopyProp(o) => serde_json::to_value(&o.trace),
         };
         v.unwrap_or(serde_json::Value::Null)

@@ -44,7 +44,8 @@ impl Pass for Lcm {
             Count::of(inserted, "computation inserted", "computations inserted"),
             Count::of(deleted, "deleted", "deleted"),
         ];
-        let steps = out.steps().texts().clone();
-        PassRun { pass: &INFO, function: out.result.clone(), outcome: Outcome::Ran, detail: Detail::Lcm(Box::new(out)), counts, steps }
+        let lcm_steps = out.steps();
+        let steps = lcm_steps.texts().clone();
+        PassRun { pass: &INFO, function: out.result.clone(), outcome: Outcome::Ran, detail: Detail::Lcm { out: Box::new(out), steps: Box::new(lcm_steps) }, counts, steps }
     }
 }

@@ -20,18 +20,23 @@ mod view;
 pub use view::LcmView;
 
 use crate::program::Analysis;
-use optlab_core::passes::lcm::LcmOutput;
+use optlab_core::passes::lcm::{LcmOutput, LcmSteps};
 use optlab_core::passes::Detail;
 
-/// LCM's output on the analysed function, or why there is none (SIL, a malformed function):
-/// the detail of its run behind the pass contract.
-pub fn output(a: &Analysis) -> Result<&LcmOutput, String> {
+/// LCM's output on the analysed function and its steps, or why there are none (SIL, a
+/// malformed function): the detail of its run behind the pass contract.
+pub fn run(a: &Analysis) -> Result<(&LcmOutput, &LcmSteps), String> {
     let run = a.run("lcm").ok_or_else(|| "LCM is not registered".to_string())?;
     match (&run.detail, run.problem()) {
         (_, Some(why)) => Err(why.to_string()),
-        (Detail::Lcm(out), None) => Ok(out),
+        (Detail::Lcm { out, steps }, None) => Ok((out, steps)),
         _ => Err("LCM produced nothing".to_string()),
     }
+}
+
+/// LCM's output alone (see [`run`]).
+pub fn output(a: &Analysis) -> Result<&LcmOutput, String> {
+    run(a).map(|(out, _)| out)
 }
 
 #[cfg(test)]

@@ -38,10 +38,9 @@ struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    fn new(s: &'a State, steps: &'a Option<LcmSteps>) -> Option<Ctx<'a>> {
+    fn new(s: &'a State) -> Option<Ctx<'a>> {
         let a = s.analysis.as_ref().ok()?;
-        let out = super::output(a).ok()?;
-        let steps = steps.as_ref()?;
+        let (out, steps) = super::run(a).ok()?;
         let k = s.step(Tab::pass("lcm"));
         Some(Ctx { a, out, steps, k, pos: steps.pos(k) })
     }
@@ -55,10 +54,9 @@ fn lcm_body(props: &ViewProps) -> Html {
     let graphs = use_memo(analysis.clone(), |a| {
         a.as_ref().and_then(|a| super::output(a).ok().map(|out| LcmGraphs::new(&a.function, out)))
     });
-    let steps = use_memo(analysis.clone(), |a| a.as_ref().and_then(|a| super::output(a).ok().map(LcmOutput::steps)));
     let counts = use_memo(analysis, |a| a.as_ref().and_then(|a| super::output(a).ok().map(LcmOutput::occurrence_counts)));
     let guesses = use_state(Guesses::default);
-    let (Some(c), Some(graphs)) = (Ctx::new(s, &steps), graphs.as_ref()) else { return html! {} };
+    let (Some(c), Some(graphs)) = (Ctx::new(s), graphs.as_ref()) else { return html! {} };
     let out = c.out;
     let expr = pick_expr(out, s.expr.as_deref());
 
