@@ -18,6 +18,7 @@ pub mod ir;
 pub mod parse;
 pub mod passes;
 pub mod print;
+pub mod sil;
 pub mod steps;
 
 pub use diag::{Diagnostic, Diagnostics, SourceFile, Span};

@@ -10,7 +10,8 @@ use crate::cfg::Cfg;
 use crate::dataflow::ReachingDefs;
 use crate::dom::{ControlDeps, DomEvent, DomKind, DomTree, Frontiers};
 use crate::ir::{Function, Lang};
-use std::sync::OnceLock;
+use crate::sil::types::{FunctionTypes, TypeEnv};
+use std::sync::{Arc, OnceLock};
 
 #[derive(Debug)]
 pub struct Analyses {
@@ -26,16 +27,43 @@ pub struct Analyses {
     /// Control dependence: the post-dominance frontier.
     pub cdg: ControlDeps,
     reaching: OnceLock<Option<ReachingDefs>>,
+    /// The module's declarations and the user's type assumptions.
+    pub type_env: Arc<TypeEnv>,
+    types: OnceLock<FunctionTypes>,
 }
 
 impl Analyses {
+    /// The analyses of `f` with no declarations but the standard library's (a SIL function
+    /// alone, or Bril). Use [`Analyses::with_types`] when the function's module is at hand.
     pub fn new(f: &Function) -> Analyses {
+        Analyses::with_types(f, Arc::new(TypeEnv::default()))
+    }
+
+    /// The analyses of `f`, classifying its types against its module's declarations.
+    pub fn with_types(f: &Function, type_env: Arc<TypeEnv>) -> Analyses {
         let cfg = Cfg::new(f);
         let (dom, dom_events) = DomTree::build_traced(f, &cfg, DomKind::Dominators);
         let (pdom, pdom_events) = DomTree::build_traced(f, &cfg, DomKind::PostDominators);
         let frontiers = Frontiers::new(&cfg, &dom, &pdom);
         let cdg = ControlDeps::from_frontiers(&cfg, &pdom, &frontiers);
-        Analyses { cfg, dom, dom_events, pdom, pdom_events, frontiers, cdg, reaching: OnceLock::new() }
+        Analyses {
+            cfg,
+            dom,
+            dom_events,
+            pdom,
+            pdom_events,
+            frontiers,
+            cdg,
+            reaching: OnceLock::new(),
+            type_env,
+            types: OnceLock::new(),
+        }
+    }
+
+    /// Every type of `f` classified (trivial / loadable / address-only / unknown), built on
+    /// first use. `f` must be the function these analyses were built from.
+    pub fn types(&self, f: &Function) -> &FunctionTypes {
+        self.types.get_or_init(|| FunctionTypes::new(f, self.type_env.clone()))
     }
 
     /// Reaching definitions (Bril only: SIL values are defined once, so a use names its

@@ -89,7 +89,7 @@ impl Pipeline {
                 let slug = pass.info().slug;
                 known.iter().find(|r| r.pass.slug == slug).cloned().unwrap_or_else(|| run(*pass, input, a, opts))
             } else {
-                run(*pass, input, &Analyses::new(input), opts)
+                run(*pass, input, &Analyses::with_types(input, a.type_env.clone()), opts)
             };
             stages.push(r);
         }
@@ -100,8 +100,9 @@ impl Pipeline {
     pub fn run_module(&self, m: &Module, opts: &Options) -> (Module, Vec<PipelineRun>) {
         let mut out = m.clone();
         let mut runs = Vec::new();
+        let env = crate::sil::types::env_of(m);
         for f in out.functions.iter_mut().filter(|f| !f.is_declaration()) {
-            let r = self.run(f, &Analyses::new(f), opts);
+            let r = self.run(f, &Analyses::with_types(f, env.clone()), opts);
             *f = r.output().clone();
             runs.push(r);
         }

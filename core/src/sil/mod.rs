@@ -1,0 +1,4 @@
+//! What SIL's text says beyond instructions: the type system (seed 002). Ownership and
+//! AddressLowering build on it.
+
+pub mod types;

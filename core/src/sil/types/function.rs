@@ -1,0 +1,345 @@
+//! Every type that appears in one function — its signature, block arguments, instruction
+//! results, type operands and operand annotations — classified in the function's generic
+//! context, with where each appears.
+
+use super::check;
+use super::classify::{Class, Classifier, Source, Step, TypeEnv, Verdict};
+use super::ty::{self, GenericParam, Req, Ty};
+use crate::diag::Span;
+use crate::ir::{Function, Inst, Lang, Piece, Type, ValueDef, ValueId};
+use crate::parse::sil::scan::type_end;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Object or address (`$T` or `$*T`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Category {
+    Object,
+    Address,
+}
+
+/// Where a type appears.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Use {
+    pub span: Span,
+    /// `%3 (argument of bb0)`, `alloc_stack`, `parameter 1 (@in)`.
+    pub what: String,
+}
+
+/// One distinct type of the function.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Row {
+    /// As written (whitespace collapsed), without `$`.
+    pub text: String,
+    pub category: Category,
+    pub verdict: Verdict,
+    pub uses: Vec<Use>,
+}
+
+/// A place where an instruction's qualifier contradicts the classification.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Warning {
+    pub span: Span,
+    pub message: String,
+}
+
+/// The types of one function.
+#[derive(Clone, Debug, Serialize)]
+pub struct FunctionTypes {
+    pub function: String,
+    /// The function's generic parameters with their constraints (`T: AnyObject`).
+    pub generics: Vec<String>,
+    pub rows: Vec<Row>,
+    pub warnings: Vec<Warning>,
+    #[serde(skip)]
+    env: Arc<TypeEnv>,
+    #[serde(skip)]
+    params: Vec<GenericParam>,
+    #[serde(skip)]
+    reqs: Vec<Req>,
+    #[serde(skip)]
+    index: HashMap<String, usize>,
+}
+
+/// Collapses runs of whitespace, so `$(Int,  Int)` and `$(Int, Int)` are one row.
+pub fn normalize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for w in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
+}
+
+/// The generic signature of a SIL function (from its `$@convention(…) <T …> (…) -> …` type).
+pub fn signature(f: &Function) -> Option<ty::FnTy> {
+    let text = f.sil.as_ref()?.ty.trim();
+    let text = text.strip_prefix('$').unwrap_or(text);
+    match ty::parse(text).ok()? {
+        Ty::Function(fty) => Some(*fty),
+        _ => None,
+    }
+}
+
+impl FunctionTypes {
+    pub fn new(f: &Function, env: Arc<TypeEnv>) -> FunctionTypes {
+        let sig = signature(f);
+        let (params, reqs) = sig.as_ref().map(|s| (s.generics.clone(), s.reqs.clone())).unwrap_or_default();
+        let generics = params
+            .iter()
+            .map(|p| {
+                let mut bounds: Vec<String> = p.bounds.iter().map(|b| b.to_string()).collect();
+                for r in &reqs {
+                    if let Req::Conforms(l, b) = r {
+                        if l.as_simple_name() == Some(p.name.as_str()) {
+                            bounds.push(b.to_string());
+                        }
+                    }
+                }
+                if bounds.is_empty() {
+                    p.name.clone()
+                } else {
+                    format!("{}: {}", p.name, bounds.join(" & "))
+                }
+            })
+            .collect();
+        let mut ft = FunctionTypes {
+            function: f.name.clone(),
+            generics,
+            rows: Vec::new(),
+            warnings: Vec::new(),
+            env,
+            params,
+            reqs,
+            index: HashMap::new(),
+        };
+        let env = ft.env.clone();
+        let c = Classifier::new(&env, &ft.params, &ft.reqs);
+        if f.lang == Lang::Bril {
+            ft.bril(f);
+            return ft;
+        }
+        let head = Span::new(f.span.lo as usize, f.span.lo as usize + 3);
+        if let Some(s) = &sig {
+            for (k, p) in s.params.iter().enumerate() {
+                let conv = p.conv.as_ref().map_or(String::new(), |c| format!(" (@{c})"));
+                ft.add(&c, &p.ty.to_string(), head, format!("parameter {}{conv}", k + 1));
+            }
+            for r in &s.results {
+                let conv = r.conv.as_ref().map_or(String::new(), |c| format!(" (@{c})"));
+                ft.add(&c, &r.ty.to_string(), head, format!("result{conv}"));
+            }
+        }
+        for b in &f.layout {
+            for &p in &f.blocks[*b].params {
+                let d = &f.values[p];
+                if let Some(Type::Sil(t)) = &d.ty {
+                    ft.add(&c, t, d.span, format!("%{} (argument of {})", d.name, f.block_name(*b)));
+                }
+            }
+            for &i in f.blocks[*b].insts.iter().chain(f.blocks[*b].term.iter()) {
+                let inst = &f.insts[i];
+                let op = inst.op.to_string();
+                for &r in &inst.results {
+                    let d = &f.values[r];
+                    if let Some(Type::Sil(t)) = &d.ty {
+                        ft.add(&c, t, d.span, format!("%{} ({op})", d.name));
+                    }
+                }
+                if let Some(Type::Sil(t)) = &inst.ty {
+                    ft.add(&c, t, inst.span, format!("`{op}` type operand"));
+                }
+                for p in &inst.sil {
+                    if let Piece::Text(text) = p {
+                        for t in dollar_types(text) {
+                            ft.add(&c, &t, inst.span, format!("`{op}` operand"));
+                        }
+                    }
+                }
+            }
+        }
+        ft.warnings = check::warnings(f, &ft);
+        ft
+    }
+
+    fn bril(&mut self, f: &Function) {
+        let mut seen: Vec<String> = Vec::new();
+        for (_, v) in f.values.iter() {
+            if let Some(t) = &v.ty {
+                let text = t.to_string();
+                if seen.contains(&text) {
+                    if let Some(r) = self.rows.iter_mut().find(|r| r.text == text) {
+                        r.uses.push(Use { span: v.span, what: v.name.clone() });
+                    }
+                    continue;
+                }
+                seen.push(text.clone());
+                let why = match t {
+                    Type::Ptr(_) => "a Bril pointer: an address into manually managed memory, copied bit for bit",
+                    _ => "a Bril value: a machine scalar, copied bit for bit",
+                };
+                self.index.insert(text.clone(), self.rows.len());
+                self.rows.push(Row {
+                    text,
+                    category: Category::Object,
+                    verdict: Verdict { class: Class::Trivial, why: vec![Step { text: why.into(), at: None, source: Source::Rule }], move_only: false, stub: None },
+                    uses: vec![Use { span: v.span, what: v.name.clone() }],
+                });
+            }
+        }
+    }
+
+    fn add(&mut self, c: &Classifier<'_>, text: &str, span: Span, what: String) {
+        let key = normalize(text);
+        if let Some(&k) = self.index.get(&key) {
+            let uses = &mut self.rows[k].uses;
+            if uses.len() < 64 && !uses.iter().any(|u| u.span == span && u.what == what) {
+                uses.push(Use { span, what });
+            }
+            return;
+        }
+        let (category, verdict) = classify_text(c, &key);
+        self.index.insert(key.clone(), self.rows.len());
+        self.rows.push(Row { text: key, category, verdict, uses: vec![Use { span, what }] });
+    }
+
+    /// The row of a type text (without `$`), if it appears in the function.
+    pub fn row(&self, text: &str) -> Option<&Row> {
+        let key = normalize(text.trim().strip_prefix('$').unwrap_or(text.trim()));
+        self.index.get(&key).map(|&k| &self.rows[k])
+    }
+
+    /// The class of any type text in this function's context (classified now if it does not
+    /// appear in the function).
+    pub fn class_of(&self, text: &str) -> Class {
+        match self.row(text) {
+            Some(r) => r.verdict.class,
+            None => self.classify(text).1.class,
+        }
+    }
+
+    /// Classifies a type text in this function's generic context.
+    pub fn classify(&self, text: &str) -> (Category, Verdict) {
+        let c = Classifier::new(&self.env, &self.params, &self.reqs);
+        classify_text(&c, &normalize(text.trim().strip_prefix('$').unwrap_or(text.trim())))
+    }
+
+    /// Whether a type is trivial *for certain* (unknown is not): what DCE asks before it
+    /// deletes a `fix_lifetime` or leaves a value without a destroy.
+    pub fn is_trivial(&self, text: &str) -> bool {
+        let text = text.trim();
+        !text.starts_with('*') && self.class_of(text) == Class::Trivial
+    }
+
+    pub fn env(&self) -> &TypeEnv {
+        &self.env
+    }
+
+    /// The value's type text, or the `: $T` annotation next to operand `k` of `inst`.
+    pub fn operand_type(f: &Function, inst: &Inst, k: usize, v: ValueId) -> Option<String> {
+        operand_type(f, inst, k, v)
+    }
+
+    /// Counts per class (for summaries).
+    pub fn counts(&self) -> [(Class, usize); 4] {
+        let n = |c: Class| self.rows.iter().filter(|r| r.verdict.class == c).count();
+        [Class::Trivial, Class::Loadable, Class::AddressOnly, Class::Unknown].map(|c| (c, n(c)))
+    }
+}
+
+fn classify_text(c: &Classifier<'_>, key: &str) -> (Category, Verdict) {
+    match ty::parse(key) {
+        Ok(t) => {
+            let cat = if matches!(t, Ty::Address(_)) { Category::Address } else { Category::Object };
+            (cat, c.classify(&t))
+        }
+        Err(e) => (
+            if key.starts_with('*') { Category::Address } else { Category::Object },
+            Verdict {
+                class: Class::Unknown,
+                why: vec![Step { text: format!("`{key}` is a type this lab cannot read: {}", e.message), at: None, source: Source::Rule }],
+                move_only: false,
+                stub: None,
+            },
+        ),
+    }
+}
+
+/// The `$T` type texts in a printed instruction fragment (outside string literals).
+pub fn dollar_types(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_str = false;
+    let mut i = 0;
+    let b = text.as_bytes();
+    while i < b.len() {
+        match b[i] {
+            b'"' => in_str = !in_str,
+            // `@$s4main…` is a mangled symbol name, not a type.
+            b'$' if !in_str && (i == 0 || b[i - 1] != b'@') => {
+                let end = type_end(text, i + 1);
+                let t = text[i + 1..end].trim();
+                if !t.is_empty() {
+                    out.push(t.to_string());
+                }
+                i = end.max(i + 1);
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The SIL type text (after `$`) of operand `k` of `inst`: the value's recorded type, or
+/// else the `: $T` annotation the instruction was written with.
+pub fn operand_type(f: &Function, inst: &Inst, k: usize, v: ValueId) -> Option<String> {
+    if let Some(Type::Sil(t)) = f.values.get(v).and_then(|d| d.ty.as_ref()) {
+        return Some(t.clone());
+    }
+    let pos = inst.sil.iter().position(|p| *p == Piece::Arg(k as u32))?;
+    match inst.sil.get(pos + 1)? {
+        Piece::Text(t) => {
+            let t = t.trim_start().strip_prefix(':')?.trim_start().strip_prefix('$')?;
+            Some(type_prefix(t).to_string())
+        }
+        _ => None,
+    }
+}
+
+/// The leading type in `text` (up to a top-level `,` or the end), e.g. `Int32` of
+/// `Int32, #Int32._value`.
+fn type_prefix(text: &str) -> &str {
+    let mut depth = 0i32;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '<' | '[' => depth += 1,
+            ')' | '>' | ']' => {
+                if depth == 0 {
+                    return text[..i].trim_end();
+                }
+                depth -= 1;
+            }
+            ',' if depth == 0 => return text[..i].trim_end(),
+            _ => {}
+        }
+    }
+    text.trim_end()
+}
+
+/// Whether `v` is a value whose written type is an object (not an address) — block
+/// arguments and results with a recorded type.
+pub(super) fn object_type(f: &Function, v: ValueId) -> Option<&str> {
+    let d = f.values.get(v)?;
+    if matches!(d.def, ValueDef::Undef) {
+        return None;
+    }
+    match &d.ty {
+        Some(Type::Sil(t)) if !t.trim_start().starts_with('*') => Some(t.as_str()),
+        _ => None,
+    }
+}
