@@ -6,6 +6,7 @@ mod graphs;
 mod input;
 mod opt;
 mod passes;
+mod types;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use input::{load, Failure, LangArg, Source};
@@ -81,6 +82,29 @@ enum Command {
         #[arg(long)]
         commute: bool,
     },
+    /// Classify every type of each SIL function as Swift's type lowering does — trivial,
+    /// loadable, address-only (or unknown when the text cannot decide) — with the reason and
+    /// where it is declared; warnings (e.g. `load [trivial]` of a non-trivial type) go to stderr.
+    Types {
+        #[command(flatten)]
+        src: Source,
+        /// Only this function.
+        #[arg(long)]
+        function: Option<String>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: types::TypesFormat,
+        /// What-if: substitute a generic parameter, e.g. `--subst T=Int` (repeatable).
+        #[arg(long, value_name = "PARAM=TYPE")]
+        subst: Vec<String>,
+        /// Treat this declared struct or enum as resilient (library evolution, used from another
+        /// module): address-only (repeatable).
+        #[arg(long, value_name = "TYPE")]
+        resilient: Vec<String>,
+        /// Opaque-values SIL (address-only object values allowed); default: as the file's RUN
+        /// line says (`-enable-sil-opaque-values`).
+        #[arg(long)]
+        opaque_values: Option<bool>,
+    },
     /// Print a generated structured function of about N blocks (loops, branches, early
     /// returns): stress input for benchmarks and the browser.
     Gen {
@@ -149,7 +173,7 @@ fn run(command: Command) -> Result<String, Failure> {
             graphs::cdg(&input.module, format)
         }
         // `main` handles these itself: they write to both streams.
-        Command::Run { .. } | Command::Opt { .. } => Err(Failure("error: handled separately".into())),
+        Command::Run { .. } | Command::Opt { .. } | Command::Types { .. } => Err(Failure("error: handled separately".into())),
     }
 }
 
@@ -183,7 +207,7 @@ fn run_program(src: Source, args: Vec<String>, function: Option<String>, profile
 }
 
 /// The subcommands that come before the passes in `--help`, in this order.
-const FIRST: &[&str] = &["check", "print", "cfg", "dom", "cdg"];
+const FIRST: &[&str] = &["check", "print", "cfg", "dom", "cdg", "types"];
 
 /// The command line: the derived subcommands, one subcommand per registered pass (built from
 /// the registry, see `passes`), and help that lists the passes and the default pipeline.
@@ -237,6 +261,10 @@ fn main() -> ExitCode {
         Command::Opt { src, passes, out, commute } => {
             let a = opt::OptArgs { passes: &passes, renumber: out.renumber, trace_json: out.trace.is_some(), stats: out.stats, commute };
             finish(src.load().and_then(|input| opt::opt(&input, &a)))
+        }
+        Command::Types { src, function, format, subst, resilient, opaque_values } => {
+            let a = types::TypesArgs { function: function.as_deref(), format, subst: &subst, resilient: &resilient, opaque_values };
+            finish(src.load().and_then(|input| types::types(&input, &a)))
         }
         command => finish(answer(run(command))),
     }

@@ -213,7 +213,7 @@ impl<'e> Classifier<'e> {
             Ty::Address(inner) => {
                 let v = self.go(inner, depth);
                 v.then(Step {
-                    text: format!("{} is the address of a {}; the address has no ownership, the class is its target's", code(t), code(inner)),
+                    text: format!("{} is an address of {}: the address itself has no ownership; its class is its target's", code(t), code(inner)),
                     at: None,
                     source: Source::Rule,
                 })
@@ -267,8 +267,8 @@ impl<'e> Classifier<'e> {
             Ty::Pack(_) | Ty::PackElement(_) => {
                 Verdict::rule(Class::AddressOnly, format!("{} is a pack: packs are always address-only", code(t)))
             }
-            Ty::Opened(p) | Ty::Opaque(p) => {
-                let what = if matches!(t, Ty::Opened(_)) { "an archetype opened from an existential" } else { "an opaque type" };
+            Ty::Opened { proto: p, .. } | Ty::Opaque(p) => {
+                let what = if matches!(t, Ty::Opened { .. }) { "an archetype opened from an existential" } else { "an opaque type" };
                 match self.class_bound(p) {
                     Some(true) => Verdict::rule(Class::Loadable, format!("{} is {what} bound to a class: a single reference", code(t))),
                     _ => Verdict::rule(Class::AddressOnly, format!("{} is {what}: its concrete type, and so its size, is known only at run time", code(t))),
@@ -306,7 +306,11 @@ impl<'e> Classifier<'e> {
         } else {
             format!("{head}: trivial — every member is ({}{more})", list.join("; "))
         };
-        Verdict { class: Class::Trivial, why: vec![Step { text, at, source }], move_only, stub: None }
+        let mut why = vec![Step { text, at, source }];
+        if let [(_, only, _)] = vs.as_slice() {
+            why.extend(only.why.iter().cloned());
+        }
+        Verdict { class: Class::Trivial, why, move_only, stub: None }
     }
 
     fn named(&self, t: &Ty, segs: &[ty::Seg], depth: usize) -> Verdict {
@@ -448,8 +452,13 @@ impl<'e> Classifier<'e> {
         let subst_note = if n.params.is_empty() {
             String::new()
         } else {
-            let pairs: Vec<String> = n.params.iter().zip(args).map(|(p, a)| format!("{} := {a}", p.name)).collect();
-            format!(" with {}", pairs.join(", "))
+            let pairs: Vec<String> =
+                n.params.iter().zip(args).filter(|(p, a)| a.as_simple_name() != Some(p.name.as_str())).map(|(p, a)| format!("{} := {a}", p.name)).collect();
+            if pairs.is_empty() {
+                String::new()
+            } else {
+                format!(" with {}", pairs.join(", "))
+            }
         };
         let generic_name = if n.params.is_empty() {
             n.name.clone()
@@ -752,10 +761,14 @@ fn function_verdict(t: &Ty, f: &ty::FnTy) -> Verdict {
         _ => {
             let callee = f.attrs.iter().find(|a| a.starts_with("callee_")).map(|a| format!("`@{a}` ")).unwrap_or_default();
             let esc = if noescape { " (`@noescape` closures are lowered as references too)" } else { "" };
-            let how = if conv.is_some() || !callee.is_empty() { "a thick function" } else { "a Swift function value, which lowers to a thick function" };
+            let how = if conv.is_some() || !callee.is_empty() {
+                format!("a {callee}thick function")
+            } else {
+                "a Swift function value, which lowers to a thick function".to_string()
+            };
             Verdict::rule(
                 Class::Loadable,
-                format!("{} is {callee}{how}: a function pointer plus a strong reference to its context{esc}", code(t)),
+                format!("{} is {how}: a function pointer plus a strong reference to its context{esc}", code(t)),
             )
         }
     }

@@ -127,11 +127,11 @@ impl FunctionTypes {
         if let Some(s) = &sig {
             for (k, p) in s.params.iter().enumerate() {
                 let conv = p.conv.as_ref().map_or(String::new(), |c| format!(" (@{c})"));
-                ft.add(&c, &p.ty.to_string(), head, format!("parameter {}{conv}", k + 1));
+                ft.add_parsed(&c, &p.ty, head, format!("parameter {}{conv}", k + 1));
             }
             for r in &s.results {
                 let conv = r.conv.as_ref().map_or(String::new(), |c| format!(" (@{c})"));
-                ft.add(&c, &r.ty.to_string(), head, format!("result{conv}"));
+                ft.add_parsed(&c, &r.ty, head, format!("result{conv}"));
             }
         }
         for b in &f.layout {
@@ -191,6 +191,27 @@ impl FunctionTypes {
                 });
             }
         }
+    }
+
+    /// A type from the signature, already parsed (its printed form may drop what the text
+    /// had, so it is classified as parsed, not re-read).
+    fn add_parsed(&mut self, c: &Classifier<'_>, t: &Ty, span: Span, what: String) {
+        let key = normalize(&t.to_string());
+        if !self.use_existing(&key, span, &what) {
+            let category = if matches!(t, Ty::Address(_)) { Category::Address } else { Category::Object };
+            self.index.insert(key.clone(), self.rows.len());
+            self.rows.push(Row { text: key, category, verdict: c.classify(t), uses: vec![Use { span, what }] });
+        }
+    }
+
+    /// Records a use of an existing row; false if there is none.
+    fn use_existing(&mut self, key: &str, span: Span, what: &str) -> bool {
+        let Some(&k) = self.index.get(key) else { return false };
+        let uses = &mut self.rows[k].uses;
+        if uses.len() < 64 && !uses.iter().any(|u| u.span == span && u.what == what) {
+            uses.push(Use { span, what: what.to_string() });
+        }
+        true
     }
 
     fn add(&mut self, c: &Classifier<'_>, text: &str, span: Span, what: String) {

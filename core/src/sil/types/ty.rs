@@ -39,8 +39,8 @@ pub enum Ty {
     /// `repeat each T`, `each T`, `@pack_element("…") T`.
     PackElement(Box<Ty>),
     /// `@opened("…", any P) Self`, `@opened("…") P`: an archetype opened from an existential;
-    /// the type is the protocol (constraint) it was opened from.
-    Opened(Box<Ty>),
+    /// `proto` is the constraint it was opened from, `id` the UUID that names it.
+    Opened { id: String, proto: Box<Ty> },
     /// `some P`: an opaque result type.
     Opaque(Box<Ty>),
     /// `@moveOnly T`, `@sil_moveonly T`.
@@ -164,7 +164,7 @@ impl Ty {
             },
             Ty::Pack(ts) => Ty::Pack(ts.iter().map(s).collect()),
             Ty::PackElement(t) => Ty::PackElement(Box::new(s(t))),
-            Ty::Opened(t) => Ty::Opened(Box::new(s(t))),
+            Ty::Opened { id, proto } => Ty::Opened { id: id.clone(), proto: Box::new(s(proto)) },
             Ty::Opaque(t) => Ty::Opaque(Box::new(s(t))),
             Ty::MoveOnly(t) => Ty::MoveOnly(Box::new(s(t))),
             Ty::Attributed(a, t) => Ty::Attributed(a.clone(), Box::new(s(t))),
@@ -335,7 +335,10 @@ impl fmt::Display for Ty {
                 f.write_str("}")
             }
             Ty::PackElement(t) => write!(f, "repeat each {t}"),
-            Ty::Opened(t) => write!(f, "@opened {t}"),
+            Ty::Opened { id, proto } => match **proto {
+                Ty::Existential(_) => write!(f, "@opened(\"{id}\", {proto}) Self"),
+                _ => write!(f, "@opened(\"{id}\") {proto}"),
+            },
             Ty::Opaque(t) => write!(f, "some {t}"),
             Ty::MoveOnly(t) => write!(f, "@moveOnly {t}"),
             Ty::Attributed(a, t) => write!(f, "@{a} {t}"),
@@ -735,16 +738,20 @@ impl<'a> P<'a> {
                     // `@opened("UUID", any P) Self` or `@opened("UUID") P`
                     self.skip_ws();
                     let inside = self.balanced_parens()?;
-                    let constraint = inside.split_once(',').map(|(_, c)| c.trim().to_string());
+                    let (id, constraint) = match inside.split_once(',') {
+                        Some((id, c)) => (id, Some(c.trim())),
+                        None => (inside, None),
+                    };
+                    let id = id.trim().trim_matches('"').to_string();
                     let base = self.postfix()?;
                     if name == "pack_element" {
                         return Ok(Ty::PackElement(Box::new(base)));
                     }
                     let proto = match constraint {
-                        Some(c) => parse(&c).unwrap_or(base),
+                        Some(c) => parse(c).unwrap_or(base),
                         None => base,
                     };
-                    return Ok(wrap(attrs, Ty::Opened(Box::new(proto))));
+                    return Ok(wrap(attrs, Ty::Opened { id, proto: Box::new(proto) }));
                 }
                 "substituted" => {
                     // `@substituted <A> (A) -> () for <Int>`: classify the substituted form.
