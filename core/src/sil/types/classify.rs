@@ -142,6 +142,10 @@ impl TypeEnv {
 /// expansion keeps growing, `struct S<T> { var x: S<(T, T)> }`, never ends).
 const MAX_EXPANSION: usize = 64;
 
+/// Generic arguments bigger than this many nodes are not expanded further (a type that
+/// doubles as it expands reaches it in a few levels).
+const MAX_ARG_SIZE: usize = 2048;
+
 /// Classifies types in one generic context (a function's signature), memoised.
 pub struct Classifier<'e> {
     env: &'e TypeEnv,
@@ -436,7 +440,7 @@ impl<'e> Classifier<'e> {
                 None,
             );
         }
-        if depth > MAX_EXPANSION {
+        if depth > MAX_EXPANSION || args.iter().map(|a| a.size_up_to(MAX_ARG_SIZE)).sum::<usize>() >= MAX_ARG_SIZE {
             return Verdict::unknown(format!("{}: expanding it went {MAX_EXPANSION} levels deep without reaching its members (does it grow as it expands?)", code(t)), None);
         }
         if !self.enter(t) {

@@ -111,6 +111,36 @@ impl Ty {
         Ty::Named(vec![Seg { name: n.to_string(), args: Vec::new() }])
     }
 
+    /// The number of nodes in the type, counting up to `cap` (so a huge type costs `cap`).
+    pub fn size_up_to(&self, cap: usize) -> usize {
+        let mut n = 0;
+        self.count(&mut n, cap);
+        n
+    }
+
+    fn count(&self, n: &mut usize, cap: usize) {
+        *n += 1;
+        if *n >= cap {
+            return;
+        }
+        let kids: Vec<&Ty> = match self {
+            Ty::Address(t) | Ty::Storage(_, t) | Ty::PackElement(t) | Ty::Opaque(t) | Ty::MoveOnly(t) | Ty::Attributed(_, t) => vec![t],
+            Ty::Opened { proto, .. } => vec![proto],
+            Ty::Metatype { instance, .. } => vec![instance],
+            Ty::Named(segs) => segs.iter().flat_map(|s| s.args.iter()).collect(),
+            Ty::Tuple(es) => es.iter().map(|e| &e.ty).collect(),
+            Ty::Function(f) => f.params.iter().chain(&f.results).map(|e| &e.ty).collect(),
+            Ty::Existential(ps) | Ty::Pack(ps) => ps.iter().collect(),
+            Ty::Box { fields, args, .. } => fields.iter().map(|(_, t)| t).chain(args).collect(),
+        };
+        for k in kids {
+            if *n >= cap {
+                return;
+            }
+            k.count(n, cap);
+        }
+    }
+
     /// The single name of a one-segment type without arguments (`T`, `Int`).
     pub fn as_simple_name(&self) -> Option<&str> {
         match self {
