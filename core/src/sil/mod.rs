@@ -1,4 +1,5 @@
 //! What SIL's text says beyond instructions: the type system (seed 002). Ownership and
 //! AddressLowering build on it.
 
+pub mod ownership;
 pub mod types;

@@ -1,0 +1,1017 @@
+//! The ownership analysis: kinds of values, constraints of operands, lifetimes and borrow
+//! scopes of one function.
+
+use super::is_ossa;
+use super::rules::{self, Constraint, Kind, Role};
+use crate::ir::{BlockId, Function, InstId, Op, SilOp, Type, ValueDef, ValueId};
+use crate::sil::types::ty::{self, Ty};
+use crate::sil::types::{Class, FunctionTypes};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// Where a value's kind comes from (what the verifier needs to know about a definition).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// A value of a trivial type.
+    Trivial,
+    /// An address (`$*T`).
+    Address,
+    Undef,
+    /// A function argument (the entry block's parameter) with its annotation.
+    Argument,
+    /// A phi: a block parameter every predecessor passes with `br`/`cond_br`.
+    Phi,
+    /// A parameter a terminator provides (`switch_enum` payload, `try_apply` result,
+    /// `checked_cast_br` result).
+    TerminatorResult,
+    /// `copy_value`, `move_value`, `load [copy]`, `load [take]`.
+    Copy,
+    /// `begin_borrow`, `load_borrow`: opens a borrow scope.
+    Borrow,
+    /// An `apply` result, with the callee's result convention.
+    Apply,
+    /// The result of an instruction that forwards its operand's ownership.
+    Forwarded,
+    /// A projection out of a borrowed value (`struct_extract`, `tuple_extract`).
+    Projection,
+    /// An instruction that always produces an owned value (allocations, copies from storage).
+    Allocation,
+    /// An instruction whose result is unowned (bit casts).
+    Cast,
+    /// An instruction whose result never has ownership (literals, method lookups).
+    Constant,
+    /// An instruction this lab does not model: owned is assumed, and the value is not verified.
+    Unmodelled,
+}
+
+/// One value's ownership.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ValueInfo {
+    pub value: ValueId,
+    /// As the code writes it (`%3`).
+    pub name: String,
+    /// The block that defines it.
+    pub block: Option<BlockId>,
+    pub kind: Kind,
+    pub source: Source,
+    /// The reason, as a sentence (`copy_value makes an owned copy`).
+    pub why: String,
+    /// The value it forwards or projects from.
+    pub from: Option<ValueId>,
+    /// The kind is a guess (an unmodelled instruction): the verifier does not check the value.
+    pub assumed: bool,
+    /// A `@guaranteed` phi that continues a borrow scope (its incoming values are borrows).
+    pub reborrow: bool,
+}
+
+/// Which operand of an instruction: `args[k]`, or argument `j` of successor `s`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Slot {
+    Arg(u32),
+    SuccArg(u32, u32),
+}
+
+/// One operand's constraint.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OperandInfo {
+    pub inst: InstId,
+    pub block: BlockId,
+    pub slot: Slot,
+    pub value: ValueId,
+    pub constraint: Constraint,
+    /// The value's kind satisfies the constraint.
+    pub compatible: bool,
+    pub why: String,
+}
+
+/// The lifetime of an owned value.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Lifetime {
+    pub value: ValueId,
+    pub def_block: BlockId,
+    /// Instructions that end the lifetime.
+    pub consuming: Vec<InstId>,
+    /// Every other use, with the ends of borrow scopes of the value.
+    pub uses: Vec<InstId>,
+    /// Blocks the value is live in: from the definition to every use.
+    pub live_blocks: Vec<BlockId>,
+}
+
+/// A borrow scope: a `begin_borrow`, `load_borrow`, guaranteed argument or reborrow phi with
+/// the uses inside it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BorrowScope {
+    pub introducer: ValueId,
+    /// The borrowed value (`begin_borrow`'s operand), if any.
+    pub base: Option<ValueId>,
+    /// `end_borrow`s of the introducer.
+    pub ends: Vec<InstId>,
+    /// Branches that pass the scope on to a `@guaranteed` phi, with the phi.
+    pub reborrows: Vec<(InstId, ValueId)>,
+    /// Uses inside the scope, through forwarded and projected values.
+    pub uses: Vec<InstId>,
+    pub live_blocks: Vec<BlockId>,
+}
+
+/// The uses of one value the verifier checks, as Swift's verifier gathers them.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Gathered {
+    /// Operand indices (into `operands`) that end the lifetime, in Swift's use order.
+    pub ending: Vec<usize>,
+    /// Operand indices of other uses (implicit ones included).
+    pub regular: Vec<usize>,
+    /// Operands that are incompatible with the value (reported separately).
+    pub incompatible: bool,
+    /// `end_borrow` of a value forwarded from this borrow (Swift: "Invalid End Borrow!").
+    pub invalid_end_borrows: Vec<usize>,
+    /// An unmodelled instruction uses the value.
+    pub unmodelled: bool,
+}
+
+/// The ownership of one function.
+#[derive(Clone, Debug, Serialize)]
+pub struct FunctionOwnership {
+    pub function: String,
+    /// `sil [ossa]`: only these have ownership.
+    pub ossa: bool,
+    /// Every value defined in the function (parameters and results), in layout order.
+    pub values: Vec<ValueInfo>,
+    /// Every operand of every placed instruction, in layout order.
+    pub operands: Vec<OperandInfo>,
+    pub lifetimes: Vec<Lifetime>,
+    pub scopes: Vec<BorrowScope>,
+    /// Blocks from which no `return`/`throw` is reachable: values need not be consumed there.
+    pub dead_end_blocks: Vec<BlockId>,
+    #[serde(skip)]
+    pub(super) index: Index,
+}
+
+/// Dense tables the verifier reads.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Index {
+    /// Per value, its row in `values` (`usize::MAX` if not placed).
+    pub row: Vec<usize>,
+    /// Per value, its operand indices in Swift's use order (last use in the source first).
+    pub uses: Vec<Vec<usize>>,
+    pub inst_block: Vec<Option<BlockId>>,
+    pub inst_pos: Vec<u32>,
+    pub preds: Vec<Vec<BlockId>>,
+    pub succs: Vec<Vec<BlockId>>,
+    pub dead_end: Vec<bool>,
+    /// Per checked value (row), what the verifier walks.
+    pub gathered: HashMap<ValueId, Gathered>,
+}
+
+impl FunctionOwnership {
+    /// The ownership of a value (`None` for ids the function does not place).
+    pub fn value(&self, v: ValueId) -> Option<&ValueInfo> {
+        self.index.row.get(v.0 as usize).and_then(|&r| self.values.get(r))
+    }
+
+    /// The kind of a value; `none` for unknown ids.
+    pub fn kind(&self, v: ValueId) -> Kind {
+        self.value(v).map_or(Kind::None, |i| i.kind)
+    }
+
+    /// The operands of one instruction.
+    pub fn operands_of(&self, inst: InstId) -> impl Iterator<Item = &OperandInfo> {
+        self.operands.iter().filter(move |o| o.inst == inst)
+    }
+
+    /// The lifetime of an owned value.
+    pub fn lifetime(&self, v: ValueId) -> Option<&Lifetime> {
+        self.lifetimes.iter().find(|l| l.value == v)
+    }
+
+    /// The borrow scope a value introduces.
+    pub fn scope(&self, v: ValueId) -> Option<&BorrowScope> {
+        self.scopes.iter().find(|s| s.introducer == v)
+    }
+
+    pub fn is_dead_end(&self, b: BlockId) -> bool {
+        self.index.dead_end.get(b.0 as usize).copied().unwrap_or(false)
+    }
+}
+
+/// Triviality of type texts, cached (a chain of 10,000 values shares a handful of types).
+struct Trivia<'t> {
+    types: &'t FunctionTypes,
+    cache: HashMap<String, Option<bool>>,
+}
+
+impl Trivia<'_> {
+    /// `Some(true)`: trivial; `Some(false)`: not; `None`: the type is unknown.
+    fn trivial(&mut self, text: &str) -> Option<bool> {
+        if let Some(&t) = self.cache.get(text) {
+            return t;
+        }
+        let t = match self.types.class_of(text) {
+            Class::Trivial => Some(true),
+            Class::Loadable | Class::AddressOnly => Some(false),
+            Class::Unknown => None,
+        };
+        self.cache.insert(text.to_string(), t);
+        t
+    }
+}
+
+fn ty_text(f: &Function, v: ValueId) -> Option<&str> {
+    match f.values.get(v).and_then(|d| d.ty.as_ref()) {
+        Some(Type::Sil(t)) => Some(t.trim()),
+        _ => None,
+    }
+}
+
+/// The callee's function type of an `apply`-like instruction, from its `: $…` annotation.
+pub(super) fn callee_type(inst: &crate::ir::Inst) -> Option<ty::FnTy> {
+    let mut text = String::new();
+    for p in &inst.sil {
+        if let crate::ir::Piece::Text(t) = p {
+            text.push_str(t);
+            text.push(' ');
+        }
+    }
+    for t in crate::sil::types::function::dollar_types(&text) {
+        if let Ok(Ty::Function(fty)) = ty::parse(&t) {
+            return Some(*fty);
+        }
+    }
+    None
+}
+
+/// The conventions of an apply's arguments after the callee: indirect results, then parameters.
+fn apply_conventions(fty: &ty::FnTy) -> Vec<Option<String>> {
+    let mut out: Vec<Option<String>> =
+        fty.results.iter().filter(|r| r.conv.as_deref() == Some("out")).map(|r| r.conv.clone()).collect();
+    out.extend(fty.params.iter().map(|p| p.conv.clone()));
+    out
+}
+
+/// The ownership of `f`'s values and operands. `types` classifies its types (trivial values
+/// have no ownership). A function that is not OSSA gets `none` everywhere and no lifetimes.
+pub fn analyze(f: &Function, types: &FunctionTypes) -> FunctionOwnership {
+    let ossa = is_ossa(f);
+    let nvals = f.values.len();
+    let ninsts = f.insts.len();
+    let mut idx = Index {
+        row: vec![usize::MAX; nvals],
+        uses: vec![Vec::new(); nvals],
+        inst_block: vec![None; ninsts],
+        inst_pos: vec![0; ninsts],
+        preds: vec![Vec::new(); f.blocks.len()],
+        succs: vec![Vec::new(); f.blocks.len()],
+        dead_end: vec![false; f.blocks.len()],
+        gathered: HashMap::new(),
+    };
+    let mut order: Vec<ValueId> = Vec::new();
+    let mut value_block: Vec<Option<BlockId>> = vec![None; nvals];
+    for &b in &f.layout {
+        let Some(blk) = f.blocks.get(b) else { continue };
+        for &p in &blk.params {
+            if let Some(slot) = value_block.get_mut(p.0 as usize) {
+                *slot = Some(b);
+                order.push(p);
+            }
+        }
+        for (k, i) in blk.all_insts().enumerate() {
+            let Some(inst) = f.insts.get(i) else { continue };
+            idx.inst_block[i.0 as usize] = Some(b);
+            idx.inst_pos[i.0 as usize] = k as u32;
+            for &r in &inst.results {
+                if let Some(slot) = value_block.get_mut(r.0 as usize) {
+                    *slot = Some(b);
+                    order.push(r);
+                }
+            }
+        }
+        for s in f.successors(b) {
+            if f.blocks.get(s).is_some() && f.layout.contains(&s) {
+                idx.succs[b.0 as usize].push(s);
+                idx.preds[s.0 as usize].push(b);
+            }
+        }
+    }
+    dead_ends(f, &mut idx);
+    let mut trivia = Trivia { types, cache: HashMap::new() };
+
+    // Kinds, memoised, with an explicit stack: a forwarding result needs its operands' kinds.
+    let mut info: Vec<Option<ValueInfo>> = vec![None; nvals];
+    let mut state = vec![0u8; nvals];
+    let mut stack: Vec<ValueId> = Vec::new();
+    for &v0 in &order {
+        if state[v0.0 as usize] != 0 {
+            continue;
+        }
+        stack.push(v0);
+        while let Some(&v) = stack.last() {
+            let s = state[v.0 as usize];
+            if s == 2 {
+                stack.pop();
+                continue;
+            }
+            if s == 0 {
+                state[v.0 as usize] = 1;
+                for d in deps(f, v) {
+                    if state.get(d.0 as usize) == Some(&0) {
+                        stack.push(d);
+                    }
+                }
+                continue;
+            }
+            let vi = classify(f, v, ossa, &info, &mut trivia, value_block[v.0 as usize], &idx.preds);
+            info[v.0 as usize] = Some(vi);
+            state[v.0 as usize] = 2;
+            stack.pop();
+        }
+    }
+
+    // Reborrows: a guaranteed phi fed by a borrow (or by another reborrow).
+    if ossa {
+        mark_reborrows(f, &idx, &mut info);
+    }
+
+    let mut values = Vec::with_capacity(order.len());
+    for &v in &order {
+        if let Some(vi) = info[v.0 as usize].take() {
+            idx.row[v.0 as usize] = values.len();
+            values.push(vi);
+        }
+    }
+    let value_info = |v: ValueId| -> Option<&ValueInfo> { idx.row.get(v.0 as usize).and_then(|&r| values.get(r)) };
+    let kind = |v: ValueId| value_info(v).map_or(Kind::None, |i| i.kind);
+
+    // Operands.
+    let mut operands: Vec<OperandInfo> = Vec::new();
+    let mut uses: Vec<Vec<usize>> = vec![Vec::new(); nvals];
+    for &b in &f.layout {
+        let Some(blk) = f.blocks.get(b) else { continue };
+        for i in blk.all_insts() {
+            let Some(inst) = f.insts.get(i) else { continue };
+            let fwd = forwarding_kind(f, inst, &kind);
+            let convs = match &inst.op {
+                Op::Sil(SilOp::Apply | SilOp::TryApply) => callee_type(inst).map(|t| apply_conventions(&t)),
+                Op::Sil(SilOp::Other(n)) if n == "begin_apply" => callee_type(inst).map(|t| apply_conventions(&t)),
+                _ => None,
+            };
+            for (k, &a) in inst.args.iter().enumerate() {
+                let vk = kind(a);
+                let (role, why) = if !ossa || vk == Kind::None {
+                    (Role::TrivialUse, "no ownership to check: the value's kind is none".to_string())
+                } else {
+                    operand_role(f, inst, k, vk, fwd, convs.as_deref(), &value_info)
+                };
+                let constraint = role.constraint();
+                let n = operands.len();
+                if let Some(u) = uses.get_mut(a.0 as usize) {
+                    u.push(n);
+                }
+                operands.push(OperandInfo { inst: i, block: b, slot: Slot::Arg(k as u32), value: a, constraint, compatible: constraint.satisfied_by(vk), why });
+            }
+            if matches!(inst.op, Op::Sil(SilOp::Br | SilOp::CondBr)) {
+                for (s, succ) in inst.succs.iter().enumerate() {
+                    for (j, &a) in succ.args.iter().enumerate() {
+                        let vk = kind(a);
+                        let phi = f.blocks.get(succ.block).and_then(|t| t.params.get(j)).copied();
+                        let (role, why) = if !ossa || vk == Kind::None {
+                            (Role::TrivialUse, "no ownership to check: the value's kind is none".to_string())
+                        } else {
+                            phi_role(phi.and_then(&value_info), value_info(a))
+                        };
+                        let constraint = role.constraint();
+                        let n = operands.len();
+                        if let Some(u) = uses.get_mut(a.0 as usize) {
+                            u.push(n);
+                        }
+                        operands.push(OperandInfo {
+                            inst: i,
+                            block: b,
+                            slot: Slot::SuccArg(s as u32, j as u32),
+                            value: a,
+                            constraint,
+                            compatible: constraint.satisfied_by(vk),
+                            why,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    // Swift's use lists put the newest use first.
+    for u in &mut uses {
+        u.reverse();
+    }
+    idx.uses = uses;
+
+    let mut fo = FunctionOwnership {
+        function: f.name.clone(),
+        ossa,
+        values,
+        operands,
+        lifetimes: Vec::new(),
+        scopes: Vec::new(),
+        dead_end_blocks: f.layout.iter().copied().filter(|b| idx.dead_end.get(b.0 as usize) == Some(&true)).collect(),
+        index: idx,
+    };
+    if ossa {
+        gather_all(f, &mut fo);
+    }
+    fo
+}
+
+/// Blocks from which no function exit other than `unreachable` can be reached (Swift's
+/// `DeadEndBlocks`): a backward walk from the exits.
+fn dead_ends(f: &Function, idx: &mut Index) {
+    let mut alive = vec![false; f.blocks.len()];
+    let mut work: Vec<BlockId> = Vec::new();
+    for &b in &f.layout {
+        let Some(blk) = f.blocks.get(b) else { continue };
+        let exits = blk.term.and_then(|t| f.insts.get(t)).is_some_and(|t| {
+            matches!(t.op, Op::Sil(SilOp::Return | SilOp::Throw | SilOp::ThrowAddr | SilOp::Unwind)) || matches!(&t.op, Op::Sil(SilOp::Other(n)) if n == "return_borrow")
+        });
+        if exits {
+            alive[b.0 as usize] = true;
+            work.push(b);
+        }
+    }
+    while let Some(b) = work.pop() {
+        for &p in &idx.preds[b.0 as usize] {
+            if !alive[p.0 as usize] {
+                alive[p.0 as usize] = true;
+                work.push(p);
+            }
+        }
+    }
+    for &b in &f.layout {
+        if let Some(d) = idx.dead_end.get_mut(b.0 as usize) {
+            *d = !alive[b.0 as usize];
+        }
+    }
+}
+
+/// The values whose kinds `v`'s kind depends on: a forwarding instruction's operands.
+fn deps(f: &Function, v: ValueId) -> Vec<ValueId> {
+    let Some(ValueDef::Result { inst, .. }) = f.values.get(v).map(|d| d.def) else { return Vec::new() };
+    let Some(i) = f.insts.get(inst) else { return Vec::new() };
+    let name = i.op.name();
+    if rules::FORWARDING.contains(&name) || rules::is_guaranteed_projection(name) {
+        if rules::forwards_all_operands(name) {
+            i.args.clone()
+        } else {
+            i.args.first().copied().into_iter().collect()
+        }
+    } else {
+        Vec::new()
+    }
+}
+
+fn mk(v: ValueId, f: &Function, block: Option<BlockId>, kind: Kind, source: Source, why: impl Into<String>) -> ValueInfo {
+    ValueInfo { value: v, name: f.value_in_code(v), block, kind, source, why: why.into(), from: None, assumed: false, reborrow: false }
+}
+
+/// One value's kind from its definition; forwarded operands are already classified.
+fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], trivia: &mut Trivia<'_>, block: Option<BlockId>, preds: &[Vec<BlockId>]) -> ValueInfo {
+    let Some(d) = f.values.get(v) else { return mk(v, f, block, Kind::None, Source::Undef, "not a value of this function") };
+    if d.def == ValueDef::Undef {
+        return mk(v, f, block, Kind::None, Source::Undef, "`undef` has no ownership");
+    }
+    if !ossa {
+        return mk(v, f, block, Kind::None, Source::Constant, "not an OSSA function: no ownership");
+    }
+    let text = ty_text(f, v);
+    if let Some(t) = text {
+        if t.starts_with('*') {
+            return mk(v, f, block, Kind::None, Source::Address, "an address: memory, not a value with ownership");
+        }
+    }
+    let trivial = text.and_then(|t| trivia.trivial(t));
+    if trivial == Some(true) {
+        return mk(v, f, block, Kind::None, Source::Trivial, format!("`${}` is trivial: copied bit for bit, nothing to own", text.unwrap_or("")));
+    }
+    match d.def {
+        ValueDef::Param { block: pb, .. } => {
+            let entry = f.entry() == Some(pb);
+            let ps = preds.get(pb.0 as usize).map_or(&[][..], |p| &p[..]);
+            let preds_branch = !entry
+                && !ps.is_empty()
+                && ps.iter().all(|&p| {
+                    f.blocks[p].term.and_then(|t| f.insts.get(t)).is_some_and(|t| matches!(t.op, Op::Sil(SilOp::Br | SilOp::CondBr)))
+                });
+            let source = if entry {
+                Source::Argument
+            } else if preds_branch {
+                Source::Phi
+            } else {
+                Source::TerminatorResult
+            };
+            let what = match source {
+                Source::Argument => "function argument",
+                Source::Phi => "phi",
+                _ => "terminator result",
+            };
+            let (kind, why) = match d.ownership.as_deref() {
+                Some("owned") => (Kind::Owned, format!("{what} annotated `@owned`")),
+                Some("guaranteed") => (Kind::Guaranteed, format!("{what} annotated `@guaranteed`")),
+                Some("unowned") => (Kind::Unowned, format!("{what} annotated `@unowned`")),
+                Some(o) => (Kind::None, format!("{what} annotated `@{o}`")),
+                None => (Kind::None, format!("{what} without an ownership annotation")),
+            };
+            mk(v, f, block, kind, source, why)
+        }
+        ValueDef::Result { inst, index } => {
+            let Some(i) = f.insts.get(inst) else { return mk(v, f, block, Kind::None, Source::Undef, "no instruction") };
+            let name = i.op.name().to_string();
+            let kind_of = |a: ValueId| info.get(a.0 as usize).and_then(|x| x.as_ref()).map_or(Kind::None, |x| x.kind);
+            match name.as_str() {
+                "copy_value" => mk(v, f, block, Kind::Owned, Source::Copy, "`copy_value` makes an owned copy"),
+                "move_value" => {
+                    let mut vi = mk(v, f, block, Kind::Owned, Source::Copy, "`move_value` moves the value into a new owned lifetime");
+                    vi.from = i.args.first().copied();
+                    vi
+                }
+                "load" => {
+                    if i.attrs.iter().any(|a| a == "copy") {
+                        mk(v, f, block, Kind::Owned, Source::Copy, "`load [copy]` copies the value out of memory: owned")
+                    } else if i.attrs.iter().any(|a| a == "take") {
+                        mk(v, f, block, Kind::Owned, Source::Copy, "`load [take]` moves the value out of memory: owned")
+                    } else if i.attrs.iter().any(|a| a == "trivial") {
+                        mk(v, f, block, Kind::None, Source::Trivial, "`load [trivial]` loads a trivial value")
+                    } else {
+                        mk(v, f, block, Kind::Owned, Source::Copy, "`load` of a non-trivial value: owned")
+                    }
+                }
+                "begin_borrow" => mk(v, f, block, Kind::Guaranteed, Source::Borrow, "`begin_borrow` opens a borrow scope"),
+                "load_borrow" => mk(v, f, block, Kind::Guaranteed, Source::Borrow, "`load_borrow` borrows the value in memory"),
+                "apply" | "begin_apply" => {
+                    let conv = callee_type(i).and_then(|t| {
+                        let direct: Vec<_> = t.results.iter().filter(|r| !matches!(r.conv.as_deref(), Some("out" | "error" | "error_indirect"))).collect();
+                        match direct.as_slice() {
+                            [r] => r.conv.clone(),
+                            _ => None,
+                        }
+                    });
+                    match conv.as_deref() {
+                        Some("guaranteed") => mk(v, f, block, Kind::Guaranteed, Source::Apply, "the callee's result is `@guaranteed`"),
+                        Some("unowned") | Some("unowned_inner_pointer") => mk(v, f, block, Kind::Unowned, Source::Apply, "the callee's result is `@unowned`"),
+                        Some(c) => mk(v, f, block, Kind::Owned, Source::Apply, format!("the callee's result is `@{c}`: owned by the caller")),
+                        None => mk(v, f, block, Kind::Owned, Source::Apply, "an apply result is owned by the caller"),
+                    }
+                }
+                "builtin" => mk(v, f, block, Kind::Owned, Source::Allocation, "a builtin's non-trivial result is owned"),
+                "enum" if i.args.is_empty() => mk(v, f, block, Kind::None, Source::Constant, "an enum case without payload has no ownership"),
+                n if rules::NONE_RESULT.contains(&n) => mk(v, f, block, Kind::None, Source::Constant, format!("`{n}` never produces an owned or borrowed value")),
+                n if rules::OWNED_RESULT.contains(&n) => mk(v, f, block, Kind::Owned, Source::Allocation, format!("`{n}` produces a new owned value")),
+                n if rules::UNOWNED_RESULT.contains(&n) => mk(v, f, block, Kind::Unowned, Source::Cast, format!("`{n}` makes a reference nobody keeps alive: unowned")),
+                n if rules::is_guaranteed_projection(n) => {
+                    let from = i.args.first().copied();
+                    let k = from.map_or(Kind::None, kind_of);
+                    let mut vi = if k == Kind::None {
+                        mk(v, f, block, Kind::None, Source::Projection, format!("`{n}` of a value without ownership"))
+                    } else {
+                        mk(v, f, block, Kind::Guaranteed, Source::Projection, format!("`{n}` projects out of a borrowed value: guaranteed"))
+                    };
+                    vi.from = from;
+                    vi
+                }
+                n if rules::FORWARDING.contains(&n) => {
+                    if n == "unchecked_ownership_conversion" {
+                        let text: String = i.sil.iter().filter_map(|p| if let crate::ir::Piece::Text(t) = p { Some(t.as_str()) } else { None }).collect();
+                        let to = text.rsplit("to @").next().unwrap_or("").trim();
+                        let k = match to {
+                            t if t.starts_with("owned") => Kind::Owned,
+                            t if t.starts_with("guaranteed") => Kind::Guaranteed,
+                            t if t.starts_with("unowned") => Kind::Unowned,
+                            _ => Kind::None,
+                        };
+                        return mk(v, f, block, k, Source::Forwarded, format!("`unchecked_ownership_conversion` to {k}"));
+                    }
+                    let candidates: Vec<ValueId> = if rules::forwards_all_operands(n) { i.args.clone() } else { i.args.first().copied().into_iter().collect() };
+                    let from = candidates.iter().copied().find(|&a| kind_of(a) != Kind::None);
+                    let _ = index;
+                    match from {
+                        Some(a) => {
+                            let k = kind_of(a);
+                            let mut vi = mk(v, f, block, k, Source::Forwarded, format!("`{n}` forwards the ownership of {}: {k}", f.value_in_code(a)));
+                            vi.from = Some(a);
+                            vi
+                        }
+                        None => mk(v, f, block, Kind::None, Source::Forwarded, format!("`{n}` forwards only values without ownership")),
+                    }
+                }
+                n => {
+                    let mut vi = mk(v, f, block, Kind::Owned, Source::Unmodelled, format!("`{n}` is not modelled: owned assumed, not verified"));
+                    vi.assumed = true;
+                    vi
+                }
+            }
+        }
+        ValueDef::Var | ValueDef::Undef => mk(v, f, block, Kind::None, Source::Undef, "no ownership"),
+    }
+}
+
+/// Guaranteed phis whose incoming values are borrow scopes continue those scopes (reborrows);
+/// found by a worklist so chains of reborrow phis are linear.
+fn mark_reborrows(f: &Function, idx: &Index, info: &mut [Option<ValueInfo>]) {
+    let is_intro = |info: &[Option<ValueInfo>], v: ValueId| {
+        info.get(v.0 as usize).and_then(|x| x.as_ref()).is_some_and(|x| x.kind == Kind::Guaranteed && (x.source == Source::Borrow || x.reborrow))
+    };
+    // Incoming (phi ← value) pairs.
+    let mut incoming: Vec<(ValueId, ValueId)> = Vec::new();
+    for &b in &f.layout {
+        let Some(t) = f.blocks.get(b).and_then(|blk| blk.term).and_then(|t| f.insts.get(t)) else { continue };
+        if !matches!(t.op, Op::Sil(SilOp::Br | SilOp::CondBr)) {
+            continue;
+        }
+        for s in &t.succs {
+            for (j, &a) in s.args.iter().enumerate() {
+                if let Some(&p) = f.blocks.get(s.block).and_then(|blk| blk.params.get(j)) {
+                    incoming.push((p, a));
+                }
+            }
+        }
+    }
+    let _ = idx;
+    let mut by_value: HashMap<ValueId, Vec<ValueId>> = HashMap::new();
+    for &(p, a) in &incoming {
+        by_value.entry(a).or_default().push(p);
+    }
+    let mut work: Vec<ValueId> = Vec::new();
+    for &(p, a) in &incoming {
+        let guaranteed_phi = info.get(p.0 as usize).and_then(|x| x.as_ref()).is_some_and(|x| x.kind == Kind::Guaranteed && x.source == Source::Phi && !x.reborrow);
+        if guaranteed_phi && is_intro(info, a) {
+            if let Some(Some(x)) = info.get_mut(p.0 as usize) {
+                x.reborrow = true;
+                x.why = "phi annotated `@guaranteed` fed by a borrow scope: a reborrow".into();
+            }
+            work.push(p);
+        }
+    }
+    while let Some(v) = work.pop() {
+        for &p in by_value.get(&v).map_or(&[][..], |x| &x[..]) {
+            let eligible = info.get(p.0 as usize).and_then(|x| x.as_ref()).is_some_and(|x| x.kind == Kind::Guaranteed && x.source == Source::Phi && !x.reborrow);
+            if eligible {
+                if let Some(Some(x)) = info.get_mut(p.0 as usize) {
+                    x.reborrow = true;
+                    x.why = "phi annotated `@guaranteed` fed by a borrow scope: a reborrow".into();
+                }
+                work.push(p);
+            }
+        }
+    }
+}
+
+/// The ownership a forwarding instruction forwards: its first operand with ownership.
+fn forwarding_kind(f: &Function, inst: &crate::ir::Inst, kind: &dyn Fn(ValueId) -> Kind) -> Kind {
+    let _ = f;
+    let name = inst.op.name();
+    if !rules::FORWARDING.contains(&name) {
+        return Kind::None;
+    }
+    let cands: Vec<ValueId> = if rules::forwards_all_operands(name) { inst.args.clone() } else { inst.args.first().copied().into_iter().collect() };
+    cands.into_iter().map(kind).find(|&k| k != Kind::None).unwrap_or(Kind::None)
+}
+
+fn forwarding_role(k: Kind) -> Role {
+    match k {
+        Kind::Owned => Role::ForwardingConsume,
+        Kind::Guaranteed => Role::GuaranteedForwarding,
+        Kind::Unowned => Role::ForwardingUnowned,
+        Kind::None => Role::TrivialUse,
+    }
+}
+
+/// The role of operand `k` of `inst`, whose value has kind `vk` (not none).
+fn operand_role<'a>(
+    f: &Function,
+    inst: &crate::ir::Inst,
+    k: usize,
+    vk: Kind,
+    fwd: Kind,
+    convs: Option<&[Option<String>]>,
+    value_info: &dyn Fn(ValueId) -> Option<&'a ValueInfo>,
+) -> (Role, String) {
+    let name = inst.op.name();
+    let s = |r: Role, w: &str| (r, w.to_string());
+    match name {
+        n if rules::is_destroying(n) && k == 0 => s(Role::DestroyingConsume, "destroys the value: ends its lifetime"),
+        "end_borrow" => s(Role::EndBorrow, "ends the borrow scope"),
+        "begin_borrow" => s(Role::Borrow, "borrows the value for the scope of the result"),
+        "store_borrow" if k == 0 => s(Role::Borrow, "borrows the value into memory until `end_borrow`"),
+        "store" if k == 0 => {
+            if inst.attrs.iter().any(|a| a == "init" || a == "assign") {
+                s(Role::DestroyingConsume, "`store [init]`/`[assign]` moves the value into memory: consumed")
+            } else if inst.attrs.iter().any(|a| a == "trivial") {
+                s(Role::TrivialUse, "`store [trivial]`")
+            } else {
+                s(Role::DestroyingConsume, "a store of a non-trivial value consumes it")
+            }
+        }
+        "apply" | "try_apply" | "begin_apply" if k == 0 => {
+            let callee_owned = ty_text(f, inst.args[0]).is_some_and(|t| t.contains("@callee_owned"));
+            if callee_owned {
+                s(Role::ForwardingConsume, "a `@callee_owned` closure is consumed by the call")
+            } else {
+                s(Role::InstantaneousUse, "the callee, read for the call")
+            }
+        }
+        "apply" | "try_apply" | "begin_apply" => match convs.and_then(|c| c.get(k - 1)) {
+            Some(Some(c)) => match c.as_str() {
+                "owned" => (Role::ForwardingConsume, "passed as `@owned`: the callee takes ownership".into()),
+                "guaranteed" => (Role::InstantaneousUse, "passed as `@guaranteed`: borrowed for the call".into()),
+                "unowned" => (Role::InstantaneousUse, "passed as `@unowned`".into()),
+                c => (Role::TrivialUse, format!("passed as `@{c}` (an address)")),
+            },
+            _ => s(Role::Unmodelled, "the callee's type does not say this argument's convention"),
+        },
+        "partial_apply" if k == 0 => s(Role::InstantaneousUse, "the function being partially applied"),
+        "partial_apply" => {
+            if inst.attrs.iter().any(|a| a == "on_stack") {
+                s(Role::InstantaneousUse, "captured by a stack closure: borrowed")
+            } else {
+                s(Role::ForwardingConsume, "captured by the closure: consumed")
+            }
+        }
+        "return" | "throw" => s(Role::ForwardingConsume, "returned to the caller: ownership leaves the function"),
+        "ref_element_addr" | "ref_tail_addr" => s(Role::InteriorPointer, "projects an address into the object: needs a borrowed base"),
+        "project_box" | "open_existential_box" => s(Role::AnyInteriorPointer, "projects an address into the box"),
+        "switch_enum" | "checked_cast_br" if k == 0 => (forwarding_role(vk), format!("forwards the {vk} value to the payload of each case")),
+        n if rules::is_guaranteed_projection(n) && k == 0 => s(Role::GuaranteedForwarding, "projects a part of a borrowed value"),
+        n if rules::FORWARDING.contains(&n) => {
+            let forwarded = rules::forwards_all_operands(n) || k == 0;
+            if forwarded {
+                let _ = value_info;
+                (forwarding_role(fwd), format!("`{n}` forwards {fwd} ownership to its result"))
+            } else {
+                s(Role::InstantaneousUse, "read, not forwarded")
+            }
+        }
+        n if rules::is_instantaneous(n) => s(Role::InstantaneousUse, "read for the moment of the instruction"),
+        n if rules::is_bitwise_escape(n) => s(Role::BitwiseEscape, "the reference escapes as bits"),
+        "cond_fail" | "cond_br" | "switch_value" | "builtin" | "integer_literal" => s(Role::InstantaneousUse, "read for the moment of the instruction"),
+        "dealloc_stack" | "destroy_addr" | "copy_addr" | "load" | "load_borrow" | "end_access" | "begin_access" | "store" | "store_borrow" => {
+            s(Role::TrivialUse, "an address operand")
+        }
+        n => (Role::Unmodelled, format!("`{n}` is not modelled: accepted as any, the value is not verified")),
+    }
+}
+
+/// The role of a branch argument, from the phi it feeds.
+fn phi_role(phi: Option<&ValueInfo>, incoming: Option<&ValueInfo>) -> (Role, String) {
+    let Some(p) = phi else { return (Role::Unmodelled, "no matching block parameter".into()) };
+    match p.kind {
+        Kind::Owned => (Role::ForwardingConsume, format!("passed to the `@owned` phi {}: consumed", p.name)),
+        Kind::Guaranteed => {
+            let intro = incoming.is_some_and(|i| i.source == Source::Borrow || i.reborrow);
+            if intro {
+                (Role::Reborrow, format!("the borrow scope continues in the `@guaranteed` phi {}", p.name))
+            } else {
+                (Role::GuaranteedForwarding, format!("forwarded to the `@guaranteed` phi {}", p.name))
+            }
+        }
+        Kind::Unowned => (Role::ForwardingUnowned, format!("passed to the `@unowned` phi {}", p.name)),
+        Kind::None => (Role::TrivialUse, format!("passed to the phi {} without ownership", p.name)),
+    }
+}
+
+/// Whether a guaranteed value is checked as part of the borrow it came from (a projection,
+/// a forwarded value, a payload, a forwarding phi) rather than as a scope of its own.
+pub(super) fn is_forwarded_guaranteed(vi: &ValueInfo) -> bool {
+    vi.kind == Kind::Guaranteed
+        && match vi.source {
+            Source::Forwarded | Source::Projection | Source::TerminatorResult => true,
+            Source::Phi => !vi.reborrow,
+            _ => false,
+        }
+}
+
+/// Gathers, per value the verifier checks, its lifetime-ending and other uses the way Swift's
+/// verifier does, and records lifetimes and borrow scopes.
+fn gather_all(f: &Function, fo: &mut FunctionOwnership) {
+    let n = f.values.len();
+    let mut stamp: Vec<u32> = vec![0; n];
+    let mut gen = 0u32;
+    let mut gathered: HashMap<ValueId, Gathered> = HashMap::new();
+    for vi in &fo.values {
+        if vi.kind == Kind::None || vi.kind == Kind::Unowned || is_forwarded_guaranteed(vi) {
+            continue;
+        }
+        gen += 1;
+        let g = if vi.kind == Kind::Owned { gather_owned(f, fo, vi.value) } else { gather_guaranteed(f, fo, vi.value, &mut stamp, gen) };
+        gathered.insert(vi.value, g);
+    }
+    let mut lifetimes = Vec::new();
+    let mut scopes = Vec::new();
+    for vi in &fo.values {
+        let Some(g) = gathered.get(&vi.value) else { continue };
+        let Some(def_block) = vi.block else { continue };
+        let insts = |ops: &[usize]| -> Vec<InstId> {
+            let mut v: Vec<InstId> = ops.iter().filter_map(|&o| fo.operands.get(o)).map(|o| o.inst).collect();
+            v.sort_by_key(|i| (fo.index.inst_block[i.0 as usize].map(|b| f.layout.iter().position(|&x| x == b)), fo.index.inst_pos[i.0 as usize]));
+            v.dedup();
+            v
+        };
+        let all: Vec<usize> = g.ending.iter().chain(&g.regular).copied().collect();
+        let live = live_blocks(fo, def_block, &all);
+        if vi.kind == Kind::Owned {
+            lifetimes.push(Lifetime { value: vi.value, def_block, consuming: insts(&g.ending), uses: insts(&g.regular), live_blocks: live });
+        } else {
+            let base = match f.values.get(vi.value).map(|d| d.def) {
+                Some(ValueDef::Result { inst, .. }) => f.insts.get(inst).filter(|i| matches!(i.op, Op::Sil(SilOp::BeginBorrow))).and_then(|i| i.args.first().copied()),
+                _ => None,
+            };
+            let mut ends = Vec::new();
+            let mut reborrows = Vec::new();
+            for &o in &g.ending {
+                let Some(op) = fo.operands.get(o) else { continue };
+                match op.slot {
+                    Slot::SuccArg(s, j) => {
+                        let phi = f.insts.get(op.inst).and_then(|t| t.succs.get(s as usize)).and_then(|s| f.blocks.get(s.block)).and_then(|b| b.params.get(j as usize)).copied();
+                        if let Some(p) = phi {
+                            reborrows.push((op.inst, p));
+                        }
+                    }
+                    Slot::Arg(_) => ends.push(op.inst),
+                }
+            }
+            scopes.push(BorrowScope { introducer: vi.value, base, ends, reborrows, uses: insts(&g.regular), live_blocks: live });
+        }
+    }
+    fo.lifetimes = lifetimes;
+    fo.scopes = scopes;
+    fo.index.gathered = gathered;
+}
+
+/// The blocks a value is live in: every block on a path from the definition to a use.
+fn live_blocks(fo: &FunctionOwnership, def: BlockId, ops: &[usize]) -> Vec<BlockId> {
+    let nb = fo.index.preds.len();
+    let mut seen = vec![false; nb];
+    let mut work = Vec::new();
+    if let Some(s) = seen.get_mut(def.0 as usize) {
+        *s = true;
+    }
+    for &o in ops {
+        let Some(b) = fo.operands.get(o).map(|x| x.block) else { continue };
+        if let Some(s) = seen.get_mut(b.0 as usize) {
+            if !*s {
+                *s = true;
+                work.push(b);
+            }
+        }
+    }
+    while let Some(b) = work.pop() {
+        for &p in &fo.index.preds[b.0 as usize] {
+            if !seen[p.0 as usize] {
+                seen[p.0 as usize] = true;
+                work.push(p);
+            }
+        }
+    }
+    (0..nb).filter(|&b| seen[b]).map(|b| BlockId(b as u32)).collect()
+}
+
+/// The uses of an owned value: its direct uses, plus the scope ends of borrows of it.
+fn gather_owned(f: &Function, fo: &FunctionOwnership, v: ValueId) -> Gathered {
+    let mut g = Gathered::default();
+    for &o in fo.index.uses.get(v.0 as usize).map_or(&[][..], |u| &u[..]) {
+        let op = &fo.operands[o];
+        if !op.compatible {
+            g.incompatible = true;
+            continue;
+        }
+        if op.constraint.role == Role::Unmodelled {
+            g.unmodelled = true;
+        }
+        if op.constraint.ending {
+            g.ending.push(o);
+            continue;
+        }
+        g.regular.push(o);
+        if op.constraint.role == Role::Borrow {
+            implicit_uses(f, fo, o, &mut g.regular);
+        }
+    }
+    g
+}
+
+/// The ends of the scope a borrowing operand opens (`end_borrow`s and reborrows of the
+/// `begin_borrow`/`store_borrow` result); the operand itself if the scope has none.
+fn implicit_uses(f: &Function, fo: &FunctionOwnership, o: usize, out: &mut Vec<usize>) {
+    let op = &fo.operands[o];
+    let mut found = false;
+    // The instruction's results: `begin_borrow`'s borrow, `store_borrow`'s address.
+    let results = f.insts.get(op.inst).map_or(&[][..], |i| &i.results[..]);
+    for &r in results {
+        for &u in fo.index.uses.get(r.0 as usize).map_or(&[][..], |u| &u[..]) {
+            let uo = &fo.operands[u];
+            let ends = matches!(uo.constraint.role, Role::EndBorrow | Role::Reborrow)
+                || f.insts.get(uo.inst).is_some_and(|i| matches!(i.op, Op::Sil(SilOp::EndBorrow)));
+            if ends {
+                out.push(u);
+                found = true;
+            }
+        }
+    }
+    if !found {
+        out.push(o);
+    }
+}
+
+/// The uses of a borrow introducer, through every value forwarded or projected from it.
+fn gather_guaranteed(f: &Function, fo: &FunctionOwnership, v: ValueId, stamp: &mut [u32], gen: u32) -> Gathered {
+    let mut g = Gathered::default();
+    // Swift pops from the back of its copy of the use list (newest first): the earliest use
+    // is visited first.
+    let mut users: Vec<usize> = fo.index.uses.get(v.0 as usize).cloned().unwrap_or_default();
+    if let Some(s) = stamp.get_mut(v.0 as usize) {
+        *s = gen;
+    }
+    let push_uses_of = |x: ValueId, users: &mut Vec<usize>, stamp: &mut [u32]| {
+        if stamp.get(x.0 as usize) == Some(&gen) {
+            return;
+        }
+        if let Some(s) = stamp.get_mut(x.0 as usize) {
+            *s = gen;
+        }
+        users.extend(fo.index.uses.get(x.0 as usize).map_or(&[][..], |u| &u[..]));
+    };
+    while let Some(o) = users.pop() {
+        let op = &fo.operands[o];
+        if !op.compatible {
+            g.incompatible = true;
+            continue;
+        }
+        let role = op.constraint.role;
+        if role == Role::Unmodelled {
+            g.unmodelled = true;
+        }
+        if matches!(op.slot, Slot::SuccArg(..)) && role == Role::GuaranteedForwarding {
+            g.regular.push(o);
+            continue;
+        }
+        if role != Role::GuaranteedForwarding {
+            if op.constraint.ending {
+                if op.value != v {
+                    g.invalid_end_borrows.push(o);
+                    continue;
+                }
+                g.ending.push(o);
+                continue;
+            }
+            if role == Role::Borrow {
+                implicit_uses(f, fo, o, &mut g.regular);
+            }
+            if role == Role::InteriorPointer || role == Role::AnyInteriorPointer {
+                address_uses(f, fo, op.inst, &mut g.regular, stamp, gen);
+            }
+            g.regular.push(o);
+            continue;
+        }
+        g.regular.push(o);
+        let Some(inst) = f.insts.get(op.inst) else { continue };
+        if !inst.results.is_empty() {
+            for &r in &inst.results {
+                if fo.kind(r) == Kind::Guaranteed {
+                    push_uses_of(r, &mut users, stamp);
+                }
+            }
+            continue;
+        }
+        if inst.is_terminator() && matches!(op.slot, Slot::Arg(0)) {
+            for s in &inst.succs {
+                if let Some(&p) = f.blocks.get(s.block).and_then(|b| b.params.first()) {
+                    if fo.kind(p) == Kind::Guaranteed {
+                        push_uses_of(p, &mut users, stamp);
+                    }
+                }
+            }
+        }
+    }
+    g
+}
+
+/// Every use of the addresses an interior-pointer instruction projects (through further
+/// address projections): these too must be inside the borrow scope.
+fn address_uses(f: &Function, fo: &FunctionOwnership, inst: InstId, out: &mut Vec<usize>, stamp: &mut [u32], gen: u32) {
+    let mut work: Vec<ValueId> = f.insts.get(inst).map(|i| i.results.clone()).unwrap_or_default();
+    while let Some(a) = work.pop() {
+        if stamp.get(a.0 as usize) == Some(&gen) {
+            continue;
+        }
+        if let Some(s) = stamp.get_mut(a.0 as usize) {
+            *s = gen;
+        }
+        for &u in fo.index.uses.get(a.0 as usize).map_or(&[][..], |u| &u[..]) {
+            out.push(u);
+            let ui = fo.operands[u].inst;
+            if let Some(ui) = f.insts.get(ui) {
+                for &r in &ui.results {
+                    if ty_text(f, r).is_some_and(|t| t.starts_with('*')) {
+                        work.push(r);
+                    }
+                }
+            }
+        }
+    }
+}
+

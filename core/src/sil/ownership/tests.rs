@@ -1,0 +1,48 @@
+//! Unit tests of the rules on small functions (the corpus and property suites are in
+//! `core/tests/ownership_*.rs`).
+
+use super::*;
+use crate::ir::Lang;
+use crate::sil::types::{env_of, FunctionTypes};
+
+fn run(src: &str) -> Vec<(String, Vec<Category>)> {
+    let m = crate::parse_module(Lang::Sil, "t.sil", src).expect("parses");
+    let env = env_of(&m);
+    m.bodies()
+        .map(|f| {
+            let fo = analyze(f, &FunctionTypes::new(f, env.clone()));
+            let v = verify(f, &fo);
+            (f.name.clone(), v.findings.iter().map(|x| x.category).collect())
+        })
+        .collect()
+}
+
+const HEAD: &str = "sil_stage canonical\nimport Builtin\nclass K {}\n";
+
+#[test]
+fn a_balanced_owned_argument_is_silent_and_a_dropped_destroy_is_a_parameter_error() {
+    let ok = format!("{HEAD}sil [ossa] @f : $@convention(thin) (@owned K) -> () {{\nbb0(%0 : @owned $K):\n  destroy_value %0 : $K\n  %r = tuple ()\n  return %r : $()\n}}\n");
+    assert_eq!(run(&ok), vec![("f".into(), vec![])]);
+    let leak = ok.replace("  destroy_value %0 : $K\n", "");
+    assert_eq!(run(&leak)[0].1, vec![Category::OwnedParameterWithoutLifetimeEnd]);
+}
+
+#[test]
+fn a_copy_never_destroyed_leaks_unless_its_block_is_a_dead_end() {
+    let src = format!("{HEAD}sil [ossa] @f : $@convention(thin) (@guaranteed K) -> () {{\nbb0(%0 : @guaranteed $K):\n  %1 = copy_value %0 : $K\n  %r = tuple ()\n  return %r : $()\n}}\n");
+    assert_eq!(run(&src)[0].1, vec![Category::LeakNeverConsumed]);
+    let dead = src.replace("  %r = tuple ()\n  return %r : $()\n", "  unreachable\n");
+    assert_eq!(run(&dead)[0].1, vec![]);
+}
+
+#[test]
+fn non_ossa_functions_are_not_checked() {
+    let src = format!("{HEAD}sil @f : $@convention(thin) (@owned K) -> () {{\nbb0(%0 : $K):\n  %r = tuple ()\n  return %r : $()\n}}\n");
+    let m = crate::parse_module(Lang::Sil, "t.sil", &src).unwrap();
+    let f = &m.functions[1.min(m.functions.len() - 1)];
+    let f = m.bodies().next().unwrap_or(f);
+    let fo = analyze(f, &FunctionTypes::new(f, env_of(&m)));
+    let v = verify(f, &fo);
+    assert!(!v.checked);
+    assert!(v.note.unwrap().contains("not an OSSA function"));
+}
