@@ -224,6 +224,31 @@ fn ty_text(f: &Function, v: ValueId) -> Option<&str> {
     }
 }
 
+/// The type of a `destructure_tuple`/`destructure_struct` result the text does not spell: the
+/// operand's tuple element, or the declared struct's stored property.
+fn element_type(f: &Function, v: ValueId, types: &FunctionTypes) -> Option<String> {
+    let Some(ValueDef::Result { inst, index }) = f.values.get(v).map(|d| d.def) else { return None };
+    let i = f.insts.get(inst)?;
+    let op = i.op.name();
+    if op != "destructure_tuple" && op != "destructure_struct" {
+        return None;
+    }
+    let a = *i.args.first()?;
+    let t = crate::sil::types::function::operand_type(f, i, 0, a)?;
+    match ty::parse(t.trim()).ok()? {
+        Ty::Tuple(elems) if op == "destructure_tuple" => elems.get(index as usize).map(|e| e.ty.to_string()),
+        Ty::Named(segs) if op == "destructure_struct" => {
+            let seg = segs.last()?;
+            let n = types.env().decls.nominal(&seg.name)?;
+            if !n.params.is_empty() {
+                return None;
+            }
+            n.fields.get(index as usize).map(|fl| fl.ty.to_string())
+        }
+        _ => None,
+    }
+}
+
 /// The callee's function type of an `apply`-like instruction, from its `: $…` annotation.
 pub(super) fn callee_type(inst: &crate::ir::Inst) -> Option<ty::FnTy> {
     let mut text = String::new();
@@ -479,7 +504,8 @@ fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], tr
     if !ossa {
         return mk(v, f, block, Kind::None, Source::Constant, "not an OSSA function: no ownership");
     }
-    let text = ty_text(f, v);
+    let inferred = if ty_text(f, v).is_none() { element_type(f, v, trivia.types) } else { None };
+    let text = ty_text(f, v).or(inferred.as_deref());
     if let Some(t) = text {
         if t.starts_with('*') {
             return mk(v, f, block, Kind::None, Source::Address, "an address: memory, not a value with ownership");
@@ -544,19 +570,35 @@ fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], tr
                 "begin_borrow" => mk(v, f, block, Kind::Guaranteed, Source::Borrow, "`begin_borrow` opens a borrow scope"),
                 "load_borrow" => mk(v, f, block, Kind::Guaranteed, Source::Borrow, "`load_borrow` borrows the value in memory"),
                 "apply" | "begin_apply" => {
-                    let conv = callee_type(i).and_then(|t| {
-                        let direct: Vec<_> = t.results.iter().filter(|r| !matches!(r.conv.as_deref(), Some("out" | "error" | "error_indirect"))).collect();
-                        match direct.as_slice() {
-                            [r] => r.conv.clone(),
-                            _ => None,
-                        }
+                    let fty = callee_type(i);
+                    let direct: Vec<ty::Elem> = fty.as_ref().map_or_else(Vec::new, |t| {
+                        t.results.iter().filter(|r| !matches!(r.conv.as_deref(), Some("out" | "error" | "error_indirect"))).cloned().collect()
                     });
-                    match conv.as_deref() {
+                    // The result's type: the callee's direct results (`()` when there are none).
+                    let rty = match direct.as_slice() {
+                        [] => Some("()".to_string()),
+                        [r] => Some(r.ty.to_string()),
+                        rs => Some(format!("({})", rs.iter().map(|r| r.ty.to_string()).collect::<Vec<_>>().join(", "))),
+                    };
+                    let rtriv = if fty.is_some() && text.is_none() { rty.as_deref().and_then(|t| trivia.trivial(t)) } else { trivial };
+                    if rtriv == Some(true) {
+                        return mk(v, f, block, Kind::None, Source::Trivial, format!("the callee's result `${}` is trivial", rty.unwrap_or_default()));
+                    }
+                    let conv = match direct.as_slice() {
+                        [r] => r.conv.clone(),
+                        _ => None,
+                    };
+                    let mut vi = match conv.as_deref() {
                         Some("guaranteed") => mk(v, f, block, Kind::Guaranteed, Source::Apply, "the callee's result is `@guaranteed`"),
                         Some("unowned") | Some("unowned_inner_pointer") => mk(v, f, block, Kind::Unowned, Source::Apply, "the callee's result is `@unowned`"),
                         Some(c) => mk(v, f, block, Kind::Owned, Source::Apply, format!("the callee's result is `@{c}`: owned by the caller")),
                         None => mk(v, f, block, Kind::Owned, Source::Apply, "an apply result is owned by the caller"),
+                    };
+                    if rtriv.is_none() {
+                        vi.assumed = true;
+                        vi.why.push_str(" (its type is unknown here: not verified)");
                     }
+                    vi
                 }
                 "builtin" => mk(v, f, block, Kind::Owned, Source::Allocation, "a builtin's non-trivial result is owned"),
                 "enum" if i.args.is_empty() => mk(v, f, block, Kind::None, Source::Constant, "an enum case without payload has no ownership"),

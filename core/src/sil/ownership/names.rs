@@ -10,13 +10,27 @@ pub struct Names {
     values: Vec<Option<u32>>,
     /// Per block: its position in the layout, if numbered.
     blocks: Vec<Option<u32>>,
+    /// Per instruction without results: its number, printed for value-producing ones
+    /// (`%4 = apply …` even if the source wrote no result).
+    insts: Vec<Option<u32>>,
+}
+
+/// Instructions that produce no value in SIL (everything else prints a result in Swift).
+fn produces_no_value(op: &str) -> bool {
+    matches!(
+        op,
+        "destroy_value" | "end_borrow" | "store" | "dealloc_stack" | "destroy_addr" | "copy_addr" | "debug_value"
+            | "fix_lifetime" | "end_lifetime" | "end_access" | "cond_fail" | "strong_retain" | "strong_release"
+            | "dealloc_box" | "dealloc_ref" | "abort_apply" | "store_weak" | "store_unowned" | "dealloc_stack_ref"
+            | "extend_lifetime" | "end_unpaired_access" | "dealloc_partial_ref" | "retain_value" | "release_value"
+    )
 }
 
 impl Names {
     /// The names the user wrote (`%x`, `bbLoop`).
     pub fn user(f: &Function) -> Names {
         let _ = f;
-        Names { values: Vec::new(), blocks: Vec::new() }
+        Names { values: Vec::new(), blocks: Vec::new(), insts: Vec::new() }
     }
 
     /// Swift's verifier numbering: blocks `bb0…` in order; every block argument and every
@@ -26,6 +40,7 @@ impl Names {
     pub fn swift(f: &Function) -> Names {
         let mut values = vec![None; f.values.len()];
         let mut blocks = vec![None; f.blocks.len()];
+        let mut insts = vec![None; f.insts.len()];
         let mut n = 0u32;
         for (k, &b) in f.layout.iter().enumerate() {
             let Some(blk) = f.blocks.get(b) else { continue };
@@ -41,6 +56,11 @@ impl Names {
             for i in blk.all_insts() {
                 let Some(inst) = f.insts.get(i) else { continue };
                 if inst.results.is_empty() {
+                    if !inst.is_terminator() && !produces_no_value(inst.op.name()) {
+                        if let Some(x) = insts.get_mut(i.0 as usize) {
+                            *x = Some(n);
+                        }
+                    }
                     n += 1;
                 }
                 for &r in &inst.results {
@@ -51,7 +71,7 @@ impl Names {
                 }
             }
         }
-        Names { values, blocks }
+        Names { values, blocks, insts }
     }
 
     pub fn value(&self, f: &Function, v: ValueId) -> String {
@@ -76,7 +96,11 @@ impl Names {
         let Some(inst) = f.insts.get(i) else { return i.to_string() };
         let mut out = String::new();
         match inst.results.len() {
-            0 => {}
+            0 => {
+                if let Some(k) = self.insts.get(i.0 as usize).copied().flatten() {
+                    out.push_str(&format!("%{k} = "));
+                }
+            }
             1 => out.push_str(&format!("{} = ", self.value(f, inst.results[0]))),
             _ => {
                 let rs: Vec<String> = inst.results.iter().map(|&r| self.value(f, r)).collect();
