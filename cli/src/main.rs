@@ -5,6 +5,7 @@
 mod graphs;
 mod input;
 mod opt;
+mod ownership;
 mod passes;
 mod types;
 
@@ -35,6 +36,13 @@ enum Command {
     Check {
         #[command(flatten)]
         src: Source,
+        /// Also run the ownership verifier on OSSA functions (Swift's messages, with the value,
+        /// user and block).
+        #[arg(long)]
+        ownership: bool,
+        /// With --ownership: text diagnostics or JSON.
+        #[arg(long, value_enum, default_value = "text")]
+        format: ownership::OwnershipFormat,
     },
     /// Print the program back (user names kept).
     Print {
@@ -105,6 +113,17 @@ enum Command {
         #[arg(long)]
         opaque_values: Option<bool>,
     },
+    /// Ownership of each OSSA function: every value's kind (none, owned, guaranteed,
+    /// unowned) with its reason, every operand's constraint, lifetimes and borrow scopes.
+    Ownership {
+        #[command(flatten)]
+        src: Source,
+        /// Only this function.
+        #[arg(long)]
+        function: Option<String>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: ownership::OwnershipFormat,
+    },
     /// Print a generated structured function of about N blocks (loops, branches, early
     /// returns): stress input for benchmarks and the browser.
     Gen {
@@ -141,7 +160,7 @@ const MAX_GEN_BLOCKS: u64 = 100_000;
 fn run(command: Command) -> Result<String, Failure> {
     match command {
         Command::Gen { blocks, seed, lang } => gen(blocks, seed, lang),
-        Command::Check { src } => {
+        Command::Check { src, .. } => {
             let input = load(&src.file, src.lang.map(Into::into))?;
             let mut errors = optlab_core::Diagnostics::default();
             for f in input.module.bodies() {
@@ -173,7 +192,7 @@ fn run(command: Command) -> Result<String, Failure> {
             graphs::cdg(&input.module, format)
         }
         // `main` handles these itself: they write to both streams.
-        Command::Run { .. } | Command::Opt { .. } | Command::Types { .. } => Err(Failure("error: handled separately".into())),
+        Command::Run { .. } | Command::Opt { .. } | Command::Types { .. } | Command::Ownership { .. } => Err(Failure("error: handled separately".into())),
     }
 }
 
@@ -207,7 +226,7 @@ fn run_program(src: Source, args: Vec<String>, function: Option<String>, profile
 }
 
 /// The subcommands that come before the passes in `--help`, in this order.
-const FIRST: &[&str] = &["check", "print", "cfg", "dom", "cdg", "types"];
+const FIRST: &[&str] = &["check", "print", "cfg", "dom", "cdg", "types", "ownership"];
 
 /// The command line: the derived subcommands, one subcommand per registered pass (built from
 /// the registry, see `passes`), and help that lists the passes and the default pipeline.
@@ -265,6 +284,17 @@ fn main() -> ExitCode {
         Command::Types { src, function, format, subst, resilient, opaque_values } => {
             let a = types::TypesArgs { function: function.as_deref(), format, subst: &subst, resilient: &resilient, opaque_values };
             finish(src.load().and_then(|input| types::types(&input, &a)))
+        }
+        Command::Ownership { src, function, format } => {
+            finish(src.load().and_then(|input| ownership::ownership(&input, function.as_deref(), format)))
+        }
+        Command::Check { src, ownership: true, format } => {
+            // Structural errors first: the verifier assumes a well-formed function.
+            let structural = run(Command::Check { src: Source { file: src.file.clone(), lang: src.lang }, ownership: false, format });
+            if let Err(e) = structural {
+                return finish(Err(e));
+            }
+            finish(src.load().and_then(|input| ownership::check(&input, format)))
         }
         command => finish(answer(run(command))),
     }
