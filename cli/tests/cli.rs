@@ -327,3 +327,30 @@ fn run_uses_args_profiles_and_reports_errors_with_position() {
     assert_eq!(o.status.code(), Some(1));
     assert!(!stderr(&o).is_empty());
 }
+
+/// `check --ownership` reports Swift's verifier errors at FILE:LINE:COL and exits 1; a valid
+/// OSSA function passes; `ownership` prints kinds and constraints (and JSON).
+#[test]
+fn ownership_check_and_dump() {
+    let ok = "sil_stage canonical\nimport Builtin\nclass K {}\nsil [ossa] @f : $@convention(thin) (@owned K) -> () {\nbb0(%0 : @owned $K):\n  %1 = copy_value %0 : $K\n  destroy_value %1 : $K\n  destroy_value %0 : $K\n  %r = tuple ()\n  return %r : $()\n}\n";
+    let (_d, path) = temp_file("ok.sil", ok);
+    let o = optlab(&["check", "--ownership", &path], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("ok (1 OSSA function verified)"));
+    let bad = ok.replace("  destroy_value %1 : $K\n", "  destroy_value %0 : $K\n");
+    let (_d2, path2) = temp_file("bad.sil", &bad);
+    let o = optlab(&["check", "--ownership", &path2], None);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("bad.sil:7:3: error: in @f: Found over consume?!"), "{err}");
+    assert!(err.contains("Value:   %0 = argument of bb0 : $K"), "{err}");
+    assert!(err.contains("Error! Found a leaked owned value that was never consumed."), "{err}");
+    let o = optlab(&["ownership", &path], None);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("%1     owned") && out.contains("DestroyingConsume, accepts owned, lifetime-ending"), "{out}");
+    let o = optlab(&["ownership", "--format", "json", &path], None);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["functions"][0]["values"][1]["kind"], "owned");
+    assert_eq!(v["functions"][0]["verifier"]["checked"], true);
+}
