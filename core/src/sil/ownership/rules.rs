@@ -121,11 +121,14 @@ impl Constraint {
     /// Whether a value of `kind` may be used here: `none` goes anywhere; otherwise the kinds
     /// must agree unless the operand accepts any.
     pub fn satisfied_by(&self, kind: Kind) -> bool {
-        match (self.accepts, kind) {
-            (_, Kind::None) | (Accepts::Any, _) => true,
-            (Accepts::Owned, Kind::Owned) | (Accepts::Guaranteed, Kind::Guaranteed) | (Accepts::Unowned, Kind::Unowned) => true,
-            _ => false,
-        }
+        matches!(
+            (self.accepts, kind),
+            (_, Kind::None)
+                | (Accepts::Any, _)
+                | (Accepts::Owned, Kind::Owned)
+                | (Accepts::Guaranteed, Kind::Guaranteed)
+                | (Accepts::Unowned, Kind::Unowned)
+        )
     }
 
     /// `<Constraint Kind:guaranteed LifetimeConstraint:NonLifetimeEnding>` as Swift prints it.
