@@ -54,7 +54,7 @@ impl Token {
         match self.kind {
             Kind::Newline => "end of line".to_string(),
             Kind::Eof => "end of file".to_string(),
-            _ => format!("`{}`", self.text),
+            _ => format!("`{}`", crate::diag::snippet(&self.text)),
         }
     }
     /// The name of a `%value` without the sigil.

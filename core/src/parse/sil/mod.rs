@@ -34,6 +34,7 @@ pub fn parse(name: &str, text: &str) -> Result<Module, Diagnostics> {
         functions: Vec::new(),
         items: Vec::new(),
         names: HashMap::new(),
+        line_index: None,
     };
     p.file();
     p.diags.append(&mut p.lex.errors);
@@ -41,7 +42,7 @@ pub fn parse(name: &str, text: &str) -> Result<Module, Diagnostics> {
     let mut diags: Vec<Diagnostic> = p.diags.into_iter().filter(|d| seen.insert((d.span, d.message.clone()))).collect();
     diags.sort_by_key(|d| d.span.lo);
     if !diags.is_empty() {
-        return Err(Diagnostics(diags));
+        return Err(Diagnostics::from_vec(diags));
     }
     Ok(Module {
         lang: Lang::Sil,
@@ -60,6 +61,9 @@ struct Parser<'a> {
     items: Vec<Item>,
     /// Function names seen so far, to report redefinitions.
     names: HashMap<String, Span>,
+    /// Line starts, built on the first message that quotes a line number (not per message:
+    /// a file of many redefinitions would otherwise be quadratic).
+    line_index: Option<SourceFile>,
 }
 
 /// A block parameter as written.
@@ -95,6 +99,12 @@ fn is_decl_start(s: &str) -> bool {
 }
 
 impl<'a> Parser<'a> {
+    /// The 1-based line of byte `offset`.
+    fn line_of(&mut self, offset: u32) -> u32 {
+        let src = self.src;
+        self.line_index.get_or_insert_with(|| SourceFile::new("", src)).line_col(offset).line
+    }
+
     fn error(&mut self, span: Span, msg: impl Into<String>) {
         self.diags.push(Diagnostic::error(span, msg));
     }
@@ -337,7 +347,7 @@ impl<'a> Parser<'a> {
         header.extra = collapse(&self.src[extra_start..extra_end]);
 
         if let Some(prev) = self.names.get(&name).copied() {
-            let line = SourceFile::new("", self.src).line_col(prev.lo).line;
+            let line = self.line_of(prev.lo);
             self.error(name_tok.span, format!("function `{}` is defined twice (first on line {line})", name_tok.text));
         } else {
             self.names.insert(name.clone(), name_tok.span);
