@@ -372,6 +372,7 @@ impl<'t> P<'t> {
     /// terminators every block label a successor. Returns bracketed attributes seen.
     fn generic(&mut self, allow_succ: bool) -> Vec<String> {
         let mut attrs = Vec::new();
+        let mut no_close_from = usize::MAX;
         while let Some(t) = self.peek() {
             if t.kind == Kind::Value || t.is_ident("undef") {
                 let i = self.operands.len();
@@ -403,7 +404,17 @@ impl<'t> P<'t> {
                     self.pos += 1;
                 }
             } else if t.is_punct("[") {
-                let close = (self.pos..self.toks.len()).find(|&k| self.toks[k].is_punct("]"));
+                // Searched once per `[`, but never again past a point known to have no `]`:
+                // a line of 10^5 unclosed `[` stays linear.
+                let close = if self.pos >= no_close_from {
+                    None
+                } else {
+                    let c = (self.pos..self.toks.len()).find(|&k| self.toks[k].is_punct("]"));
+                    if c.is_none() {
+                        no_close_from = self.pos;
+                    }
+                    c
+                };
                 match close {
                     Some(c) if c > self.pos + 1 => {
                         let inner = &self.toks[self.pos + 1..c];

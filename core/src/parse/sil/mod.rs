@@ -426,11 +426,14 @@ impl<'a> Parser<'a> {
                 return (stmts, t.span.hi as usize, true);
             }
             let mut toks = self.statement();
-            // Labels may share a line with what follows (`bb1: br bb2`).
-            while let Some(after) = split_label(&toks) {
-                stmts.push(self.label(&toks[..after]));
-                toks.drain(..after);
+            // Labels may share a line with what follows (`bb1: br bb2`); cut off once, not
+            // per label, so a line of many labels stays linear.
+            let mut at = 0;
+            while let Some(after) = split_label(&toks[at..]) {
+                stmts.push(self.label(&toks[at..at + after]));
+                at += after;
             }
+            let toks = toks.split_off(at);
             if toks.is_empty() {
                 continue;
             }
@@ -605,6 +608,10 @@ impl<'a> Parser<'a> {
             f.values[v].span = span;
         };
         let mut cur: Option<BlockId> = None;
+        // Branch targets by name, filled as blocks are made: resolving through
+        // `Function::block_by_name` (a scan of the layout) made a function of 10^5 blocks
+        // take minutes. A duplicate label resolves to its first block, as the scan did.
+        let mut block_ids: HashMap<String, BlockId> = HashMap::new();
         // Blocks holding an instruction that failed to parse: whether they end in a
         // terminator is unknown, so that is not reported.
         let mut tainted: HashSet<BlockId> = HashSet::new();
@@ -613,9 +620,10 @@ impl<'a> Parser<'a> {
         for s in stmts {
             match s {
                 Stmt::Label { name, span, params, bad, poison } => {
-                    let mut blk = Block::new(name);
+                    let mut blk = Block::new(name.clone());
                     blk.span = span;
                     let b = f.add_block(blk);
+                    block_ids.entry(name).or_insert(b);
                     if bad {
                         tainted.insert(b);
                         bad_blocks.insert(b);
@@ -708,7 +716,7 @@ impl<'a> Parser<'a> {
             }
             let explicit_only = matches!(op, Op::Sil(SilOp::Br | SilOp::CondBr));
             for s in &pi.succs {
-                let Some(target) = f.block_by_name(&s.label) else { continue };
+                let Some(&target) = block_ids.get(&s.label) else { continue };
                 let want = f.blocks[target].params.len();
                 let mut succ = Succ::to(target);
                 if bad_blocks.contains(&target) {
