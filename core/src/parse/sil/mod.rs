@@ -311,9 +311,25 @@ impl<'a> Parser<'a> {
             }
             return Err(());
         }
+        let lex_errors = self.lex.errors.len();
         self.skip_newlines();
         let t = self.peek().clone();
+        // A signature may run over several lines (`(` at the end of the first): read it
+        // again as such, and forget what the one-line reading complained about.
+        let multiline = match t.kind {
+            Kind::Type | Kind::Error if t.text.starts_with('$') => {
+                let s = scan::scan_with(self.src, t.span.lo as usize + 1, true);
+                (s.error.is_none() && !s.text.is_empty() && s.end > t.span.hi as usize).then_some(s)
+            }
+            _ => None,
+        };
         header.ty = match t.kind {
+            _ if multiline.is_some() => {
+                let s = multiline.unwrap_or_else(|| unreachable!());
+                self.lex.errors.truncate(lex_errors);
+                self.reset(s.end);
+                format!("${}", s.text)
+            }
             Kind::Type => {
                 self.next();
                 t.text.clone()
@@ -426,6 +442,16 @@ impl<'a> Parser<'a> {
                 return (stmts, t.span.hi as usize, true);
             }
             let mut toks = self.statement();
+            // The function's effects (`[global: read,write]`, `[%0: escape => %r]`), which
+            // `swiftc` prints before the first block: the optimizer's summary, not program
+            // semantics, so they are read and dropped (sil-opt recomputes them).
+            if stmts.is_empty() && toks.first().is_some_and(|t| t.is_punct("[")) {
+                if !toks.last().is_some_and(|t| t.is_punct("]")) {
+                    let at = toks[0].span;
+                    self.error(at, "expected `]` to close the function's effects");
+                }
+                continue;
+            }
             // Labels may share a line with what follows (`bb1: br bb2`); cut off once, not
             // per label, so a line of many labels stays linear.
             let mut at = 0;
@@ -492,10 +518,45 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 _ if t.is_punct("}") => break,
+                _ if t.is_punct("{") && !toks.is_empty() => {
+                    let open = self.next();
+                    if self.peek().kind == Kind::Newline {
+                        toks.push(self.region(open));
+                    } else {
+                        toks.push(open);
+                    }
+                }
                 _ => toks.push(self.next()),
             }
         }
         toks
+    }
+
+    /// A nested region an instruction opens at the end of its line (`…, transform {`, then
+    /// blocks of its own, then `}`): one token holding the region's text verbatim, so its
+    /// labels and values stay its own and printing gives it back line for line.
+    fn region(&mut self, open: Token) -> Token {
+        let mut depth = 1usize;
+        let mut hi = open.span.hi;
+        loop {
+            let t = self.peek();
+            if t.kind == Kind::Eof {
+                break;
+            }
+            let t = self.next();
+            hi = t.span.hi;
+            if t.is_punct("{") {
+                depth += 1;
+            } else if t.is_punct("}") {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+        }
+        let span = Span { lo: open.span.lo, hi };
+        let text = self.src.get(span.lo as usize..span.hi as usize).unwrap_or("{").to_string();
+        Token { kind: Kind::Punct, text, span }
     }
 
     /// `name:` or `name(%a : $T, %b : @owned $U):` (the tokens through the colon).
@@ -617,7 +678,10 @@ impl<'a> Parser<'a> {
         let mut tainted: HashSet<BlockId> = HashSet::new();
         let mut bad_blocks: HashSet<BlockId> = HashSet::new();
         let mut pending: Vec<(BlockId, ParsedInst, Vec<ValueId>)> = Vec::new();
-        for s in stmts {
+        let mut stmts = stmts.into_iter().peekable();
+        while let Some(s) = stmts.next() {
+            // Only the last instruction of a block may be an unknown terminator.
+            let ends_block = !matches!(stmts.peek(), Some(Stmt::Inst(_)));
             match s {
                 Stmt::Label { name, span, params, bad, poison } => {
                     let mut blk = Block::new(name.clone());
@@ -658,7 +722,7 @@ impl<'a> Parser<'a> {
                             b
                         }
                     };
-                    let (results, outcome) = inst::parse_inst(&toks, &labels);
+                    let (results, outcome) = inst::parse_inst(&toks, &labels, ends_block);
                     match outcome {
                         Ok(pi) => {
                             let mut ids = Vec::new();
@@ -755,7 +819,7 @@ impl<'a> Parser<'a> {
             inst.attrs = pi.attrs;
             inst.sil = pi.pieces;
             inst.span = pi.span;
-            let is_term = op.is_terminator();
+            let is_term = inst.is_terminator();
             let id = f.add_inst(inst);
             if is_term {
                 f.blocks[b].term = Some(id);
