@@ -84,7 +84,7 @@ fn parse_args() -> Result<Args, String> {
         out: PathBuf::from("target/fuzz-findings"),
         time_cap: Duration::from_millis(1000),
         mem_cap: 1 << 30,
-        kill_after: Duration::from_secs(30),
+        kill_after: Duration::from_secs(20),
         min_trials: 300,
         only: None,
         max_time: None,
@@ -516,30 +516,35 @@ fn record(args: &Args, tally: &Mutex<Tally>, w: &mut Worker, index: usize, base:
         t.saved.push(sig.clone());
     }
     let Some(sig) = sig else { return };
-    // Minimise: keep a reduction if it still fails with the same signature.
-    let mut fails = |s: &str| signature(&w.eval(s, args.kill_after), args.time_cap).as_deref() == Some(sig.as_str());
-    let trials = if sig.starts_with("slow") || sig.contains("timeout") { args.min_trials.min(40) } else { args.min_trials };
-    let small = minimise::minimise(input, trials, &mut fails);
     let ext = base.extension().and_then(|e| e.to_str()).unwrap_or("txt");
     let stem = format!("{}-{index}", sig.split(' ').next().unwrap_or("finding"));
-    let saved = (|| -> std::io::Result<PathBuf> {
+    let why = match &v {
+        Verdict::Panic { msg, .. } => msg.clone(),
+        Verdict::Abort { why } => why.clone(),
+        Verdict::Ok { us, stage, pass_failure, .. } => {
+            format!("{} ms (slowest stage {stage}); {}", us / 1000, pass_failure.as_deref().unwrap_or(""))
+        }
+    };
+    // The original and the reason first, so a long minimisation (or a killed run) loses
+    // nothing; then say so at once on stderr.
+    let save = |name: String, text: &str| -> std::io::Result<PathBuf> {
         std::fs::create_dir_all(&args.out)?;
-        let p = args.out.join(format!("{stem}.{ext}"));
-        std::fs::write(&p, &small)?;
-        std::fs::write(args.out.join(format!("{stem}.orig.{ext}")), input)?;
-        let why = match &v {
-            Verdict::Panic { msg, .. } => msg.clone(),
-            Verdict::Abort { why } => why.clone(),
-            Verdict::Ok { us, stage, pass_failure, .. } => {
-                format!("{} ms (slowest stage {stage}); {}", us / 1000, pass_failure.as_deref().unwrap_or(""))
-            }
-        };
-        std::fs::write(
-            args.out.join(format!("{stem}.why")),
-            format!("{sig}\n{why}\nseed {} input {index} (base {})\n", args.seed, base.display()),
-        )?;
+        let p = args.out.join(name);
+        std::fs::write(&p, text)?;
         Ok(p)
-    })();
+    };
+    let note = format!("{sig}\n{why}\nseed {} input {index} (base {})\n", args.seed, base.display());
+    let saved = save(format!("{stem}.why"), &note).and_then(|_| save(format!("{stem}.orig.{ext}"), input));
+    eprintln!("found {sig} at input {index}: {why}");
+    // Minimise: keep a reduction if it still fails with the same signature. A slow or
+    // hanging input costs up to a second or the kill time per trial, so it gets few trials
+    // and a short kill time (a reduction that runs longer than that is not kept).
+    let costly = sig.starts_with("slow") || sig.contains("timeout");
+    let kill = if costly { args.kill_after.min(args.time_cap * 5) } else { args.kill_after };
+    let mut fails = |s: &str| signature(&w.eval(s, kill), args.time_cap).as_deref() == Some(sig.as_str());
+    let trials = if costly { args.min_trials.min(20) } else { args.min_trials };
+    let small = minimise::minimise(input, trials, &mut fails);
+    let saved = saved.and_then(|_| save(format!("{stem}.{ext}"), &small));
     let line = match saved {
         Ok(p) => format!("{sig}: input {index} → {} ({} bytes, from {})", p.display(), small.len(), input.len()),
         Err(e) => format!("{sig}: input {index}: could not save: {e}"),
