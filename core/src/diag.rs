@@ -277,6 +277,10 @@ impl Diagnostics {
         }
         self.1 += extra;
     }
+    /// Counts `n` more errors that a producer did not even keep (see the SIL parser).
+    pub fn count_omitted(&mut self, n: usize) {
+        self.1 += n;
+    }
     /// Whether the list is full: a producer may stop looking for more.
     pub fn is_full(&self) -> bool {
         self.0.len() >= Self::MAX

@@ -15,7 +15,7 @@ pub(crate) mod lexer;
 pub mod scan;
 
 use self::inst::{Operand, ParsedInst};
-use self::lexer::{collapse, scan_type, string_len, Kind, Lexer, Token};
+use self::lexer::{collapse, scan_type, string_len, Kind, Lexer, Token, KEPT_ERRORS};
 use self::scan::{DECL_WORDS, LINKAGES};
 use crate::diag::{Diagnostic, Diagnostics, SourceFile, Span};
 use crate::ir::{
@@ -35,14 +35,18 @@ pub fn parse(name: &str, text: &str) -> Result<Module, Diagnostics> {
         items: Vec::new(),
         names: HashMap::new(),
         line_index: None,
+        dropped: 0,
     };
     p.file();
+    let dropped = p.dropped + p.lex.dropped;
     p.diags.append(&mut p.lex.errors);
     let mut seen = HashSet::new();
     let mut diags: Vec<Diagnostic> = p.diags.into_iter().filter(|d| seen.insert((d.span, d.message.clone()))).collect();
     diags.sort_by_key(|d| d.span.lo);
-    if !diags.is_empty() {
-        return Err(Diagnostics::from_vec(diags));
+    if !diags.is_empty() || dropped > 0 {
+        let mut out = Diagnostics::from_vec(diags);
+        out.count_omitted(dropped);
+        return Err(out);
     }
     Ok(Module {
         lang: Lang::Sil,
@@ -64,6 +68,8 @@ struct Parser<'a> {
     /// Line starts, built on the first message that quotes a line number (not per message:
     /// a file of many redefinitions would otherwise be quadratic).
     line_index: Option<SourceFile>,
+    /// Errors past [`KEPT_ERRORS`], counted only.
+    dropped: usize,
 }
 
 /// A block parameter as written.
@@ -106,7 +112,16 @@ impl<'a> Parser<'a> {
     }
 
     fn error(&mut self, span: Span, msg: impl Into<String>) {
-        self.diags.push(Diagnostic::error(span, msg));
+        if self.diags.len() < KEPT_ERRORS {
+            self.diags.push(Diagnostic::error(span, msg));
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// Every error reported so far, kept or only counted.
+    fn error_count(&self) -> usize {
+        self.diags.len() + self.dropped + self.lex.errors.len() + self.lex.dropped
     }
 
     // ---- characters (top level) ----
@@ -311,7 +326,7 @@ impl<'a> Parser<'a> {
             }
             return Err(());
         }
-        let lex_errors = self.lex.errors.len();
+        let lex_errors = (self.lex.errors.len(), self.lex.dropped);
         self.skip_newlines();
         let t = self.peek().clone();
         // A signature may run over several lines (`(` at the end of the first): read it
@@ -326,7 +341,8 @@ impl<'a> Parser<'a> {
         header.ty = match t.kind {
             _ if multiline.is_some() => {
                 let s = multiline.unwrap_or_else(|| unreachable!());
-                self.lex.errors.truncate(lex_errors);
+                self.lex.errors.truncate(lex_errors.0);
+                self.lex.dropped = lex_errors.1;
                 self.reset(s.end);
                 format!("${}", s.text)
             }
@@ -380,14 +396,14 @@ impl<'a> Parser<'a> {
             return Ok(end);
         }
         let lbrace = self.next().span;
-        let before = self.diags.len() + self.lex.errors.len();
+        let before = self.error_count();
         let (stmts, end, closed) = self.body(lbrace);
         let span = sil_span.to(Span::new(end, end));
         if !closed {
             return Ok(end);
         }
         let f = self.build(name, header, stmts, lbrace, span);
-        if let Some(f) = f.filter(|_| self.diags.len() + self.lex.errors.len() == before) {
+        if let Some(f) = f.filter(|_| self.error_count() == before) {
             self.push_function(f);
         }
         Ok(end)
