@@ -310,3 +310,19 @@ fn a_flood_of_lexical_errors_is_counted_not_kept() {
     assert_eq!(r.lines().last(), Some("t.sil: and 199900 more errors"));
     assert!(r.len() < 100 * 400, "{} bytes", r.len());
 }
+
+/// A declaration whose `{` comes after many blank lines is still one item, and reading it
+/// does not look past every blank line again (it was quadratic: 10^5 blank lines took 4 s).
+#[test]
+fn a_declaration_brace_after_many_blank_lines_is_one_item() {
+    let text = format!("class C\n{}{{\n  var x: Int\n}}\n\nsil @f : $() -> () {{\nbb0:\n  unreachable\n}}\n", "\n".repeat(50_000));
+    let m = optlab_core::parse::sil::parse("t.sil", &text).unwrap_or_else(|d| panic!("{d:?}"));
+    assert_eq!(m.items.len(), 2);
+    match &m.items[0] {
+        // Blank lines are kept verbatim, as in any raw item.
+        optlab_core::ir::Item::Raw { text, .. } => {
+            assert!(text.starts_with("class C\n\n") && text.ends_with("\n{\n  var x: Int\n}"), "{}", text.len())
+        }
+        _ => panic!("not a raw item"),
+    }
+}

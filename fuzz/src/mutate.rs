@@ -62,17 +62,31 @@ const UNICODE: &[char] = &[
 /// by another word of the same file), which keeps many of them parseable, so the analyses,
 /// passes and the interpreter see unusual programs, not only the parsers.
 pub fn mutate(rng: &mut Rng, base: &str, other: &str) -> String {
-    if rng.chance(50) {
+    let mut s = if rng.chance(50) {
         let kind = *rng.pick(&[3, 3, 11, 12, 12, 12]);
-        return one(rng, kind, base.to_string(), other);
-    }
-    let mut s = base.to_string();
-    for _ in 0..1 + rng.below(4) {
-        let kind = rng.below(13);
-        s = one(rng, kind, s, other);
+        one(rng, kind, base.to_string(), other)
+    } else {
+        let mut s = base.to_string();
+        for _ in 0..1 + rng.below(4) {
+            let kind = rng.below(13);
+            s = one(rng, kind, s, other);
+        }
+        s
+    };
+    // Stacked mutations multiply (a long line copied 3,000 times is 300 MB): cut at the
+    // largest program the web app accepts, so the caps measure the stages, not the size.
+    if s.len() > MAX_INPUT {
+        let mut at = MAX_INPUT;
+        while !s.is_char_boundary(at) {
+            at -= 1;
+        }
+        s.truncate(at);
     }
     s
 }
+
+/// The web app's limit (`MAX_SOURCE_BYTES` in web/src/program.rs).
+pub const MAX_INPUT: usize = 4 << 20;
 
 fn char_pos(rng: &mut Rng, s: &str) -> usize {
     let mut at = rng.below(s.len() + 1);

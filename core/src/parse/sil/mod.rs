@@ -188,6 +188,8 @@ impl<'a> Parser<'a> {
         let mut comments: Vec<(usize, usize)> = Vec::new();
         let mut depth = 0usize;
         let mut i = start;
+        // Where the `{` found after a line break at depth 0 stands (see below).
+        let mut brace_at = 0usize;
         let end = loop {
             let Some(c) = src[i..].chars().next() else {
                 if depth > 0 {
@@ -209,12 +211,15 @@ impl<'a> Parser<'a> {
                 }
                 '{' => depth += 1,
                 '}' => depth = depth.saturating_sub(1),
-                '\n' if depth == 0 => {
-                    // `class C` with its `{` on the next line still is one item.
+                '\n' if depth == 0 && i >= brace_at => {
+                    // `class C` with its `{` on the next line still is one item. The newlines
+                    // before that `{` are not looked past again: 10^5 blank lines before it
+                    // made this quadratic.
                     let next = self.skip_trivia(i);
                     if !src[next..].starts_with('{') {
                         break i;
                     }
+                    brace_at = next;
                 }
                 _ => {}
             }
