@@ -5,6 +5,8 @@
 #   native      cargo test --workspace --locked (core's corpus suites find ../shared)
 #   clippy      cargo clippy --workspace --all-targets --locked -- -D warnings
 #   filecheck   FileCheck conformance: Swift's dead_code_elimination.sil through optlab dce
+#   fuzz        optlab-fuzz, fixed seed: mutated corpus files through every stage of core;
+#               fails on any panic or abort (memory or time cap)
 #   wasm        trunk build --release (offline) → dist/
 #   wasm-test   wasm-bindgen-test of optlab-web in headless Chromium
 #   e2e         node --test tests/browser/ (playwright-core + /usr/bin/chromium) against dist/
@@ -19,7 +21,7 @@ cd "$ROOT"
 source "$ROOT/scripts/setup.sh"
 
 SHARED="$(cd "$ROOT/.." && pwd)/shared"
-ALL_STAGES=(native clippy filecheck wasm wasm-test e2e)
+ALL_STAGES=(native clippy filecheck fuzz wasm wasm-test e2e)
 STAGES=("${@:-${ALL_STAGES[@]}}")
 SUMMARY=()
 FAILED=0
@@ -87,6 +89,24 @@ stage_filecheck() {
     echo "FileCheck: $(grep -c '// CHECK' "$sil") check lines of dead_code_elimination.sil pass"
 }
 
+# A fixed-seed run of the mutation fuzzer (fuzz/src/main.rs): the same inputs every time, so
+# a failure here is reproducible with the same command (`--only INDEX` for one input); the
+# reproducer, minimised, is in target/fuzz-findings/. Built with the `fuzz` profile (no LTO,
+# unwinding panics) to keep this stage under two minutes on two cores.
+FUZZ_SEED=1
+FUZZ_COUNT=4000
+stage_fuzz() {
+    if [[ ! -d "$SHARED/corpus" ]]; then
+        SKIP_REASON="$SHARED absent"
+        echo "NOTICE: $SKIP_REASON: skipping the fuzz stage (its inputs are the corpus, mutated)"
+        return 2
+    fi
+    cargo build --locked -q -p optlab-fuzz --profile fuzz || return 1
+    local target="${CARGO_TARGET_DIR:-$ROOT/target}"
+    "$target/fuzz/optlab-fuzz" --seed "$FUZZ_SEED" --count "$FUZZ_COUNT" \
+        --corpus "$SHARED/corpus" --out "$target/fuzz-findings"
+}
+
 stage_wasm() {
     rm -rf "$ROOT/dist"
     trunk build --release || return 1
@@ -145,6 +165,7 @@ for stage in "${STAGES[@]}"; do
         native) run_stage native stage_native ;;
         clippy) run_stage clippy stage_clippy ;;
         filecheck) run_stage filecheck stage_filecheck ;;
+        fuzz) run_stage fuzz stage_fuzz ;;
         wasm) run_stage wasm stage_wasm ;;
         wasm-test) run_stage wasm-test stage_wasm_test ;;
         e2e) run_stage e2e stage_e2e ;;

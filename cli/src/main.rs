@@ -141,7 +141,12 @@ enum Command {
     Run {
         #[command(flatten)]
         src: Source,
-        /// Arguments of the entry function.
+        /// Arguments of the entry function, after the file or after `--`. Negative numbers
+        /// (`-5`, `-2.5`) are arguments, not options.
+        // Not `allow_hyphen_values`: with it the first argument swallows everything after it,
+        // so `run p.bril 5 --profile` passed `--profile` to the program and a mistyped
+        // option became a silent argument. Anything else starting with `-` goes after `--`.
+        #[arg(allow_negative_numbers = true)]
         args: Vec<String>,
         #[arg(long)]
         function: Option<String>,

@@ -292,3 +292,41 @@ t.bril:2:3: error: expected an instruction or a label, found `@f`
 ",
     );
 }
+
+/// A line of 100,000 stray characters is one error, not 100,000, and its rendering is a
+/// window of the line, not the line: issue 17 measured 20 GB for this file before.
+#[test]
+fn a_line_of_stray_characters_is_one_error_with_a_short_rendering() {
+    for stray in ["+", "@", "$", "-", "."] {
+        let text = format!("@main {{\n  {}\n}}\n", stray.repeat(100_000));
+        let Err(d) = parse("t.bril", &text) else { panic!("{stray}: parsed") };
+        assert_eq!(d.total(), 1, "{stray}: {:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>());
+        let r = d.render(&SourceFile::new("t.bril", text.as_str()));
+        assert!(r.len() < 400, "{stray}: {} bytes rendered", r.len());
+        assert!(r.starts_with("t.bril:2:3: error: "), "{r}");
+    }
+}
+
+/// Many independent bad tokens on one line: the list stops at the cap and says how many
+/// more there were; the whole rendering stays small.
+#[test]
+fn errors_past_the_cap_are_counted_not_kept() {
+    let text = format!("@main {{\n  {}\n}}\n", "1a ".repeat(100_000));
+    let Err(d) = parse("t.bril", &text) else { panic!("parsed") };
+    assert_eq!(d.iter().count(), optlab_core::Diagnostics::MAX);
+    assert_eq!(d.total(), 100_000);
+    let r = d.render(&SourceFile::new("t.bril", text.as_str()));
+    assert_eq!(r.lines().last(), Some("t.bril: and 99900 more errors"));
+    assert!(r.len() < 100 * 400, "{} bytes rendered", r.len());
+    // The first error is quoted at its column, inside a window of the long line.
+    assert!(r.starts_with("t.bril:2:3: error: invalid number `1a`\n  1a 1a"), "{}", &r[..200]);
+}
+
+/// A huge token is quoted shortened in its message.
+#[test]
+fn a_huge_bad_token_is_quoted_short() {
+    let text = format!("@main {{\n  x: int = const {}z;\n}}\n", "9".repeat(50_000));
+    let Err(d) = parse("t.bril", &text) else { panic!("parsed") };
+    let r = d.render(&SourceFile::new("t.bril", text.as_str()));
+    assert!(r.len() < 1000, "{} bytes rendered:\n{}", r.len(), &r[..300]);
+}

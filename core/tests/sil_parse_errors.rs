@@ -297,3 +297,32 @@ fn labels_with_bad_arguments_do_not_cascade() {
          t.sil:4:8: error: expected `:` and a type after the argument in the arguments of block `bb1`, found `$Int`\nbb1(%2 $Int):\n       ^^^^"
     );
 }
+
+/// A line of a million stray `%`: the parser keeps a bounded number of messages and counts
+/// the rest, and the report is the capped list plus "and N more errors".
+#[test]
+fn a_flood_of_lexical_errors_is_counted_not_kept() {
+    let text = format!("sil @f : $() -> () {{\nbb0:\n  {}\n  unreachable\n}}\n", "% ".repeat(200_000));
+    let Err(d) = optlab_core::parse::sil::parse("t.sil", &text) else { panic!("parsed") };
+    assert_eq!(d.iter().count(), optlab_core::Diagnostics::MAX);
+    assert_eq!(d.total(), 200_000);
+    let r = d.render(&SourceFile::new("t.sil", text.as_str()));
+    assert_eq!(r.lines().last(), Some("t.sil: and 199900 more errors"));
+    assert!(r.len() < 100 * 400, "{} bytes", r.len());
+}
+
+/// A declaration whose `{` comes after many blank lines is still one item, and reading it
+/// does not look past every blank line again (it was quadratic: 10^5 blank lines took 4 s).
+#[test]
+fn a_declaration_brace_after_many_blank_lines_is_one_item() {
+    let text = format!("class C\n{}{{\n  var x: Int\n}}\n\nsil @f : $() -> () {{\nbb0:\n  unreachable\n}}\n", "\n".repeat(50_000));
+    let m = optlab_core::parse::sil::parse("t.sil", &text).unwrap_or_else(|d| panic!("{d:?}"));
+    assert_eq!(m.items.len(), 2);
+    match &m.items[0] {
+        // Blank lines are kept verbatim, as in any raw item.
+        optlab_core::ir::Item::Raw { text, .. } => {
+            assert!(text.starts_with("class C\n\n") && text.ends_with("\n{\n  var x: Int\n}"), "{}", text.len())
+        }
+        _ => panic!("not a raw item"),
+    }
+}

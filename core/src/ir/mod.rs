@@ -200,6 +200,9 @@ impl Inst {
     }
 
     pub fn effect(&self) -> Effect {
+        if self.is_terminator() {
+            return Effect::Terminator;
+        }
         let builtin = match &self.imm {
             Imm::Name(n) => Some(n.as_str()),
             _ => None,
@@ -207,8 +210,11 @@ impl Inst {
         self.op.effect(builtin)
     }
 
+    /// A terminator opcode, or a SIL instruction we do not model that names successor
+    /// blocks (the parser's generic path gives it `succs` only then): an unknown terminator
+    /// such as `await_detached_continuation … resume bb1, error bb2` ends its block.
     pub fn is_terminator(&self) -> bool {
-        self.op.is_terminator()
+        self.op.is_terminator() || (matches!(self.op, Op::Sil(SilOp::Other(_))) && !self.succs.is_empty())
     }
 
     /// Every value this instruction reads: operands, then successor arguments.

@@ -169,3 +169,15 @@ fn every_registered_pass_steps_in_its_own_tab_with_core_texts() {
         assert_eq!(e.step_text(), run.steps.headline(run.steps.len() - 1));
     }
 }
+
+/// A pasted line of 100,000 stray tokens: the editor gets at most core's cap of markers and
+/// the error list ends with the count of the rest, so the page stays small (issue 17).
+#[test]
+fn a_flood_of_errors_is_capped_in_the_markers_and_the_list() {
+    let s = bril(TWO_FUNCS);
+    let t = s.apply(Action::Edit(format!("@main {{\n  {}\n}}\n", "1a ".repeat(100_000))));
+    assert_eq!(t.marks.len(), optlab_core::Diagnostics::MAX);
+    let text = t.error_text.as_deref().expect("an error list");
+    assert!(text.ends_with("and 99900 more errors"), "{}", &text[text.len().saturating_sub(200)..]);
+    assert!(text.len() < 100 * 400, "{} bytes", text.len());
+}

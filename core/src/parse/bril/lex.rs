@@ -129,7 +129,7 @@ impl Lexer<'_> {
                     self.pos += 4;
                     if self.peek().is_some_and(is_ident_continue) {
                         self.eat_while(is_ident_continue);
-                        let t = self.text.get(lo..self.pos).unwrap_or("");
+                        let t = crate::diag::snippet(self.text.get(lo..self.pos).unwrap_or(""));
                         self.bad(lo, format!("invalid number `{t}`"));
                     } else {
                         self.push(Tok::Float, lo);
@@ -137,6 +137,7 @@ impl Lexer<'_> {
                 }
                 '@' => {
                     self.bump();
+                    self.stray_run();
                     self.bad(lo, "expected a function name after `@`".into());
                 }
                 '\'' => self.char_literal(lo),
@@ -155,7 +156,7 @@ impl Lexer<'_> {
                         ',' => Tok::Comma,
                         _ => {
                             // One message for a run of stray characters, not one per byte.
-                            self.eat_while(|c| !c.is_whitespace() && !is_token_start(c));
+                            self.stray_run();
                             let shown: String = c.escape_debug().collect();
                             let msg = if c == '.' {
                                 "expected a label name after `.`".to_string()
@@ -171,6 +172,27 @@ impl Lexer<'_> {
             }
         }
         self.tokens.push(Token { kind: Tok::Eof, span: Span::new(self.text.len(), self.text.len()) });
+    }
+
+    /// Skips the rest of a run of characters that cannot begin a token here, so a line of
+    /// 100,000 stray `+` or `@` is one error and one [`Tok::Bad`], not one per character.
+    /// The run ends at whitespace or where a token would lex (a sign before a number, `.`
+    /// or `@` before a name, punctuation, a name).
+    fn stray_run(&mut self) {
+        while let Some(c) = self.peek() {
+            let starts_token = match c {
+                '+' | '-' => {
+                    self.at_number() || self.text.get(self.pos + 1..).is_some_and(|r| r.starts_with("inf"))
+                }
+                '.' => self.at_number() || self.peek_at(1).is_some_and(is_ident_start),
+                '@' => self.peek_at(1).is_some_and(is_ident_start),
+                c => c.is_whitespace() || is_token_start(c),
+            };
+            if starts_token {
+                return;
+            }
+            self.bump();
+        }
     }
 
     /// A sign, then digits with an optional fraction, or a fraction alone (`.5`).
@@ -210,7 +232,7 @@ impl Lexer<'_> {
         // `12ab`, `1.5.2`: glued to a name, so neither a number nor a name.
         if self.peek().is_some_and(is_ident_continue) {
             self.eat_while(is_ident_continue);
-            let t = self.text.get(lo..self.pos).unwrap_or("");
+            let t = crate::diag::snippet(self.text.get(lo..self.pos).unwrap_or(""));
             self.bad(lo, format!("invalid number `{t}`"));
             return;
         }

@@ -116,7 +116,7 @@ impl<'a> Parser<'a> {
     fn describe(&self, t: Token) -> String {
         match t.kind {
             Tok::Eof => "end of file".to_string(),
-            _ => format!("`{}`", self.text_of(t.span)),
+            _ => format!("`{}`", crate::diag::snippet(self.text_of(t.span))),
         }
     }
 

@@ -50,7 +50,9 @@ pub(super) struct ParsedInst {
 /// the lexer already reported the problem.
 pub(super) type InstOutcome = (Results, Result<ParsedInst, Option<Diagnostic>>);
 
-pub(super) fn parse_inst(toks: &[Token], labels: &HashSet<String>) -> InstOutcome {
+/// `ends_block`: the instruction is the last of its block, so an opcode we do not model may
+/// be its terminator (see [`structure`]).
+pub(super) fn parse_inst(toks: &[Token], labels: &HashSet<String>, ends_block: bool) -> InstOutcome {
     let span = match (toks.first(), toks.last()) {
         (Some(a), Some(b)) => a.span.to(b.span),
         _ => Span::DUMMY,
@@ -72,7 +74,7 @@ pub(super) fn parse_inst(toks: &[Token], labels: &HashSet<String>) -> InstOutcom
         return (results, Err(None));
     }
     let rest = strip_debug_info(rest);
-    let outcome = parse_body(rest, labels, span, &results).map(|mut p| {
+    let outcome = parse_body(rest, labels, span, &results, ends_block).map(|mut p| {
         p.results = results.clone();
         p
     });
@@ -372,6 +374,7 @@ impl<'t> P<'t> {
     /// terminators every block label a successor. Returns bracketed attributes seen.
     fn generic(&mut self, allow_succ: bool) -> Vec<String> {
         let mut attrs = Vec::new();
+        let mut no_close_from = usize::MAX;
         while let Some(t) = self.peek() {
             if t.kind == Kind::Value || t.is_ident("undef") {
                 let i = self.operands.len();
@@ -403,7 +406,17 @@ impl<'t> P<'t> {
                     self.pos += 1;
                 }
             } else if t.is_punct("[") {
-                let close = (self.pos..self.toks.len()).find(|&k| self.toks[k].is_punct("]"));
+                // Searched once per `[`, but never again past a point known to have no `]`:
+                // a line of 10^5 unclosed `[` stays linear.
+                let close = if self.pos >= no_close_from {
+                    None
+                } else {
+                    let c = (self.pos..self.toks.len()).find(|&k| self.toks[k].is_punct("]"));
+                    if c.is_none() {
+                        no_close_from = self.pos;
+                    }
+                    c
+                };
                 match close {
                     Some(c) if c > self.pos + 1 => {
                         let inner = &self.toks[self.pos + 1..c];
@@ -435,7 +448,13 @@ struct Fields {
     result_tys: Vec<Option<String>>,
 }
 
-fn parse_body(toks: &[Token], labels: &HashSet<String>, span: Span, results: &[(String, Span)]) -> PResult<ParsedInst> {
+fn parse_body(
+    toks: &[Token],
+    labels: &HashSet<String>,
+    span: Span,
+    results: &[(String, Span)],
+    ends_block: bool,
+) -> PResult<ParsedInst> {
     let end = toks
         .last()
         .map_or(Span::new(span.hi as usize, span.hi as usize), |t| Span::new(t.span.hi as usize, t.span.hi as usize));
@@ -458,7 +477,7 @@ fn parse_body(toks: &[Token], labels: &HashSet<String>, span: Span, results: &[(
         labels,
         end,
     };
-    let f = structure(&op, &mut p)?;
+    let f = structure(&op, &mut p, ends_block)?;
     let result_tys = (0..results.len()).map(|k| f.result_tys.get(k).cloned().flatten().map(Type::Sil)).collect();
     Ok(ParsedInst {
         pieces: pieces(toks, &p.roles),
@@ -476,8 +495,8 @@ fn parse_body(toks: &[Token], labels: &HashSet<String>, span: Span, results: &[(
 }
 
 /// Checks the syntax of a modelled opcode and fills its fields; unknown opcodes take the
-/// generic path.
-fn structure(op: &SilOp, p: &mut P) -> PResult<Fields> {
+/// generic path, and end their block (`ends_block`) as a terminator if they name a label.
+fn structure(op: &SilOp, p: &mut P, ends_block: bool) -> PResult<Fields> {
     use SilOp::*;
     let mut f = Fields::default();
     let name = op.name().to_string();
@@ -648,8 +667,13 @@ fn structure(op: &SilOp, p: &mut P) -> PResult<Fields> {
                 let ty = p.ty("after `alloc_stack`")?;
                 f.result_tys = vec![Some(format!("*{ty}"))];
                 f.ty = Some(ty);
-            } else {
+            } else if p.peek().is_some_and(|t| t.kind == Kind::Value || t.is_ident("undef")) {
                 p.operand()?;
+            } else {
+                // `debug_value , let, name "x"`: its value was deleted (what the optimizer
+                // leaves); only the variable info remains.
+                p.eat_punct(",");
+                p.generic(false);
             }
             // Variable info (`, let, name "x", argno 1`) is kept as text.
             if !p.at_end() {
@@ -739,7 +763,12 @@ fn structure(op: &SilOp, p: &mut P) -> PResult<Fields> {
         }
         Unreachable => p.finish(op)?,
         _ => {
-            let terminator = crate::ir::Op::Sil(op.clone()).is_terminator();
+            // An opcode we do not model that ends its block takes successors too: a label of
+            // the function among its operands (`await_detached_continuation %0 : $T, resume
+            // bb1, error bb2`) makes it a terminator, so one unknown terminator does not
+            // reject the file. In the middle of a block such a name stays text.
+            let terminator =
+                crate::ir::Op::Sil(op.clone()).is_terminator() || (ends_block && matches!(op, SilOp::Other(_)));
             f.attrs = p.attrs()?;
             if p.peek().is_some_and(|t| t.kind == Kind::Type) {
                 f.ty = Some(p.ty("")?);

@@ -54,7 +54,7 @@ impl Token {
         match self.kind {
             Kind::Newline => "end of line".to_string(),
             Kind::Eof => "end of file".to_string(),
-            _ => format!("`{}`", self.text),
+            _ => format!("`{}`", crate::diag::snippet(&self.text)),
         }
     }
     /// The name of a `%value` without the sigil.
@@ -128,12 +128,19 @@ fn unescape(q: &str) -> String {
 pub(crate) struct Lexer<'a> {
     src: &'a str,
     pub pos: usize,
+    /// The first [`KEPT_ERRORS`] errors; the rest are only counted in `dropped`, so a line of
+    /// a million stray `%` costs a counter, not a million messages.
     pub errors: Vec<Diagnostic>,
+    pub dropped: usize,
 }
+
+/// Errors a lexer or parser keeps before it only counts (more than the file's report shows,
+/// as duplicates are removed before the report is cut to [`crate::Diagnostics::MAX`]).
+pub(crate) const KEPT_ERRORS: usize = 10 * crate::diag::Diagnostics::MAX;
 
 impl<'a> Lexer<'a> {
     pub fn new(src: &'a str, pos: usize) -> Lexer<'a> {
-        Lexer { src, pos, errors: Vec::new() }
+        Lexer { src, pos, errors: Vec::new(), dropped: 0 }
     }
 
     fn rest(&self) -> &'a str {
@@ -154,8 +161,16 @@ impl<'a> Lexer<'a> {
         Token { kind, text: self.src[lo..self.pos].to_string(), span: Span::new(lo, self.pos) }
     }
 
+    fn push_error(&mut self, d: Diagnostic) {
+        if self.errors.len() < KEPT_ERRORS {
+            self.errors.push(d);
+        } else {
+            self.dropped += 1;
+        }
+    }
+
     fn error(&mut self, lo: usize, hi: usize, msg: impl Into<String>) -> Token {
-        self.errors.push(Diagnostic::error(Span::new(lo, hi), msg));
+        self.push_error(Diagnostic::error(Span::new(lo, hi), msg));
         Token { kind: Kind::Error, text: self.src[lo..self.pos.max(lo)].to_string(), span: Span::new(lo, self.pos) }
     }
 
@@ -208,7 +223,7 @@ impl<'a> Lexer<'a> {
                 }
                 Err(d) => {
                     self.pos = self.line_end();
-                    self.errors.push(d);
+                    self.push_error(d);
                     Token { kind: Kind::Error, text: "$".into(), span: Span::new(lo, lo + 1) }
                 }
             },

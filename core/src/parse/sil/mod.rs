@@ -15,7 +15,7 @@ pub(crate) mod lexer;
 pub mod scan;
 
 use self::inst::{Operand, ParsedInst};
-use self::lexer::{collapse, scan_type, string_len, Kind, Lexer, Token};
+use self::lexer::{collapse, scan_type, string_len, Kind, Lexer, Token, KEPT_ERRORS};
 use self::scan::{DECL_WORDS, LINKAGES};
 use crate::diag::{Diagnostic, Diagnostics, SourceFile, Span};
 use crate::ir::{
@@ -34,14 +34,19 @@ pub fn parse(name: &str, text: &str) -> Result<Module, Diagnostics> {
         functions: Vec::new(),
         items: Vec::new(),
         names: HashMap::new(),
+        line_index: None,
+        dropped: 0,
     };
     p.file();
+    let dropped = p.dropped + p.lex.dropped;
     p.diags.append(&mut p.lex.errors);
     let mut seen = HashSet::new();
     let mut diags: Vec<Diagnostic> = p.diags.into_iter().filter(|d| seen.insert((d.span, d.message.clone()))).collect();
     diags.sort_by_key(|d| d.span.lo);
-    if !diags.is_empty() {
-        return Err(Diagnostics(diags));
+    if !diags.is_empty() || dropped > 0 {
+        let mut out = Diagnostics::from_vec(diags);
+        out.count_omitted(dropped);
+        return Err(out);
     }
     Ok(Module {
         lang: Lang::Sil,
@@ -60,6 +65,11 @@ struct Parser<'a> {
     items: Vec<Item>,
     /// Function names seen so far, to report redefinitions.
     names: HashMap<String, Span>,
+    /// Line starts, built on the first message that quotes a line number (not per message:
+    /// a file of many redefinitions would otherwise be quadratic).
+    line_index: Option<SourceFile>,
+    /// Errors past [`KEPT_ERRORS`], counted only.
+    dropped: usize,
 }
 
 /// A block parameter as written.
@@ -95,8 +105,23 @@ fn is_decl_start(s: &str) -> bool {
 }
 
 impl<'a> Parser<'a> {
+    /// The 1-based line of byte `offset`.
+    fn line_of(&mut self, offset: u32) -> u32 {
+        let src = self.src;
+        self.line_index.get_or_insert_with(|| SourceFile::new("", src)).line_col(offset).line
+    }
+
     fn error(&mut self, span: Span, msg: impl Into<String>) {
-        self.diags.push(Diagnostic::error(span, msg));
+        if self.diags.len() < KEPT_ERRORS {
+            self.diags.push(Diagnostic::error(span, msg));
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// Every error reported so far, kept or only counted.
+    fn error_count(&self) -> usize {
+        self.diags.len() + self.dropped + self.lex.errors.len() + self.lex.dropped
     }
 
     // ---- characters (top level) ----
@@ -163,6 +188,8 @@ impl<'a> Parser<'a> {
         let mut comments: Vec<(usize, usize)> = Vec::new();
         let mut depth = 0usize;
         let mut i = start;
+        // Where the `{` found after a line break at depth 0 stands (see below).
+        let mut brace_at = 0usize;
         let end = loop {
             let Some(c) = src[i..].chars().next() else {
                 if depth > 0 {
@@ -184,12 +211,15 @@ impl<'a> Parser<'a> {
                 }
                 '{' => depth += 1,
                 '}' => depth = depth.saturating_sub(1),
-                '\n' if depth == 0 => {
-                    // `class C` with its `{` on the next line still is one item.
+                '\n' if depth == 0 && i >= brace_at => {
+                    // `class C` with its `{` on the next line still is one item. The newlines
+                    // before that `{` are not looked past again: 10^5 blank lines before it
+                    // made this quadratic.
                     let next = self.skip_trivia(i);
                     if !src[next..].starts_with('{') {
                         break i;
                     }
+                    brace_at = next;
                 }
                 _ => {}
             }
@@ -301,9 +331,26 @@ impl<'a> Parser<'a> {
             }
             return Err(());
         }
+        let lex_errors = (self.lex.errors.len(), self.lex.dropped);
         self.skip_newlines();
         let t = self.peek().clone();
+        // A signature may run over several lines (`(` at the end of the first): read it
+        // again as such, and forget what the one-line reading complained about.
+        let multiline = match t.kind {
+            Kind::Type | Kind::Error if t.text.starts_with('$') => {
+                let s = scan::scan_with(self.src, t.span.lo as usize + 1, true);
+                (s.error.is_none() && !s.text.is_empty() && s.end > t.span.hi as usize).then_some(s)
+            }
+            _ => None,
+        };
         header.ty = match t.kind {
+            _ if multiline.is_some() => {
+                let s = multiline.unwrap_or_else(|| unreachable!());
+                self.lex.errors.truncate(lex_errors.0);
+                self.lex.dropped = lex_errors.1;
+                self.reset(s.end);
+                format!("${}", s.text)
+            }
             Kind::Type => {
                 self.next();
                 t.text.clone()
@@ -337,7 +384,7 @@ impl<'a> Parser<'a> {
         header.extra = collapse(&self.src[extra_start..extra_end]);
 
         if let Some(prev) = self.names.get(&name).copied() {
-            let line = SourceFile::new("", self.src).line_col(prev.lo).line;
+            let line = self.line_of(prev.lo);
             self.error(name_tok.span, format!("function `{}` is defined twice (first on line {line})", name_tok.text));
         } else {
             self.names.insert(name.clone(), name_tok.span);
@@ -354,14 +401,14 @@ impl<'a> Parser<'a> {
             return Ok(end);
         }
         let lbrace = self.next().span;
-        let before = self.diags.len() + self.lex.errors.len();
+        let before = self.error_count();
         let (stmts, end, closed) = self.body(lbrace);
         let span = sil_span.to(Span::new(end, end));
         if !closed {
             return Ok(end);
         }
         let f = self.build(name, header, stmts, lbrace, span);
-        if let Some(f) = f.filter(|_| self.diags.len() + self.lex.errors.len() == before) {
+        if let Some(f) = f.filter(|_| self.error_count() == before) {
             self.push_function(f);
         }
         Ok(end)
@@ -416,11 +463,24 @@ impl<'a> Parser<'a> {
                 return (stmts, t.span.hi as usize, true);
             }
             let mut toks = self.statement();
-            // Labels may share a line with what follows (`bb1: br bb2`).
-            while let Some(after) = split_label(&toks) {
-                stmts.push(self.label(&toks[..after]));
-                toks.drain(..after);
+            // The function's effects (`[global: read,write]`, `[%0: escape => %r]`), which
+            // `swiftc` prints before the first block: the optimizer's summary, not program
+            // semantics, so they are read and dropped (sil-opt recomputes them).
+            if stmts.is_empty() && toks.first().is_some_and(|t| t.is_punct("[")) {
+                if !toks.last().is_some_and(|t| t.is_punct("]")) {
+                    let at = toks[0].span;
+                    self.error(at, "expected `]` to close the function's effects");
+                }
+                continue;
             }
+            // Labels may share a line with what follows (`bb1: br bb2`); cut off once, not
+            // per label, so a line of many labels stays linear.
+            let mut at = 0;
+            while let Some(after) = split_label(&toks[at..]) {
+                stmts.push(self.label(&toks[at..at + after]));
+                at += after;
+            }
+            let toks = toks.split_off(at);
             if toks.is_empty() {
                 continue;
             }
@@ -479,10 +539,45 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 _ if t.is_punct("}") => break,
+                _ if t.is_punct("{") && !toks.is_empty() => {
+                    let open = self.next();
+                    if self.peek().kind == Kind::Newline {
+                        toks.push(self.region(open));
+                    } else {
+                        toks.push(open);
+                    }
+                }
                 _ => toks.push(self.next()),
             }
         }
         toks
+    }
+
+    /// A nested region an instruction opens at the end of its line (`…, transform {`, then
+    /// blocks of its own, then `}`): one token holding the region's text verbatim, so its
+    /// labels and values stay its own and printing gives it back line for line.
+    fn region(&mut self, open: Token) -> Token {
+        let mut depth = 1usize;
+        let mut hi = open.span.hi;
+        loop {
+            let t = self.peek();
+            if t.kind == Kind::Eof {
+                break;
+            }
+            let t = self.next();
+            hi = t.span.hi;
+            if t.is_punct("{") {
+                depth += 1;
+            } else if t.is_punct("}") {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+        }
+        let span = Span { lo: open.span.lo, hi };
+        let text = self.src.get(span.lo as usize..span.hi as usize).unwrap_or("{").to_string();
+        Token { kind: Kind::Punct, text, span }
     }
 
     /// `name:` or `name(%a : $T, %b : @owned $U):` (the tokens through the colon).
@@ -595,17 +690,25 @@ impl<'a> Parser<'a> {
             f.values[v].span = span;
         };
         let mut cur: Option<BlockId> = None;
+        // Branch targets by name, filled as blocks are made: resolving through
+        // `Function::block_by_name` (a scan of the layout) made a function of 10^5 blocks
+        // take minutes. A duplicate label resolves to its first block, as the scan did.
+        let mut block_ids: HashMap<String, BlockId> = HashMap::new();
         // Blocks holding an instruction that failed to parse: whether they end in a
         // terminator is unknown, so that is not reported.
         let mut tainted: HashSet<BlockId> = HashSet::new();
         let mut bad_blocks: HashSet<BlockId> = HashSet::new();
         let mut pending: Vec<(BlockId, ParsedInst, Vec<ValueId>)> = Vec::new();
-        for s in stmts {
+        let mut stmts = stmts.into_iter().peekable();
+        while let Some(s) = stmts.next() {
+            // Only the last instruction of a block may be an unknown terminator.
+            let ends_block = !matches!(stmts.peek(), Some(Stmt::Inst(_)));
             match s {
                 Stmt::Label { name, span, params, bad, poison } => {
-                    let mut blk = Block::new(name);
+                    let mut blk = Block::new(name.clone());
                     blk.span = span;
                     let b = f.add_block(blk);
+                    block_ids.entry(name).or_insert(b);
                     if bad {
                         tainted.insert(b);
                         bad_blocks.insert(b);
@@ -640,7 +743,7 @@ impl<'a> Parser<'a> {
                             b
                         }
                     };
-                    let (results, outcome) = inst::parse_inst(&toks, &labels);
+                    let (results, outcome) = inst::parse_inst(&toks, &labels, ends_block);
                     match outcome {
                         Ok(pi) => {
                             let mut ids = Vec::new();
@@ -698,7 +801,7 @@ impl<'a> Parser<'a> {
             }
             let explicit_only = matches!(op, Op::Sil(SilOp::Br | SilOp::CondBr));
             for s in &pi.succs {
-                let Some(target) = f.block_by_name(&s.label) else { continue };
+                let Some(&target) = block_ids.get(&s.label) else { continue };
                 let want = f.blocks[target].params.len();
                 let mut succ = Succ::to(target);
                 if bad_blocks.contains(&target) {
@@ -737,7 +840,7 @@ impl<'a> Parser<'a> {
             inst.attrs = pi.attrs;
             inst.sil = pi.pieces;
             inst.span = pi.span;
-            let is_term = op.is_terminator();
+            let is_term = inst.is_terminator();
             let id = f.add_inst(inst);
             if is_term {
                 f.blocks[b].term = Some(id);

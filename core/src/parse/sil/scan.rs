@@ -209,6 +209,14 @@ pub(crate) struct Scanned {
 /// A bracket group that the line does not close runs to the end of the line; a mismatched
 /// closer closes the innermost group. Both are recorded in [`Scanned::error`].
 pub(crate) fn scan(src: &str, start: usize) -> Scanned {
+    scan_with(src, start, false)
+}
+
+/// [`scan`], except that with `multiline` a bracket group may continue on the next line
+/// where a signature written over several lines does: after a line ending in `(` or `,`, or
+/// before a line starting with `)`. Only a function header's type is read so; instruction
+/// types and the highlighter stay within their line.
+pub(crate) fn scan_with(src: &str, start: usize, multiline: bool) -> Scanned {
     let start = start.min(src.len());
     let mut i = start;
     let mut end = start;
@@ -216,7 +224,7 @@ pub(crate) fn scan(src: &str, start: usize) -> Scanned {
     let mut error = None;
     let mut prev = Prev::Start;
     let group = |at: usize, error: &mut Option<Diagnostic>| {
-        let (len, e) = group_len(src, at);
+        let (len, e) = group_len(src, at, multiline);
         if error.is_none() {
             *error = e;
         }
@@ -253,8 +261,10 @@ pub(crate) fn scan(src: &str, start: usize) -> Scanned {
                     }
                     (group(j, &mut error), Prev::Name)
                 }
+                // A box type `{ var T }`, also generic: `<τ_0_0> { var τ_0_0 } <Int>` (its
+                // substitutions follow as `<…>` after a name).
                 '{' => {
-                    if !matches!(prev, Prev::Start | Prev::Prefix | Prev::Attr) {
+                    if !matches!(prev, Prev::Start | Prev::Prefix | Prev::Attr | Prev::Sig) {
                         break;
                     }
                     (group(j, &mut error), Prev::Name)
@@ -297,7 +307,7 @@ pub fn type_end(text: &str, start: usize) -> usize {
 
 /// The byte length of the bracketed group opening at `at`, through its matching closer, and
 /// what was wrong with it. An unterminated group runs to the end of the line.
-fn group_len(src: &str, at: usize) -> (usize, Option<Diagnostic>) {
+fn group_len(src: &str, at: usize, multiline: bool) -> (usize, Option<Diagnostic>) {
     let mut stack: Vec<char> = Vec::new();
     let s = &src[at..];
     let mut error = None;
@@ -334,7 +344,7 @@ fn group_len(src: &str, at: usize) -> (usize, Option<Diagnostic>) {
                 }
                 None => break,
             },
-            '\n' => break,
+            '\n' if !(multiline && continues(&s[..k], &s[k + 1..])) => break,
             _ => {}
         }
         k += c.len_utf8();
@@ -344,6 +354,11 @@ fn group_len(src: &str, at: usize) -> (usize, Option<Diagnostic>) {
     let unterminated =
         Diagnostic::error(Span::new(at, at + open.len_utf8()), format!("unterminated `{open}` in type"));
     (line_end, error.or(Some(unterminated)))
+}
+
+/// Whether a multi-line signature goes on after the line ending `before` into `after`.
+fn continues(before: &str, after: &str) -> bool {
+    before.trim_end().ends_with(['(', ',']) || after.trim_start().starts_with(')')
 }
 
 /// Appends `s` with each run of whitespace outside string literals turned into one space.
@@ -412,6 +427,27 @@ mod tests {
         // Out of range or inside a character: no panic, nothing scanned.
         assert_eq!(type_end("Int", 10), 3);
         assert_eq!(type_end("é", 1), 1);
+    }
+
+    #[test]
+    fn box_types_and_generic_boxes_are_one_type() {
+        let boxed = "<τ_0_0> { var τ_0_0 } <Builtin.Int32>";
+        assert_eq!(split(&format!("{boxed}, var, name \"x\"")), (boxed, ", var, name \"x\""));
+        assert_eq!(split("{ var Int }, 0"), ("{ var Int }", ", 0"));
+        assert_eq!(split("@sil_isolated { let Int }\n"), ("@sil_isolated { let Int }", "\n"));
+    }
+
+    #[test]
+    fn only_multiline_scans_continue_a_signature_on_the_next_line() {
+        let sig = "@convention(thin) (\n    @guaranteed <τ_0_0> { var τ_0_0 } <Int>,\n    Int\n) -> () {";
+        let s = scan_with(sig, 0, true);
+        assert_eq!(s.error, None);
+        // Line breaks collapse to one space, as any whitespace run in a type does.
+        assert_eq!(s.text, "@convention(thin) ( @guaranteed <τ_0_0> { var τ_0_0 } <Int>, Int ) -> ()");
+        assert_eq!(&sig[s.end..], " {");
+        assert!(scan(sig, 0).error.is_some(), "one line: unterminated");
+        // A line that neither ends in `(`/`,` nor is followed by `)` ends the group.
+        assert!(scan_with("(Int\n  bb0:\n)", 0, true).error.is_some());
     }
 
     #[test]
