@@ -2,7 +2,9 @@
 //! the web app call: both parsers, error rendering, printing (both namings) and re-parsing,
 //! verification, the shared analyses (CFG, dominators, post-dominators, frontiers, CDG, with
 //! their step lists), every registered pass through `passes::run`, the default pipeline and
-//! the interpreter with a step limit.
+//! the interpreter with a step limit; on SIL also the file's declarations, the type
+//! classification of every function (with a what-if on its generic parameters) and the
+//! ownership analysis and verifier.
 
 use crate::alloc::STAGE;
 use optlab_core::dom::{lt_steps, DomKind};
@@ -27,6 +29,8 @@ pub const STAGES: &[&str] = &[
     "pass",
     "pipeline",
     "interpreter",
+    "types",
+    "ownership",
 ];
 
 /// What one input did, apart from panicking or aborting.
@@ -105,6 +109,7 @@ fn module(c: &mut Clock, m: &Module, text: &str) {
         }
     }
     let opts = Options::default();
+    let env = optlab_core::sil::types::env_of(m);
     for f in m.bodies() {
         c.enter(5);
         if optlab_core::ir::verify(f).is_err() {
@@ -112,7 +117,24 @@ fn module(c: &mut Clock, m: &Module, text: &str) {
         }
         c.out.analysed += 1;
         c.enter(6);
-        let a = Analyses::new(f);
+        let a = Analyses::with_types(f, env.clone());
+        c.enter(11);
+        let types = a.types(f);
+        std::hint::black_box(optlab_core::sil::types::report::text(&m.source, std::slice::from_ref(types)));
+        if let Some(sig) = optlab_core::sil::types::function::signature(f) {
+            // The what-if the Types view offers: every generic parameter := Any.
+            let mut assume = env.assume.clone();
+            for g in &sig.generics {
+                assume.subst.insert(g.name.clone(), "Any".into());
+            }
+            let what_if = std::sync::Arc::new(optlab_core::sil::types::TypeEnv { decls: env.decls.clone(), assume });
+            std::hint::black_box(optlab_core::sil::types::FunctionTypes::new(f, what_if).rows.len());
+        }
+        if m.lang == Lang::Sil {
+            c.enter(12);
+            let own = optlab_core::sil::ownership::analyze(f, types);
+            std::hint::black_box(optlab_core::sil::ownership::verify(f, &own).findings.len());
+        }
         c.enter(7);
         std::hint::black_box(lt_steps(f, &a.dom_events, DomKind::Dominators));
         std::hint::black_box(lt_steps(f, &a.pdom_events, DomKind::PostDominators));
