@@ -21,6 +21,7 @@ pub mod check;
 pub mod classify;
 pub mod decl;
 pub mod function;
+pub mod query;
 pub mod stdlib;
 pub mod ty;
 
