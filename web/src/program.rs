@@ -159,7 +159,9 @@ impl Analysis {
         let runs = passes::REGISTRY.iter().map(|p| passes::run(*p, f, &shared, &opts)).collect();
         let dom_steps = lt_steps(f, &shared.dom_events, DomKind::Dominators);
         let pdom_steps = lt_steps(f, &shared.pdom_events, DomKind::PostDominators);
-        Ok(Analysis { function: f.clone(), shared, cfg_graph: cfg_graph(f), runs, dom_steps, pdom_steps })
+        let mut graph = cfg_graph(f);
+        crate::views::types::line_tips(&mut graph, f, shared.types(f));
+        Ok(Analysis { function: f.clone(), shared, cfg_graph: graph, runs, dom_steps, pdom_steps })
     }
 
     /// The run of the registered pass `slug` on the function.

@@ -6,12 +6,14 @@
 //! switches, inserting a stub for an undeclared type.
 
 use super::ViewProps;
+use crate::cfg_graph::CfgGraph;
 use crate::program::Analysis;
 use crate::state::Action;
 use optlab_core::sil::types::decl::Kind;
 use optlab_core::sil::types::query::{generic_names, value_types};
 use optlab_core::sil::types::{Category, Class, FunctionTypes, Row, Source, Step};
-use optlab_core::{Lang, SourceFile, Span};
+use optlab_core::{Function, Lang, SourceFile, Span};
+use std::collections::HashMap;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -77,19 +79,30 @@ pub fn value_tips(a: &Analysis, source: &str) -> Vec<(u32, u32, String)> {
     if f.lang != Lang::Sil {
         return Vec::new();
     }
-    let ft = a.types(f);
-    let by_name: std::collections::HashMap<String, String> =
-        value_types(f, ft).into_iter().map(|v| (v.name.clone(), v.describe())).collect();
+    let by_name = descriptions(f, a.types(f));
     let (lo, hi) = (f.span.lo as usize, (f.span.hi as usize).min(source.len()));
     let Some(text) = source.get(lo..hi) else { return Vec::new() };
+    value_tokens(text)
+        .into_iter()
+        .filter_map(|(i, end)| by_name.get(&text[i..end]).map(|tip| ((lo + i) as u32, (lo + end) as u32, tip.clone())))
+        .collect()
+}
+
+/// Each value's tooltip by its written name (`%3`).
+fn descriptions(f: &Function, ft: &FunctionTypes) -> HashMap<String, String> {
+    value_types(f, ft).into_iter().map(|v| (v.name.clone(), v.describe())).collect()
+}
+
+/// The `%name` tokens of a SIL text, as byte ranges.
+fn value_tokens(text: &str) -> Vec<(usize, usize)> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
     while i < b.len() {
         if b[i] == b'%' {
             let end = (i + 1..b.len()).find(|&j| !(b[j].is_ascii_alphanumeric() || b[j] == b'_')).unwrap_or(b.len());
-            if let Some(tip) = by_name.get(&text[i..end]) {
-                out.push(((lo + i) as u32, (lo + end) as u32, tip.clone()));
+            if end > i + 1 {
+                out.push((i, end));
             }
             i = end.max(i + 1);
         } else {
@@ -97,6 +110,34 @@ pub fn value_tips(a: &Analysis, source: &str) -> Vec<(u32, u32, String)> {
         }
     }
     out
+}
+
+/// The CFG drawing's line tooltips: for each code line of a SIL function, the types and
+/// classes of the values it names, one per line (`` `%4 : $*Box<Any>` — address-only … ``).
+pub fn line_tips(cg: &mut CfgGraph, f: &Function, ft: &FunctionTypes) {
+    if f.lang != Lang::Sil {
+        return;
+    }
+    let by_name = descriptions(f, ft);
+    let mut graph = (*cg.graph).clone();
+    for node in &mut graph.nodes {
+        node.tips = node
+            .lines
+            .iter()
+            .map(|line| {
+                let mut seen: Vec<&str> = Vec::new();
+                for (i, end) in value_tokens(line) {
+                    if let Some(d) = by_name.get(&line[i..end]) {
+                        if !seen.contains(&d.as_str()) {
+                            seen.push(d);
+                        }
+                    }
+                }
+                seen.join("\n")
+            })
+            .collect();
+    }
+    cg.graph = Rc::new(graph);
 }
 
 /// Text with `code` spans between backticks, as the why-chains write types.
@@ -241,7 +282,7 @@ pub fn types_view(props: &ViewProps) -> Html {
         html! {
             <li class={classes!("why-step", format!("source-{}", source_word(st.source)))}>
                 <span class="step-source">{ source_word(st.source) }</span>
-                <span class="step-text">{ rich(&st.text) }</span>
+                <span class="why-text">{ rich(&st.text) }</span>
                 if let Some(at) = st.at {
                     <button class="step-at" title="select the declaration in the editor"
                         aria-label={format!("go to the declaration at {}", loc(at))} onclick={reveal(at)}>{ loc(at) }</button>
@@ -331,6 +372,13 @@ pub fn types_view(props: &ViewProps) -> Html {
                 <p class="types-note types-bril">{ "Bril has no type lowering: every value is a machine scalar or a pointer, copied bit for bit, so every type is trivial." }</p>
             }
             { summary }
+            if sil && !s.types.assume.subst.is_empty() {
+                <p class="types-whatif-note" role="status">
+                    { "Classified under the what-if " }
+                    <code>{ s.types.assume.subst.iter().map(|(k, v)| format!("{k} := {v}")).collect::<Vec<_>>().join(", ") }</code>
+                    { ": every row below substitutes it for the generic parameter." }
+                </p>
+            }
             { for whatif }
             { for switches }
             { for warnings }
@@ -359,5 +407,11 @@ mod tests {
         assert_eq!(use_lines(SRC, ft.row("Box<Int>").unwrap()), [5, 6]);
         assert_eq!(shown(Lang::Sil, "*Box<T>"), "$*Box<T>");
         assert!(class_label(Class::AddressOnly).starts_with("address-only"));
+        // The CFG's code lines carry the same descriptions as tooltips.
+        let node = &a.cfg_graph.graph.nodes[0];
+        let k = node.lines.iter().position(|l| l.contains("return")).expect("a return line");
+        assert_eq!(node.tip(k), Some("`%1 : $()` — trivial"));
+        let svg = crate::graph::paint(&a.cfg_graph.graph, &crate::graph::layout(&a.cfg_graph.graph, &Default::default()), &Default::default(), &Default::default());
+        assert!(svg.contains("<title>`%1 : $()` — trivial</title>"), "{svg}");
     }
 }
