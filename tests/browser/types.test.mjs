@@ -99,6 +99,13 @@ test('what-if: T := Any makes Box<T> address-only, T := Int trivial, NSObject lo
   await page.waitForFunction(() => document.querySelector('.type-row[data-type="*Box<T>"] .type-badge')?.textContent.trim() === 'loadable', null, WAIT);
   assert.equal(await classOf(page, 'Phantom<T>'), 'trivial', 'Phantom never depends on T');
 
+  await page.click('#theme');
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark', null, WAIT);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await screenshot(page, 'types-whatif-dark-1440');
+  await page.click('#theme');
+  await page.setViewportSize({ width: 1400, height: 900 });
+
   await page.click('.whatif[data-param="T"] .whatif-clear');
   await page.waitForFunction(() => document.querySelector('.type-row[data-type="*Box<T>"] .type-badge')?.textContent.trim() === 'address-only', null, WAIT);
 

@@ -187,12 +187,16 @@ pub fn types_view(props: &ViewProps) -> Html {
 
     let whatif = sil.then(|| {
         let names = generic_names(f);
+        if names.is_empty() {
+            return html! {
+                <p class="types-note types-not-generic">
+                    { format!("@{} is not generic: its types are concrete, there is no parameter to substitute.", f.name) }
+                </p>
+            };
+        }
         html! {
             <section class="types-generics" aria-label="Generic parameters">
-                <h3>{ "Generic parameters" }</h3>
-                if names.is_empty() {
-                    <p class="types-note">{ format!("@{} is not generic: nothing to substitute.", f.name) }</p>
-                }
+                <h3>{ "Generic parameters — what if one were a concrete type?" }</h3>
                 { for names.iter().enumerate().map(|(k, name)| {
                     let shown_param = ft.generics.get(k).cloned().unwrap_or_else(|| name.clone());
                     let current = s.types.assume.subst.get(name).cloned();
