@@ -54,28 +54,6 @@ pub struct EditorProps {
     pub tips: Rc<Vec<(u32, u32, String)>>,
 }
 
-/// The UTF-16 offset (what a textarea counts) of byte offset `at` of `text` (clamped).
-pub fn byte_to_utf16(text: &str, at: u32) -> u32 {
-    let mut at = (at as usize).min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    text[..at].encode_utf16().count() as u32
-}
-
-/// The byte offset of 0-based `line`, 0-based character `col` in `text`, if that character
-/// exists (a position past the line's end is no character).
-pub fn byte_at(text: &str, line: usize, col: usize) -> Option<u32> {
-    let mut offset = 0usize;
-    for (k, l) in text.split('\n').enumerate() {
-        if k == line {
-            let (i, _) = l.char_indices().nth(col)?;
-            return u32::try_from(offset + i).ok();
-        }
-        offset += l.len() + 1;
-    }
-    None
-}
 
 /// What the editor remembers between events (never rendered by Yew).
 struct Inner {
@@ -282,7 +260,7 @@ pub fn editor(props: &EditorProps) -> Html {
             let Some(el) = refs.textarea() else { return };
             let Ok(inner) = inner.try_borrow() else { return };
             let text = inner.doc.text();
-            let (a, b) = (byte_to_utf16(text, lo), byte_to_utf16(text, hi.max(lo)));
+            let (a, b) = (text::byte_to_utf16(text, lo), text::byte_to_utf16(text, hi.max(lo)));
             let _ = el.focus();
             let _ = el.set_selection_range(a, b);
             let line = text[..(lo as usize).min(text.len())].matches('\n').count() as u32 + 1;
@@ -410,7 +388,7 @@ pub fn editor(props: &EditorProps) -> Html {
             let x = f64::from(e.client_x()) - rect.left() + f64::from(el.scroll_left()) - f64::from(PAD_PX);
             let y = f64::from(e.client_y()) - rect.top() + f64::from(el.scroll_top()) - f64::from(PAD_PX);
             let found = (x >= 0.0 && y >= 0.0 && ch > 0.0)
-                .then(|| byte_at(inner.doc.text(), (y / lh) as usize, (x / ch) as usize))
+                .then(|| text::byte_at(inner.doc.text(), (y / lh) as usize, (x / ch) as usize))
                 .flatten()
                 .and_then(|at| tips.iter().find(|t| t.0 <= at && at < t.1));
             let body = el.parent_element().and_then(|c| c.parent_element()).map(|b| b.get_bounding_client_rect());
