@@ -182,3 +182,38 @@ test('a Bril program shows trivial rows and no error', async () => {
   assert.ok(badges.length > 0 && badges.every((b) => b === 'trivial'), badges.join());
   assert.deepEqual(errors, []);
 });
+
+test('an undeclared type is unknown with a stub; inserting the stub declares it', async () => {
+  const { page, errors } = env;
+  await page.goto(SITE);
+  await page.waitForSelector('#source', WAIT);
+  const program = [
+    'sil_stage canonical',
+    '',
+    'import Swift',
+    '',
+    'sil @f : $@convention(thin) (@in_guaranteed Foo) -> () {',
+    'bb0(%0 : $*Foo):',
+    '  %1 = tuple ()',
+    '  return %1 : $()',
+    '}',
+    '',
+  ].join('\n');
+  await page.click('#source');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(program);
+  await page.click('#tab-types');
+  await page.waitForSelector('.type-row[data-type="*Foo"] .type-stub', WAIT);
+  assert.equal(await classOf(page, '*Foo'), 'unknown');
+  assert.match(await page.textContent('.type-row[data-type="*Foo"] .type-stub code'), /Foo/);
+  await page.click('.type-row[data-type="*Foo"] .insert-stub');
+  await page.waitForFunction(
+    () => document.querySelector('.type-row[data-type="*Foo"] .type-badge')?.textContent.trim() !== 'unknown',
+    null,
+    WAIT,
+  );
+  const text = await page.$eval('#source', (t) => t.value);
+  assert.match(text, /import Swift\n\n\S[^\n]*Foo[^\n]*\n\nsil @f/, text);
+  assert.deepEqual(errors, []);
+});
