@@ -378,6 +378,7 @@ pub fn editor(props: &EditorProps) -> Html {
         let tips = props.tips.clone();
         Callback::from(move |e: MouseEvent| {
             if tips.is_empty() {
+                hover.set(None);
                 return;
             }
             let (Some(el), Some(m)) = (refs.textarea(), measure.cast::<HtmlElement>()) else { return };

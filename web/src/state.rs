@@ -329,6 +329,8 @@ impl State {
                     return s;
                 }
                 let doc = Doc { source: text.into(), example: None, from_link: false, ..s.doc.clone() };
+                // A span asked for before the edit indexes the old text.
+                s.reveal = None;
                 return s.with_doc(doc);
             }
             Action::SetLang(lang) => {

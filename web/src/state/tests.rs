@@ -243,6 +243,8 @@ mod types {
         let r2 = r1.apply(Action::Reveal(span));
         assert_eq!(r1.reveal.map(|r| r.span), Some(span));
         assert_ne!(r1.reveal, r2.reveal, "asking twice selects twice");
+        let edited = r2.apply(Action::Edit(format!("{}\n", r2.doc.source)));
+        assert_eq!(edited.reveal, None, "an edit forgets a span of the old text");
         let t = s.apply(Action::InsertDecl("struct Foo {}".into()));
         assert!(t.doc.source.contains("import Swift\n\nstruct Foo {}\n"), "{}", t.doc.source);
         assert!(t.doc.example.is_none() && t.program.is_some() && !t.is_stale());
