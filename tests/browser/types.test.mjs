@@ -217,3 +217,35 @@ test('an undeclared type is unknown with a stub; inserting the stub declares it'
   assert.match(text, /import Swift\n\n\S[^\n]*Foo[^\n]*\n\nsil @f/, text);
   assert.deepEqual(errors, []);
 });
+
+test('a qualifier that contradicts the classification is listed at line:col and goes there', async () => {
+  const { page, errors } = env;
+  await page.goto(SITE);
+  await page.waitForSelector('#source', WAIT);
+  const program = [
+    'sil_stage canonical',
+    '',
+    'class C {}',
+    '',
+    'sil [ossa] @g : $@convention(thin) (@in_guaranteed C) -> () {',
+    'bb0(%0 : $*C):',
+    '  %1 = load [trivial] %0 : $*C',
+    '  %2 = tuple ()',
+    '  return %2 : $()',
+    '}',
+    '',
+  ].join('\n');
+  await page.click('#source');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(program);
+  await page.click('#tab-types');
+  const item = await page.waitForSelector('.types-warnings li', WAIT);
+  assert.match(await item.textContent(), /^7:\d+ .*trivial/s);
+  assert.equal(await classOf(page, 'C'), 'loadable');
+  await screenshot(page, 'types-warning');
+  await page.click('.types-warnings .warning-at');
+  const line = await page.$eval('#source', (t) => t.value.slice(0, t.selectionStart).split('\n').length);
+  assert.equal(line, 7);
+  assert.deepEqual(errors, []);
+});
