@@ -282,9 +282,20 @@ fn source_editor(props: &Props) -> Html {
     let onedit = props.dispatch.reform(Action::Edit);
     // Spans index the analysed text: while the text has errors they may point anywhere.
     let analysed = s.analysis.clone().ok().filter(|_| !s.is_stale());
-    let active = use_memo((analysed, s.inst, s.doc.source.clone()), |(a, inst, source)| {
-        selected_lines(a.as_ref(), *inst, source)
+    // In the Types view the selected type's uses are highlighted; elsewhere the instruction.
+    let row = (s.tab == Tab::TYPES).then(|| s.types.row.clone()).flatten();
+    let active = use_memo((analysed.clone(), s.inst, row, s.doc.source.clone()), |(a, inst, row, source)| {
+        match (a, row) {
+            (Some(a), Some(row)) => {
+                Rc::new(a.types(&a.function).row(row).map(|r| crate::views::types::use_lines(source, r)).unwrap_or_default())
+            }
+            _ => selected_lines(a.as_ref(), *inst, source),
+        }
     });
+    let tips = use_memo((analysed.clone(), s.doc.source.clone()), |(a, source)| {
+        Rc::new(a.as_ref().map(|a| crate::views::types::value_tips(a, source)).unwrap_or_default())
+    });
+    let select = s.reveal.filter(|_| analysed.is_some()).map(|r| (r.span.lo, r.span.hi, r.seq));
     html! {
         <>
             <h2>
@@ -294,7 +305,8 @@ fn source_editor(props: &Props) -> Html {
             if let Some(ex) = s.doc.example.and_then(crate::examples::by_id) {
                 <p id="teaches" class="teaches">{ ex.teaches }</p>
             }
-            <Editor text={s.doc.source.clone()} lang={s.doc.lang} marks={s.marks.clone()} active_lines={(*active).clone()} {onedit} />
+            <Editor text={s.doc.source.clone()} lang={s.doc.lang} marks={s.marks.clone()} active_lines={(*active).clone()}
+                tips={(*tips).clone()} {select} {onedit} />
             if let Some(text) = &s.error_text {
                 <pre id="errors" class="errors">{ text.clone() }</pre>
             }

@@ -44,7 +44,16 @@ pub struct EditorProps {
     pub onedit: Callback<String>,
     #[prop_or_default]
     pub readonly: bool,
+    /// A span to select, as byte offsets into `text`, with a sequence number: each new number
+    /// selects (and scrolls to) the span again.
+    #[prop_or_default]
+    pub select: Option<(u32, u32, u32)>,
+    /// Tooltips over parts of the text: byte spans of `text` and what to show when the mouse
+    /// rests on them (a value's type and class).
+    #[prop_or_default]
+    pub tips: Rc<Vec<(u32, u32, String)>>,
 }
+
 
 /// What the editor remembers between events (never rendered by Yew).
 struct Inner {
@@ -160,6 +169,22 @@ fn tip_for(target: &Element, scroll_y: i32) -> Option<Tip> {
     Some(Tip { text: marker.get_attribute("data-msg")?, top, left })
 }
 
+/// Scrolls the textarea so that 1-based `line` shows, at a third of the height, if it is out
+/// of view.
+fn scroll_to_line(refs: &Refs, el: &HtmlTextAreaElement, line: u32) {
+    let line_px = line_height(refs);
+    let top = (line.max(1) as i32 - 1) * line_px;
+    if top < el.scroll_top() || top + line_px > el.scroll_top() + el.client_height() {
+        el.set_scroll_top((top - el.client_height() / 3).max(0));
+    }
+}
+
+/// The height of a row of the coloured layer, in pixels.
+fn line_height(refs: &Refs) -> i32 {
+    let row = refs.layer.cast::<Element>().and_then(|c| c.query_selector(".ce-line").ok().flatten());
+    row.and_then(|r| r.dyn_into::<HtmlElement>().ok()).map_or(20, |r| r.offset_height().max(1))
+}
+
 /// Emits now if an edit is waiting for its debounce (and cancels the debounce).
 fn flush(inner: &RefCell<Inner>, timer: &RefCell<Option<Timeout>>, pending: &RefCell<bool>, onedit: &Callback<String>) {
     if std::mem::replace(&mut *pending.borrow_mut(), false) {
@@ -224,6 +249,23 @@ pub fn editor(props: &EditorProps) -> Html {
             let b = inner.doc.set_active(active);
             refs.apply(&mut inner, &a);
             refs.apply(&mut inner, &b);
+        });
+    }
+
+    // A span asked for from outside (a declaration, a use): selected and scrolled to.
+    {
+        let (refs, inner) = (refs.clone(), inner.clone());
+        use_effect_with(props.select, move |select| {
+            let Some((lo, hi, _)) = *select else { return };
+            let Some(el) = refs.textarea() else { return };
+            let Ok(inner) = inner.try_borrow() else { return };
+            let text = inner.doc.text();
+            let (a, b) = (text::byte_to_utf16(text, lo), text::byte_to_utf16(text, hi.max(lo)));
+            let _ = el.focus();
+            let _ = el.set_selection_range(a, b);
+            let line = text[..(lo as usize).min(text.len())].matches('\n').count() as u32 + 1;
+            scroll_to_line(&refs, &el, line);
+            refs.sync(&inner.doc);
         });
     }
 
@@ -310,13 +352,7 @@ pub fn editor(props: &EditorProps) -> Html {
             let Ok(inner) = inner.try_borrow() else { return };
             let at = text::utf16_offset(inner.doc.text(), line, col);
             let _ = el.set_selection_range(at, at);
-            // Scroll the line to a third of the height if it is out of view.
-            let row = refs.layer.cast::<Element>().and_then(|c| c.query_selector(".ce-line").ok().flatten());
-            let line_px = row.and_then(|r| r.dyn_into::<HtmlElement>().ok()).map_or(20, |r| r.offset_height().max(1));
-            let top = (line.max(1) as i32 - 1) * line_px;
-            if top < el.scroll_top() || top + line_px > el.scroll_top() + el.client_height() {
-                el.set_scroll_top((top - el.client_height() / 3).max(0));
-            }
+            scroll_to_line(&refs, &el, line);
             refs.sync(&inner.doc);
         })
     };
@@ -334,6 +370,41 @@ pub fn editor(props: &EditorProps) -> Html {
         Callback::from(move |_: MouseEvent| tip.set(None))
     };
 
+    // The tooltip of the text under the mouse (a value's type), placed under the pointer.
+    let hover = use_state_eq(|| None::<Tip>);
+    let measure = use_node_ref();
+    let onmousemove = {
+        let (hover, refs, inner, measure) = (hover.clone(), refs.clone(), inner.clone(), measure.clone());
+        let tips = props.tips.clone();
+        Callback::from(move |e: MouseEvent| {
+            if tips.is_empty() {
+                hover.set(None);
+                return;
+            }
+            let (Some(el), Some(m)) = (refs.textarea(), measure.cast::<HtmlElement>()) else { return };
+            let Ok(inner) = inner.try_borrow() else { return };
+            let rect = el.get_bounding_client_rect();
+            let ch = f64::from(m.offset_width()) / 10.0;
+            let lh = f64::from(line_height(&refs));
+            let x = f64::from(e.client_x()) - rect.left() + f64::from(el.scroll_left()) - f64::from(PAD_PX);
+            let y = f64::from(e.client_y()) - rect.top() + f64::from(el.scroll_top()) - f64::from(PAD_PX);
+            let found = (x >= 0.0 && y >= 0.0 && ch > 0.0)
+                .then(|| text::byte_at(inner.doc.text(), (y / lh) as usize, (x / ch) as usize))
+                .flatten()
+                .and_then(|at| tips.iter().find(|t| t.0 <= at && at < t.1));
+            let body = el.parent_element().and_then(|c| c.parent_element()).map(|b| b.get_bounding_client_rect());
+            hover.set(found.zip(body).map(|(t, b)| Tip {
+                text: t.2.clone(),
+                top: (f64::from(e.client_y()) - b.top() + 16.0) as i32,
+                left: (f64::from(e.client_x()) - b.left() + 8.0) as i32,
+            }));
+        })
+    };
+    let onmouseout = {
+        let hover = hover.clone();
+        Callback::from(move |_: MouseEvent| hover.set(None))
+    };
+
     let lang = match props.lang {
         Lang::Bril => "bril",
         Lang::Sil => "sil",
@@ -345,14 +416,20 @@ pub fn editor(props: &EditorProps) -> Html {
                     <div class="ce-gutter-rows" ref={refs.numbers.clone()}></div>
                 </div>
                 <div class="ce-code">
+                    <span class="ce-measure" ref={measure} aria-hidden="true">{ "0000000000" }</span>
                     <div class="ce-layer" ref={refs.layer.clone()} aria-hidden="true"></div>
                     <textarea id="source" class="ce-input" ref={refs.area.clone()}
                         spellcheck="false" autocomplete="off" autocapitalize="off" wrap="off"
                         aria-label="Program text" readonly={props.readonly}
-                        {oninput} {onblur} {onscroll} {onkeydown} />
+                        {oninput} {onblur} {onscroll} {onkeydown} {onmousemove} {onmouseout} />
                 </div>
                 if let Some(t) = &*tip {
                     <div class="ce-tip" role="tooltip" style={format!("top: {}px; left: {}px", t.top, t.left)}>
+                        { t.text.clone() }
+                    </div>
+                }
+                if let Some(t) = &*hover {
+                    <div class="ce-tip ce-hover-tip" role="tooltip" style={format!("top: {}px; left: {}px", t.top, t.left)}>
                         { t.text.clone() }
                     </div>
                 }

@@ -177,6 +177,14 @@ pub const EXAMPLES: &[Example] = &[
         source: example_file!("witness_thunk.sil"),
     },
     Example {
+        id: "type-lowering",
+        title: "Box, Transform, Phantom: type lowering (SIL)",
+        teaches: "Type lowering: Box<Int> is trivial, Box<NSObject> loadable, Box<Any> address-only; open the Types tab and substitute T.",
+        lang: Lang::Sil,
+        file: "type_lowering.sil",
+        source: example_file!("type_lowering.sil"),
+    },
+    Example {
         id: "stress-200",
         title: "200 generated blocks (Bril)",
         teaches: "Scale: a generated function of about 200 blocks, to see how layout, trees and tables cope.",

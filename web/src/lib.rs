@@ -25,6 +25,7 @@ pub mod session;
 pub mod state;
 pub mod storage;
 pub mod tabs;
+pub mod type_tips;
 pub mod views;
 
 pub use app::App;

@@ -29,6 +29,7 @@
 mod lz;
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use thiserror::Error;
 
 /// The snapshot format this build writes and reads.
@@ -43,7 +44,7 @@ const STATE_KEY: &str = "s";
 /// The UI state in plain data, independent of the app's enums (which may change without
 /// breaking old links). Names are the ones the UI shows: `lang` is `"sil"` or `"bril"`;
 /// `view` a tab's slug (`"cfg"`, `"dom"`, `"pdom"`, `"cdg"`, a pass's slug such as `"dce"`,
-/// `"diff"`); `pipe` the before/after view's pipeline as it is written (`"lcm,copyprop,dce"`)
+/// `"diff"`, `"types"`); `pipe` the before/after view's pipeline as it is written (`"lcm,copyprop,dce"`)
 /// and `stages` the two stages it compares; `pass` is what links written before pipelines
 /// said instead (one pass, compared with the input); `theme` `"light"` or `"dark"`. Values the app does not know (a link
 /// from a newer build of the same format) should be treated as absent.
@@ -82,6 +83,18 @@ pub struct Snapshot {
     pub embed: bool,
     #[serde(default, skip_serializing_if = "is_false")]
     pub exercise: bool,
+    /// The Types view's selected type, as its row shows it without `$` (`Box<Any>`).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub ty: Option<String>,
+    /// What-if substitutions of the function's generic parameters: `{"T": "Int"}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub whatif: BTreeMap<String, String>,
+    /// Declared types the user marked resilient.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resilient: Vec<String>,
+    /// Opaque-values SIL switched on or off (absent: as the file says).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opaque: Option<bool>,
 }
 
 fn is_false(b: &bool) -> bool {

@@ -8,9 +8,11 @@ use crate::tabs::Tab;
 use optlab_core::dom::{lt_steps, DomKind};
 use optlab_core::passes::pipeline::{Pipeline, PipelineRun};
 use optlab_core::passes::{self, PassRun};
+use optlab_core::sil::types::{Assumptions, Decls, TypeEnv};
 use optlab_core::steps::Steps;
 use optlab_core::{parse_module, Function, Lang, Module, SourceFile};
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// Above this many bytes the editor's text is not analysed at all: the message says so and
 /// the text stays in the editor (and in the autosave).
@@ -42,6 +44,9 @@ pub struct Program {
     pub file: String,
     pub source: String,
     pub module: Module,
+    /// The Swift declarations the file carries (`struct`, `class`, `enum`, …), read once per
+    /// parse: the type classification of every function reads them.
+    pub decls: Decls,
 }
 
 impl PartialEq for Program {
@@ -64,7 +69,10 @@ impl Program {
             });
         }
         match parse_module(lang, file, source) {
-            Ok(module) => Ok(Program { lang, file: file.to_string(), source: source.to_string(), module }),
+            Ok(module) => {
+                let decls = Decls::of_module(&module);
+                Ok(Program { lang, file: file.to_string(), source: source.to_string(), module, decls })
+            }
             Err(diags) => {
                 let sf = SourceFile::new(file, source);
                 let marks: Vec<ErrorMark> = diags
@@ -90,6 +98,12 @@ impl Program {
 
     pub fn function(&self, name: &str) -> Option<&Function> {
         self.module.bodies().find(|f| f.name == name)
+    }
+
+    /// The type environment of the program: its declarations plus the user's assumptions
+    /// (what-if substitutions, types marked resilient, opaque values).
+    pub fn type_env(&self, assume: &Assumptions) -> Arc<TypeEnv> {
+        Arc::new(TypeEnv { decls: self.decls.clone(), assume: assume.clone() })
     }
 }
 
@@ -129,8 +143,10 @@ impl PartialEq for Analysis {
 }
 
 impl Analysis {
-    /// Analyses `f`, or says why it will not (too big).
-    pub fn new(f: &Function) -> Result<Analysis, String> {
+    /// Analyses `f` against the type environment `env` (its module's declarations and the
+    /// user's assumptions, so DCE's "is this trivial?" reads them too), or says why it will
+    /// not (too big).
+    pub fn new(f: &Function, env: Arc<TypeEnv>) -> Result<Analysis, String> {
         if f.layout.len() > MAX_BLOCKS {
             return Err(format!(
                 "@{} has {} blocks; the lab analyses functions of up to {MAX_BLOCKS} blocks",
@@ -138,12 +154,14 @@ impl Analysis {
                 f.layout.len()
             ));
         }
-        let shared = passes::Analyses::new(f);
+        let shared = passes::Analyses::with_types(f, env);
         let opts = passes::Options::default();
         let runs = passes::REGISTRY.iter().map(|p| passes::run(*p, f, &shared, &opts)).collect();
         let dom_steps = lt_steps(f, &shared.dom_events, DomKind::Dominators);
         let pdom_steps = lt_steps(f, &shared.pdom_events, DomKind::PostDominators);
-        Ok(Analysis { function: f.clone(), shared, cfg_graph: cfg_graph(f), runs, dom_steps, pdom_steps })
+        let mut graph = cfg_graph(f);
+        crate::type_tips::line_tips(&mut graph, f, shared.types(f));
+        Ok(Analysis { function: f.clone(), shared, cfg_graph: graph, runs, dom_steps, pdom_steps })
     }
 
     /// The run of the registered pass `slug` on the function.
@@ -195,8 +213,9 @@ pub fn pick_function(program: &Program, wanted: Option<&str>) -> Option<String> 
     names.into_iter().next()
 }
 
-/// Analyses the chosen function of `program`, shared (views hold it by `Rc`).
-pub fn analyse(program: &Program, name: &str) -> Result<Rc<Analysis>, String> {
+/// Analyses the chosen function of `program` under the user's type assumptions, shared
+/// (views hold it by `Rc`).
+pub fn analyse(program: &Program, name: &str, assume: &Assumptions) -> Result<Rc<Analysis>, String> {
     let f = program.function(name).ok_or_else(|| format!("no function @{name}"))?;
-    Analysis::new(f).map(Rc::new)
+    Analysis::new(f, program.type_env(assume)).map(Rc::new)
 }

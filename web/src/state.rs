@@ -12,7 +12,9 @@ pub use crate::tabs::Tab;
 use optlab_core::passes::pipeline::Pipeline;
 use std::collections::BTreeMap;
 use optlab_core::parse::detect_lang;
-use optlab_core::{InstId, Lang};
+use optlab_core::sil::types::query::declaration_insertion_point;
+use optlab_core::sil::types::Assumptions;
+use optlab_core::{InstId, Lang, Span};
 use std::rc::Rc;
 use yew::{AttrValue, Reducible};
 
@@ -70,6 +72,24 @@ impl Doc {
     }
 }
 
+/// The Types view's selection and the user's answers to what the text cannot tell.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TypesUi {
+    /// The selected type row, by its text without `$` (`Box<Any>`, `*Box<T>`).
+    pub row: Option<AttrValue>,
+    /// What-if substitutions, types marked resilient, opaque values: the classification of
+    /// every view (DCE's included) reads them.
+    pub assume: Assumptions,
+}
+
+/// A request to the editor to select a span of the analysed text (a declaration, a use).
+/// `seq` grows with every request, so asking for the same span twice selects it twice.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reveal {
+    pub span: Span,
+    pub seq: u32,
+}
+
 /// Step cursors, one per view, by the view's tab. Each is clamped to its view's step count
 /// when used.
 pub type Cursors = BTreeMap<Tab, usize>;
@@ -110,6 +130,10 @@ pub struct State {
     pub notice: Option<Notice>,
     /// The user's own text, kept when a link or an example replaced it (offer to go back).
     pub stash: Option<Doc>,
+    /// The Types view's selected row and the type assumptions.
+    pub types: TypesUi,
+    /// The span the editor was last asked to select.
+    pub reveal: Option<Reveal>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -134,6 +158,19 @@ pub enum Action {
     SelectBlock(Option<String>),
     SelectInst(Option<InstId>),
     SelectExpr(Option<String>),
+    /// Select a row of the Types view by its type text (`None`: no row).
+    SelectType(Option<String>),
+    /// What-if: substitute generic parameter `param` by the type text `ty` (`None` or an
+    /// empty text: as declared).
+    SetWhatIf { param: String, ty: Option<String> },
+    /// Treat the declared type `name` as resilient (or not).
+    SetResilient { name: String, on: bool },
+    /// Opaque-values SIL on, off, or (`None`) as the file says.
+    SetOpaqueValues(Option<bool>),
+    /// Ask the editor to select this span of the analysed text.
+    Reveal(Span),
+    /// Insert a declaration (a stub for an unknown type) after the file's imports.
+    InsertDecl(String),
     SetTheme(Option<Theme>),
     SetLecture(bool),
     SetExercise(bool),
@@ -183,6 +220,8 @@ impl State {
             exercise: false,
             notice: None,
             stash: None,
+            types: TypesUi::default(),
+            reveal: None,
         };
         blank.with_doc(doc)
     }
@@ -223,7 +262,7 @@ impl State {
         self.function = pick_function(program, self.function.as_deref());
         self.analysis = match &self.function {
             None => Err("the program has no function with a body".into()),
-            Some(name) => analyse(program, name).map_err(AttrValue::from),
+            Some(name) => analyse(program, name, &self.types.assume).map_err(AttrValue::from),
         };
         self.restage();
     }
@@ -290,6 +329,8 @@ impl State {
                     return s;
                 }
                 let doc = Doc { source: text.into(), example: None, from_link: false, ..s.doc.clone() };
+                // A span asked for before the edit indexes the old text.
+                s.reveal = None;
                 return s.with_doc(doc);
             }
             Action::SetLang(lang) => {
@@ -314,6 +355,8 @@ impl State {
                 s.block = None;
                 s.inst = None;
                 s.expr = None;
+                s.types = TypesUi::default();
+                s.reveal = None;
                 return s.with_doc(Doc::from_example(ex));
             }
             Action::SelectFunction(name) => {
@@ -323,6 +366,10 @@ impl State {
                     s.block = None;
                     s.inst = None;
                     s.expr = None;
+                    // A what-if names the function's generic parameters; another function's
+                    // `T` is another parameter.
+                    s.types.row = None;
+                    s.types.assume.subst.clear();
                     s.reanalyse();
                 }
             }
@@ -367,6 +414,48 @@ impl State {
             Action::SelectBlock(b) => s.block = b.map(AttrValue::from),
             Action::SelectInst(i) => s.inst = i,
             Action::SelectExpr(e) => s.expr = e.map(AttrValue::from),
+            Action::SelectType(t) => s.types.row = t.map(AttrValue::from),
+            Action::SetWhatIf { param, ty } => {
+                let ty = ty.map(|t| t.trim().trim_start_matches('$').trim().to_string()).filter(|t| !t.is_empty());
+                let before = s.types.assume.subst.get(&param).cloned();
+                if before != ty {
+                    match ty {
+                        Some(t) => s.types.assume.subst.insert(param, t),
+                        None => s.types.assume.subst.remove(&param),
+                    };
+                    s.reanalyse();
+                }
+            }
+            Action::SetResilient { name, on } => {
+                let changed =
+                    if on { s.types.assume.resilient.insert(name) } else { s.types.assume.resilient.remove(&name) };
+                if changed {
+                    s.reanalyse();
+                }
+            }
+            Action::SetOpaqueValues(on) => {
+                if s.types.assume.opaque_values != on {
+                    s.types.assume.opaque_values = on;
+                    s.reanalyse();
+                }
+            }
+            Action::Reveal(span) => {
+                let seq = s.reveal.map_or(1, |r| r.seq.wrapping_add(1));
+                s.reveal = Some(Reveal { span, seq });
+            }
+            Action::InsertDecl(decl) => {
+                let text = s.doc.source.to_string();
+                let at = declaration_insertion_point(&text);
+                let mut decl = decl.trim().to_string();
+                decl.push('\n');
+                // A blank line between the imports and the new declaration.
+                if at > 0 {
+                    decl.insert(0, '\n');
+                }
+                let mut next = text;
+                next.insert_str(at, &decl);
+                return s.apply(Action::Edit(next));
+            }
             Action::SetTheme(t) => s.theme = t,
             Action::SetLecture(on) => s.lecture = on,
             Action::SetExercise(on) => s.exercise = on,

@@ -63,9 +63,45 @@ pub fn line_starts(text: &str) -> Vec<usize> {
     std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect()
 }
 
+/// The UTF-16 offset (what a textarea counts) of byte offset `at` of `text` (clamped).
+pub fn byte_to_utf16(text: &str, at: u32) -> u32 {
+    let mut at = (at as usize).min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    text[..at].encode_utf16().count() as u32
+}
+
+/// The byte offset of 0-based `line`, 0-based character `col` in `text`, if that character
+/// exists (a position past the line's end is no character).
+pub fn byte_at(text: &str, line: usize, col: usize) -> Option<u32> {
+    let mut offset = 0usize;
+    for (k, l) in text.split('\n').enumerate() {
+        if k == line {
+            let (i, _) = l.char_indices().nth(col)?;
+            return u32::try_from(offset + i).ok();
+        }
+        offset += l.len() + 1;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn byte_offsets_become_textarea_offsets_and_positions_become_bytes() {
+        let text = "é%0\n  %1 = x\n";
+        assert_eq!(byte_to_utf16(text, 0), 0);
+        assert_eq!(byte_to_utf16(text, 2), 1, "é is two bytes, one UTF-16 unit");
+        assert_eq!(byte_to_utf16(text, 1), 0, "inside a character: its start");
+        assert_eq!(byte_to_utf16(text, 999), text.encode_utf16().count() as u32);
+        assert_eq!(byte_at(text, 0, 1), Some(2));
+        assert_eq!(byte_at(text, 1, 2), Some(7));
+        assert_eq!(byte_at(text, 1, 40), None, "past the line's end");
+        assert_eq!(byte_at(text, 9, 0), None);
+    }
 
     fn lines(s: &str) -> Vec<&str> {
         s.split('\n').collect()

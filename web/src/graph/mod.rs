@@ -40,11 +40,20 @@ pub struct Node {
     /// CSS classes that belong to the graph itself (e.g. `virtual` for a post-dominator
     /// tree's exit); per-step classes go in [`Decor`].
     pub class: String,
+    /// Per code line, what hovering it shows (an SVG `<title>`; empty for none): the CFG's
+    /// SIL lines name their values' types and classes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tips: Vec<String>,
 }
 
 impl Node {
     pub fn new(id: impl Into<String>, title: impl Into<String>, lines: Vec<String>) -> Node {
-        Node { id: id.into(), title: title.into(), lines, class: String::new() }
+        Node { id: id.into(), title: title.into(), lines, class: String::new(), tips: Vec::new() }
+    }
+
+    /// The tooltip of code line `k`, if it has one.
+    pub fn tip(&self, k: usize) -> Option<&str> {
+        self.tips.get(k).map(String::as_str).filter(|t| !t.is_empty())
     }
 }
 

@@ -165,13 +165,21 @@ pub fn paint(g: &Graph, lay: &Layout, style: &Style, decor: &Decor) -> String {
             for k in 0..node.lines.len() {
                 let _ = write!(
                     s,
-                    r#"<rect class="{}" data-line="{k}" x="{}" y="{}" width="{}" height="{}" fill="transparent"/>"#,
+                    r#"<rect class="{}" data-line="{k}" x="{}" y="{}" width="{}" height="{}" fill="transparent""#,
                     escape(&line_bg_class(decor, i, k)),
                     N(r.x + 1.0),
                     N(r.y + style.padding + (k + 1) as f64 * lh),
                     N(r.w - 2.0),
                     N(lh)
                 );
+                match node.tip(k) {
+                    Some(tip) => {
+                        s.push_str("><title>");
+                        escape_into(&mut s, tip);
+                        s.push_str("</title></rect>");
+                    }
+                    None => s.push_str("/>"),
+                }
             }
             s.push_str(r#"<text class="code" xml:space="preserve">"#);
             for (k, line) in node.lines.iter().enumerate() {
@@ -181,6 +189,12 @@ pub fn paint(g: &Graph, lay: &Layout, style: &Style, decor: &Decor) -> String {
                     let _ = write!(s, r#" class="{}""#, escape(class));
                 }
                 let _ = write!(s, r#" x="{}" y="{}">"#, N(left), N(first + (k + 1) as f64 * lh));
+                // The tooltip on the text too: the glyphs lie over the line's hit area.
+                if let Some(tip) = node.tip(k) {
+                    s.push_str("<title>");
+                    escape_into(&mut s, tip);
+                    s.push_str("</title>");
+                }
                 escape_into(&mut s, line);
                 s.push_str("</tspan>");
             }

@@ -231,8 +231,14 @@ fn arb_snapshot() -> impl Strategy<Value = Snapshot> {
         (any::<Option<u32>>(), opt_text(), opt_text(), any::<Option<u32>>(), opt_text()),
         (any::<bool>(), any::<bool>(), any::<bool>()),
         (opt_text(), any::<Option<[u32; 2]>>()),
+        (
+            opt_text(),
+            proptest::collection::btree_map(any::<String>(), any::<String>(), 0..3),
+            proptest::collection::vec(any::<String>(), 0..3),
+            any::<Option<bool>>(),
+        ),
     )
-        .prop_map(|((src, lang, file, func, view, pass), (step, expr, block, inst, theme), (lecture, embed, exercise), (pipe, stages))| {
+        .prop_map(|((src, lang, file, func, view, pass), (step, expr, block, inst, theme), (lecture, embed, exercise), (pipe, stages), (ty, whatif, resilient, opaque))| {
             Snapshot {
                 v: VERSION,
                 src,
@@ -251,6 +257,10 @@ fn arb_snapshot() -> impl Strategy<Value = Snapshot> {
                 lecture,
                 embed,
                 exercise,
+                ty,
+                whatif,
+                resilient,
+                opaque,
             }
         })
 }

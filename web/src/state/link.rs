@@ -33,6 +33,10 @@ impl State {
             lecture: self.lecture,
             embed: self.embed,
             exercise: self.exercise,
+            ty: self.types.row.as_ref().map(|t| t.to_string()),
+            whatif: self.types.assume.subst.clone(),
+            resilient: self.types.assume.resilient.iter().cloned().collect(),
+            opaque: self.types.assume.opaque_values,
         }
     }
 
@@ -52,6 +56,16 @@ impl State {
         s.function = snap.func.clone();
         s.program = None;
         s.cursors = Default::default();
+        // The assumptions before the program is analysed, so it is analysed once, under them.
+        s.types = super::TypesUi {
+            row: snap.ty.clone().map(Into::into),
+            assume: optlab_core::sil::types::Assumptions {
+                resilient: snap.resilient.iter().cloned().collect(),
+                subst: snap.whatif.clone(),
+                opaque_values: snap.opaque,
+            },
+        };
+        s.reveal = None;
         let mut s = s.apply(super::Action::OpenDoc(doc));
         if let Some(tab) = snap.view.as_deref().and_then(Tab::from_slug) {
             s.tab = tab;
@@ -152,6 +166,36 @@ mod tests {
         odd.pipe = Some("lcm,gvn".into());
         let t = State::default().apply(Action::Restore(Box::new(odd)));
         assert_eq!(t.pipeline, Pipeline::default_pipeline());
+    }
+
+    #[test]
+    fn the_types_view_its_row_and_its_assumptions_survive_a_link() {
+        let s = State::default()
+            .apply(Action::LoadExample("type-lowering".into()))
+            .apply(Action::SelectTab(Tab::TYPES))
+            .apply(Action::SetWhatIf { param: "T".into(), ty: Some("Any".into()) })
+            .apply(Action::SelectType(Some("*Box<T>".into())))
+            .apply(Action::SetResilient { name: "Phantom".into(), on: true })
+            .apply(Action::SetOpaqueValues(Some(false)));
+        let snap = decode(&encode(&s.snapshot()).expect("encodes")).expect("decodes");
+        assert_eq!(snap.view.as_deref(), Some("types"));
+        assert_eq!(snap.ty.as_deref(), Some("*Box<T>"));
+        assert_eq!(snap.whatif.get("T").map(String::as_str), Some("Any"));
+        assert_eq!(snap.resilient, ["Phantom"]);
+        let fresh = State::new(Doc::new("@main {\n  ret;\n}\n", Lang::Bril, "mine.bril"));
+        let t = fresh.apply(Action::Restore(Box::new(snap)));
+        assert_eq!(t.tab, Tab::TYPES);
+        assert_eq!(t.types, s.types);
+        assert_eq!(t.function.as_deref(), Some("boxes"));
+        let a = t.analysis.as_ref().expect("analysed");
+        let row = a.types(&a.function).row("*Box<T>").expect("the row");
+        assert_eq!(row.verdict.class, optlab_core::sil::types::Class::AddressOnly);
+        assert!(row.verdict.why.iter().any(|st| st.source == optlab_core::sil::types::Source::WhatIf), "analysed under the what-if");
+        assert_eq!(t.snapshot(), s.snapshot(), "the restored screen links to itself");
+
+        // Without a Types selection nothing about types is written.
+        let plain = State::default().snapshot();
+        assert!(plain.ty.is_none() && plain.whatif.is_empty() && plain.resilient.is_empty() && plain.opaque.is_none());
     }
 
     #[test]

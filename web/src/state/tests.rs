@@ -181,3 +181,96 @@ fn a_flood_of_errors_is_capped_in_the_markers_and_the_list() {
     assert!(text.ends_with("and 99900 more errors"), "{}", &text[text.len().saturating_sub(200)..]);
     assert!(text.len() < 100 * 400, "{} bytes", text.len());
 }
+
+/// The Types view's state on the type-lowering example: the classes the core computes, the
+/// what-if substitution, resilience and the stub insertion, all through the reducer.
+mod types {
+    use super::*;
+    use optlab_core::sil::types::Class;
+
+    fn example(function: &str) -> State {
+        State::default()
+            .apply(Action::LoadExample("type-lowering".into()))
+            .apply(Action::SelectFunction(function.into()))
+            .apply(Action::SelectTab(Tab::TYPES))
+    }
+
+    fn class(s: &State, ty: &str) -> Class {
+        let a = s.analysis.as_ref().expect("analysed");
+        let ft = a.types(&a.function);
+        ft.row(ty).unwrap_or_else(|| panic!("no row {ty}: {:?}", ft.rows.iter().map(|r| &r.text).collect::<Vec<_>>())).verdict.class
+    }
+
+    #[test]
+    fn the_seed_vectors_classify_as_swift_lowers_them() {
+        let s = example("instances");
+        assert_eq!(class(&s, "Box<Int>"), Class::Trivial);
+        assert_eq!(class(&s, "Box<NSObject>"), Class::Loadable);
+        assert_eq!(class(&s, "*Box<Any>"), Class::AddressOnly);
+        assert_eq!(class(&s, "Transform<Any>"), Class::Loadable);
+        assert_eq!(class(&s, "*Phantom<() -> ()>"), Class::Trivial);
+        assert_eq!(class(&s, "*Phantom<NSObject>"), Class::Trivial);
+    }
+
+    #[test]
+    fn a_what_if_reclassifies_and_is_undone() {
+        let s = example("boxes");
+        assert_eq!(class(&s, "*Box<T>"), Class::AddressOnly, "T alone is runtime-sized");
+        let any = s.apply(Action::SetWhatIf { param: "T".into(), ty: Some("Any".into()) });
+        assert_eq!(class(&any, "*Box<T>"), Class::AddressOnly);
+        let int = any.apply(Action::SetWhatIf { param: "T".into(), ty: Some(" $Int ".into()) });
+        assert_eq!(int.types.assume.subst.get("T").map(String::as_str), Some("Int"), "trimmed, `$` dropped");
+        assert_eq!(class(&int, "*Box<T>"), Class::Trivial);
+        let obj = int.apply(Action::SetWhatIf { param: "T".into(), ty: Some("NSObject".into()) });
+        assert_eq!(class(&obj, "*Box<T>"), Class::Loadable);
+        assert_eq!(class(&obj, "Phantom<T>"), Class::Trivial, "Phantom never depends on T");
+        let back = obj.apply(Action::SetWhatIf { param: "T".into(), ty: Some("".into()) });
+        assert!(back.types.assume.subst.is_empty());
+        assert_eq!(class(&back, "*Box<T>"), Class::AddressOnly);
+        // Another function's `T` is another parameter: the what-if does not follow.
+        let other = obj.apply(Action::SelectFunction("instances".into()));
+        assert!(other.types.assume.subst.is_empty());
+    }
+
+    #[test]
+    fn resilience_is_an_assumption_the_user_switches() {
+        let s = example("instances");
+        let r = s.apply(Action::SetResilient { name: "Box".into(), on: true });
+        assert_eq!(class(&r, "Box<Int>"), Class::AddressOnly);
+        let a = r.analysis.as_ref().unwrap();
+        let why = &a.types(&a.function).row("Box<Int>").unwrap().verdict.why;
+        assert!(why.iter().any(|st| st.source == optlab_core::sil::types::Source::Assumption), "{why:?}");
+        let off = r.apply(Action::SetResilient { name: "Box".into(), on: false });
+        assert_eq!(class(&off, "Box<Int>"), Class::Trivial);
+        let ov = s.apply(Action::SetOpaqueValues(Some(true)));
+        assert_eq!(ov.types.assume.opaque_values, Some(true));
+    }
+
+    #[test]
+    fn selecting_revealing_and_inserting_a_stub() {
+        let s = example("instances").apply(Action::SelectType(Some("Box<Any>".into())));
+        assert_eq!(s.types.row.as_deref(), Some("Box<Any>"));
+        let span = optlab_core::Span::new(3, 9);
+        let r1 = s.apply(Action::Reveal(span));
+        let r2 = r1.apply(Action::Reveal(span));
+        assert_eq!(r1.reveal.map(|r| r.span), Some(span));
+        assert_ne!(r1.reveal, r2.reveal, "asking twice selects twice");
+        let edited = r2.apply(Action::Edit(format!("{}\n", r2.doc.source)));
+        assert_eq!(edited.reveal, None, "an edit forgets a span of the old text");
+        let t = s.apply(Action::InsertDecl("struct Foo {}".into()));
+        assert!(t.doc.source.contains("import Swift\n\nstruct Foo {}\n"), "{}", t.doc.source);
+        assert!(t.doc.example.is_none() && t.program.is_some() && !t.is_stale());
+        // A new example starts with no assumptions.
+        let fresh = s.apply(Action::SetResilient { name: "Box".into(), on: true }).apply(Action::LoadExample("loop".into()));
+        assert_eq!(fresh.types, TypesUi::default());
+    }
+
+    #[test]
+    fn bril_functions_have_trivial_rows_and_no_error() {
+        let s = bril(TWO_FUNCS).apply(Action::SelectTab(Tab::TYPES));
+        let a = s.analysis.as_ref().expect("analysed");
+        let ft = a.types(&a.function);
+        assert!(!ft.rows.is_empty());
+        assert!(ft.rows.iter().all(|r| r.verdict.class == Class::Trivial));
+    }
+}

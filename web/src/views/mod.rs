@@ -12,6 +12,7 @@ pub mod diff;
 pub mod dom;
 pub mod lcm;
 pub mod pass;
+pub mod types;
 
 use crate::state::{Action, State, Tab};
 use std::rc::Rc;
@@ -46,6 +47,7 @@ pub fn view_pane(props: &ViewProps) -> Html {
             Tab::CFG => html! { <cfg::CfgView ..props.clone() /> },
             Tab::DOM | Tab::PDOM | Tab::CDG => html! { <dom::DomView ..props.clone() /> },
             Tab::DIFF => html! { <diff::DiffView ..props.clone() /> },
+            Tab::TYPES => html! { <types::TypesView ..props.clone() /> },
             tab => match PASS_VIEWS.iter().find(|(slug, _)| *slug == tab.slug()) {
                 Some((_, view)) => view(props),
                 None => html! { <pass::PassView ..props.clone() /> },

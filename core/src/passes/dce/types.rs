@@ -1,7 +1,7 @@
 //! What DCE asks of a SIL type — an operand's type, and whether a type is trivial — answered
 //! by [`crate::sil::types`]. Both `classify` (roots) and `ossa` (end-of-lifetime repairs) ask.
 
-pub(crate) use crate::sil::types::function::operand_type;
+pub(crate) use crate::sil::types::operand::operand_type;
 
 /// Whether a SIL type (text after `$`) is trivial *for certain*, by the classification of
 /// [`crate::sil::types`] with the standard library's declarations (a wrong "trivial" would

@@ -234,7 +234,7 @@ fn element_type(f: &Function, v: ValueId, types: &FunctionTypes) -> Option<Strin
         return None;
     }
     let a = *i.args.first()?;
-    let t = crate::sil::types::function::operand_type(f, i, 0, a)?;
+    let t = crate::sil::types::operand::operand_type(f, i, 0, a)?;
     match ty::parse(t.trim()).ok()? {
         Ty::Tuple(elems) if op == "destructure_tuple" => elems.get(index as usize).map(|e| e.ty.to_string()),
         Ty::Named(segs) if op == "destructure_struct" => {

@@ -5,13 +5,24 @@
 //! because the classification itself may be what is wrong (an undeclared assumption).
 
 use super::classify::Class;
-use super::function::{object_type, operand_type, FunctionTypes};
+use super::operand::{object_type, operand_type};
+use crate::diag::Span;
 use crate::ir::{Function, Op, SilOp};
+use serde::Serialize;
 
-/// The warnings of one function (SIL only; empty for Bril).
-pub fn warnings(f: &Function, ft: &FunctionTypes) -> Vec<super::function::Warning> {
+/// A place where an instruction's qualifier contradicts the classification.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Warning {
+    pub span: Span,
+    pub message: String,
+}
+
+/// The warnings of one function (SIL only; empty for Bril). `class_of` classifies a type text
+/// in the function's context; `opaque_values` says whether address-only object values are
+/// expected.
+pub fn warnings(f: &Function, class_of: &dyn Fn(&str) -> Class, opaque_values: bool) -> Vec<Warning> {
     let mut out = Vec::new();
-    let mut warn = |span, message: String| out.push(super::function::Warning { span, message });
+    let mut warn = |span, message: String| out.push(Warning { span, message });
     for &b in &f.layout {
         for &i in f.blocks[b].insts.iter().chain(f.blocks[b].term.iter()) {
             let inst = &f.insts[i];
@@ -25,7 +36,7 @@ pub fn warnings(f: &Function, ft: &FunctionTypes) -> Vec<super::function::Warnin
             let Some(&v) = inst.args.get(addr) else { continue };
             let Some(t) = operand_type(f, inst, addr, v) else { continue };
             let Some(obj) = t.trim().strip_prefix('*') else { continue };
-            let class = ft.class_of(obj);
+            let class = class_of(obj);
             let op = inst.op.to_string();
             if has("trivial") && matches!(class, Class::Loadable | Class::AddressOnly) {
                 warn(
@@ -38,11 +49,11 @@ pub fn warnings(f: &Function, ft: &FunctionTypes) -> Vec<super::function::Warnin
             }
         }
     }
-    if !ft.env().opaque_values() && f.sil.is_some() {
+    if !opaque_values && f.sil.is_some() {
         let mut seen = std::collections::HashSet::new();
         for (v, d) in f.values.iter() {
             let Some(t) = object_type(f, v) else { continue };
-            if ft.class_of(t) == Class::AddressOnly && seen.insert(t.to_string()) {
+            if class_of(t) == Class::AddressOnly && seen.insert(t.to_string()) {
                 warn(
                     d.span,
                     format!(

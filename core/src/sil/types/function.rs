@@ -2,11 +2,11 @@
 //! results, type operands and operand annotations — classified in the function's generic
 //! context, with where each appears.
 
-use super::check;
+use super::check::{self, Warning};
 use super::classify::{Class, Classifier, Source, Step, TypeEnv, Verdict};
 use super::ty::{self, GenericParam, Req, Ty};
 use crate::diag::Span;
-use crate::ir::{Function, Inst, Lang, Piece, Type, ValueDef, ValueId};
+use crate::ir::{Function, Lang, Piece, Type};
 use crate::parse::sil::scan::type_end;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -36,13 +36,6 @@ pub struct Row {
     pub category: Category,
     pub verdict: Verdict,
     pub uses: Vec<Use>,
-}
-
-/// A place where an instruction's qualifier contradicts the classification.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Warning {
-    pub span: Span,
-    pub message: String,
 }
 
 /// The types of one function.
@@ -162,7 +155,7 @@ impl FunctionTypes {
                 }
             }
         }
-        ft.warnings = check::warnings(f, &ft);
+        ft.warnings = check::warnings(f, &|t| ft.class_of(t), ft.env.opaque_values());
         ft
     }
 
@@ -260,11 +253,6 @@ impl FunctionTypes {
         &self.env
     }
 
-    /// The value's type text, or the `: $T` annotation next to operand `k` of `inst`.
-    pub fn operand_type(f: &Function, inst: &Inst, k: usize, v: ValueId) -> Option<String> {
-        operand_type(f, inst, k, v)
-    }
-
     /// Counts per class (for summaries).
     pub fn counts(&self) -> [(Class, usize); 4] {
         let n = |c: Class| self.rows.iter().filter(|r| r.verdict.class == c).count();
@@ -316,51 +304,3 @@ pub fn dollar_types(text: &str) -> Vec<String> {
     out
 }
 
-/// The SIL type text (after `$`) of operand `k` of `inst`: the value's recorded type, or
-/// else the `: $T` annotation the instruction was written with.
-pub fn operand_type(f: &Function, inst: &Inst, k: usize, v: ValueId) -> Option<String> {
-    if let Some(Type::Sil(t)) = f.values.get(v).and_then(|d| d.ty.as_ref()) {
-        return Some(t.clone());
-    }
-    let pos = inst.sil.iter().position(|p| *p == Piece::Arg(k as u32))?;
-    match inst.sil.get(pos + 1)? {
-        Piece::Text(t) => {
-            let t = t.trim_start().strip_prefix(':')?.trim_start().strip_prefix('$')?;
-            Some(type_prefix(t).to_string())
-        }
-        _ => None,
-    }
-}
-
-/// The leading type in `text` (up to a top-level `,` or the end), e.g. `Int32` of
-/// `Int32, #Int32._value`.
-fn type_prefix(text: &str) -> &str {
-    let mut depth = 0i32;
-    for (i, c) in text.char_indices() {
-        match c {
-            '(' | '<' | '[' => depth += 1,
-            ')' | '>' | ']' => {
-                if depth == 0 {
-                    return text[..i].trim_end();
-                }
-                depth -= 1;
-            }
-            ',' if depth == 0 => return text[..i].trim_end(),
-            _ => {}
-        }
-    }
-    text.trim_end()
-}
-
-/// Whether `v` is a value whose written type is an object (not an address) — block
-/// arguments and results with a recorded type.
-pub(super) fn object_type(f: &Function, v: ValueId) -> Option<&str> {
-    let d = f.values.get(v)?;
-    if matches!(d.def, ValueDef::Undef) {
-        return None;
-    }
-    match &d.ty {
-        Some(Type::Sil(t)) if !t.trim_start().starts_with('*') => Some(t.as_str()),
-        _ => None,
-    }
-}

@@ -21,13 +21,16 @@ pub mod check;
 pub mod classify;
 pub mod decl;
 pub mod function;
+pub mod operand;
+pub mod query;
 pub mod report;
 pub mod stdlib;
 pub mod ty;
 
 pub use classify::{Assumptions, Class, Classifier, Source, Step, TypeEnv, Verdict};
 pub use decl::Decls;
-pub use function::{Category, FunctionTypes, Row, Use, Warning};
+pub use check::Warning;
+pub use function::{Category, FunctionTypes, Row, Use};
 pub use ty::{parse as parse_type, Ty};
 
 use crate::ir::Module;

@@ -117,7 +117,7 @@ mod tests {
     }
 
     fn staged(p: &Program, pipeline: &str) -> Staged {
-        let a = analyse(p, &p.function_names()[0]).expect("analysed");
+        let a = analyse(p, &p.function_names()[0], &Default::default()).expect("analysed");
         a.run_pipeline(&Pipeline::parse(pipeline).unwrap())
     }
 

@@ -130,7 +130,7 @@ mod tests {
     fn both(lang: Lang, file: &str, text: &str, pipeline: &str, args: Option<&str>) -> Runs {
         let p = Program::parse(lang, file, text).unwrap_or_else(|e| panic!("{}", e.text));
         let name = p.function_names()[0].clone();
-        let a = analyse(&p, &name).unwrap();
+        let a = analyse(&p, &name, &Default::default()).unwrap();
         let staged = a.run_pipeline(&Pipeline::parse(pipeline).unwrap());
         let c = compare(&p, &staged, 0, usize::MAX);
         let args = args.map_or_else(|| default_args(&p.module, &p.source, &name), str::to_string);
@@ -193,7 +193,7 @@ mod tests {
     fn every_stage_runs_and_lcm_s_copies_show_before_copy_propagation_removes_them() {
         let text = include_str!("../../../../static/examples/partial.bril");
         let p = Program::parse(Lang::Bril, "partial.bril", text).unwrap_or_else(|e| panic!("{}", e.text));
-        let a = analyse(&p, "main").unwrap();
+        let a = analyse(&p, "main", &Default::default()).unwrap();
         let staged = a.run_pipeline(&Pipeline::parse("lcm,copyprop,dce").unwrap());
         let rows = run_stages(&p.module, &staged, &parse_args("false 2 3"), &SourceFile::new("partial.bril", text));
         let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();

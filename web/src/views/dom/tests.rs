@@ -18,7 +18,7 @@ fn gallery() -> Vec<(String, Analysis)> {
         let program = Program::parse(ex.lang, ex.file, &ex.text()).unwrap_or_else(|e| panic!("{}: {}", ex.id, e.text));
         for name in program.function_names() {
             let f = program.function(&name).expect("listed");
-            if let Ok(a) = Analysis::new(f) {
+            if let Ok(a) = Analysis::new(f, program.type_env(&Default::default())) {
                 out.push((format!("{}/@{name}", ex.id), a));
             }
         }
