@@ -11,7 +11,9 @@
 //!   definitions see ~`blocks` definitions reaching far — the dense per-block bit set over
 //!   all definitions was quadratic here;
 //! - binary expressions over the pool recomputed in many blocks, a few hundred distinct
-//!   ones, which LCM tracks all at once;
+//!   ones whatever the size (loop counters are named by nesting depth), which LCM tracks
+//!   all at once — a bit vector per block over every expression, so a number of
+//!   expressions growing with the function would make any LCM quadratic;
 //! - dead temporaries for DCE and a `print` (Bril) or an external call (SIL) every few
 //!   blocks to keep the rest alive;
 //! - loops run a counter from 0 to 2 and nest at most two deep, so the interpreter runs
@@ -139,12 +141,13 @@ pub fn bril_program(blocks: usize, seed: u64) -> String {
                         let _ = writeln!(self.out, ".{lj}:");
                     }
                     Stmt::Loop(body) => {
+                        // One counter per nesting depth, so the number of distinct
+                        // expressions stays bounded as the function grows.
                         let (lh, lb, lx) = (self.label(), self.label(), self.label());
-                        self.temp += 1;
-                        let k = self.temp;
+                        let k = depth;
                         let _ = writeln!(
                             self.out,
-                            "  i{k}: int = const 0;\n.{lh}:\n  c{k}: bool = lt i{k} two;\n  br c{k} .{lb} .{lx};\n.{lb}:"
+                            "  i{k}: int = const 0;\n.{lh}:\n  ci{k}: bool = lt i{k} two;\n  br ci{k} .{lb} .{lx};\n.{lb}:"
                         );
                         self.body();
                         self.stmts(body, depth + 1);
