@@ -173,6 +173,7 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
         });
     }
 
+    let new_blocks = splits.new_blocks(g.blocks.len());
     let blocks = g
         .layout
         .iter()
@@ -180,7 +181,7 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
             id: b,
             name: g.blocks[b].name.clone(),
             reachable: graph.reachable.contains(b),
-            new: splits.is_new(b),
+            new: new_blocks.contains(b),
         })
         .collect();
     use Pred::*;
