@@ -162,10 +162,18 @@ fn solve_pair(
     let nb = g.num_blocks();
     let empty = EntitySet::new_empty(n_exprs);
     let full = EntitySet::new_full(n_exprs);
-    let mut values = EntityVec::filled(nb, Pair { n: empty.clone(), x: empty.clone() });
+    // The greatest fixpoint starts true on the blocks it visits (the reachable ones, in
+    // either order) and false elsewhere; each value is allocated once.
+    let mut visited = EntitySet::new_empty(nb);
     for &b in &order {
-        values[b] = Pair { n: full.clone(), x: full.clone() };
+        visited.insert(b);
     }
+    let mut values: EntityVec<BlockId, Pair> = (0..nb)
+        .map(|b| {
+            let start = if visited.contains(BlockId(b as u32)) { &full } else { &empty };
+            Pair { n: start.clone(), x: start.clone() }
+        })
+        .collect();
     // Each round but the last clears at least one of the 2·|order|·|exprs| bits.
     let max_rounds = 2usize.saturating_mul(order.len()).saturating_mul(n_exprs.max(1)).saturating_add(2);
     // The trace keeps each changed bit vector's old and new value (the format the views and
