@@ -15,8 +15,8 @@
 //! - walking the CFG backwards from them through blocks that do not assign `v` gives the
 //!   region whose entry sets matter; a predecessor that assigns `v` contributes its last
 //!   assignment and is not entered; the entry block contributes the parameter `v`, if any;
-//! - on that region the union equations are solved with bit sets over `v`'s definitions
-//!   only.
+//! - on that region the union equations are solved with sorted lists of `v`'s definitions
+//!   (usually one to three reach a block).
 //!
 //! Each variable's region is the set of blocks where it is live (plus the uses' blocks), so
 //! time and memory follow the size of the liveness sets and of the answer, not blocks ×
@@ -65,6 +65,30 @@ pub struct ReachingDefs {
     /// Blocks visited by the per-variable backward walks, summed over the variables: the
     /// work the analysis did (tests check it stays near the size of the liveness sets).
     pub visited: usize,
+}
+
+/// `out = a ∪ b` for sorted, duplicate-free lists.
+fn merge_sorted(a: &[u32], b: &[u32], out: &mut Vec<u32>) {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
 }
 
 impl ReachingDefs {
@@ -135,7 +159,8 @@ impl ReachingDefs {
         let mut last_of: EntityVec<BlockId, u32> = EntityVec::filled(nb, 0);
         let mut slot_of: EntityVec<BlockId, u32> = EntityVec::filled(nb, 0);
         let mut region: Vec<BlockId> = Vec::new();
-        let mut sets: Vec<u64> = Vec::new();
+        let mut sets: Vec<Vec<u32>> = Vec::new();
+        let mut merged: Vec<u32> = Vec::new();
         let mut queued: Vec<bool> = Vec::new();
         let mut work: Vec<u32> = Vec::new();
         let mut visited = 0;
@@ -145,7 +170,6 @@ impl ReachingDefs {
                 continue;
             }
             let vdefs = &by_value[v];
-            let w = vdefs.len().div_ceil(64).max(1);
             for &(b, d) in &last_defs[v] {
                 last_of[b] = local[d] + 1;
             }
@@ -169,21 +193,24 @@ impl ReachingDefs {
             }
             visited += region.len();
             // The fixed part of each region block's entry set: the last definitions of its
-            // assigning predecessors, and the parameter at the function's entry.
+            // assigning predecessors, and the parameter at the function's entry. Sets are
+            // sorted lists of `v`'s definition indices: a few definitions reach a block
+            // where a bit set over all of `v`'s definitions per region block was quadratic
+            // for a variable assigned all over the function.
             sets.clear();
-            sets.resize(region.len() * w, 0);
-            let set_bit = |sets: &mut [u64], r: usize, bit: usize| sets[r * w + bit / 64] |= 1 << (bit % 64);
+            sets.resize_with(region.len(), Vec::new);
             for (r, &b) in region.iter().enumerate() {
+                let set = &mut sets[r];
                 if Some(b) == fentry {
-                    for &d in vdefs.iter().filter(|&&d| matches!(defs[d].site, DefSite::Param(_))) {
-                        set_bit(&mut sets, r, local[d] as usize);
-                    }
+                    set.extend(vdefs.iter().filter(|&&d| matches!(defs[d].site, DefSite::Param(_))).map(|&d| local[d]));
                 }
                 for &p in cfg.preds(b) {
                     if last_of[p] != 0 {
-                        set_bit(&mut sets, r, last_of[p] as usize - 1);
+                        set.push(last_of[p] - 1);
                     }
                 }
+                set.sort_unstable();
+                set.dedup();
             }
             // Union over the non-assigning predecessors (all in the region), to the
             // fixpoint. The walk found blocks backwards, so popping from the end of the
@@ -205,12 +232,11 @@ impl ReachingDefs {
                     if q == r {
                         continue;
                     }
-                    for j in 0..w {
-                        let add = sets[q * w + j] & !sets[r * w + j];
-                        if add != 0 {
-                            sets[r * w + j] |= add;
-                            changed = true;
-                        }
+                    merged.clear();
+                    merge_sorted(&sets[r], &sets[q], &mut merged);
+                    if merged.len() != sets[r].len() {
+                        std::mem::swap(&mut sets[r], &mut merged);
+                        changed = true;
                     }
                 }
                 // A block that assigns `v` passes on its own definition, not its entry set.
@@ -226,8 +252,7 @@ impl ReachingDefs {
             }
             for &b in &uses_in[v] {
                 let r = slot_of[b] as usize - 1;
-                let reaching = (0..vdefs.len()).filter(|&k| sets[r * w + k / 64] >> (k % 64) & 1 == 1).map(|k| vdefs[k]).collect();
-                entry[b].push((v, reaching));
+                entry[b].push((v, sets[r].iter().map(|&k| vdefs[k as usize]).collect()));
             }
             for &(b, _) in &last_defs[v] {
                 last_of[b] = 0;
