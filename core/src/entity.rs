@@ -112,6 +112,10 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     pub fn as_slice(&self) -> &[V] {
         &self.items
     }
+    /// The values in id order, moved out.
+    pub fn into_values(self) -> std::vec::IntoIter<V> {
+        self.items.into_iter()
+    }
 }
 
 impl<K: EntityRef, V> Default for EntityVec<K, V> {
@@ -149,12 +153,24 @@ impl<K: EntityRef, V> FromIterator<V> for EntityVec<K, V> {
 
 /// A fixed-capacity bit set of entity ids; the per-block bit vectors of the dataflow
 /// framework and of LCM are these.
-#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct EntitySet<K> {
     words: Vec<u64>,
     len: usize,
     #[serde(skip)]
     _key: PhantomData<K>,
+}
+
+/// By hand for `clone_from`, which reuses the words already allocated: the dataflow engine
+/// and LCM overwrite scratch sets on every visit, and the derived `clone_from` allocates.
+impl<K> Clone for EntitySet<K> {
+    fn clone(&self) -> Self {
+        Self { words: self.words.clone(), len: self.len, _key: PhantomData }
+    }
+    fn clone_from(&mut self, source: &Self) {
+        self.words.clone_from(&source.words);
+        self.len = source.len;
+    }
 }
 
 impl<K: EntityRef> EntitySet<K> {
@@ -194,6 +210,28 @@ impl<K: EntityRef> EntitySet<K> {
         let old = *w;
         *w &= !(1 << (i % 64));
         old != *w
+    }
+    /// Flips `k` (a recorded diff is applied this way).
+    pub fn toggle(&mut self, k: K) {
+        let i = k.index();
+        assert!(i < self.len, "entity {i} outside set of capacity {}", self.len);
+        self.words[i / 64] ^= 1 << (i % 64);
+    }
+    /// The ids in exactly one of `self` and `other` (the bits that differ), in increasing
+    /// order, without building a set.
+    pub fn symmetric_difference<'a>(&'a self, other: &'a Self) -> impl Iterator<Item = K> + 'a {
+        assert_eq!(self.len, other.len, "bit sets of different capacity");
+        self.words.iter().zip(&other.words).enumerate().flat_map(|(wi, (&a, &b))| {
+            let mut bits = a ^ b;
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    return None;
+                }
+                let tz = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                Some(K::new(wi * 64 + tz))
+            })
+        })
     }
     pub fn set(&mut self, k: K, value: bool) -> bool {
         if value {
@@ -296,6 +334,18 @@ mod tests {
             let got: Vec<usize> = a.iter().map(|t| t.index()).collect();
             let want: Vec<usize> = (0..len).filter(|i| model[*i]).collect();
             assert_eq!(got, want);
+            // The difference of a set and its complement is everything; toggling it back
+            // turns one into the other.
+            let diff: Vec<Thing> = a.symmetric_difference(&neg).collect();
+            assert_eq!(diff.len(), len);
+            let mut b = a.clone();
+            for &k in &diff {
+                b.toggle(k);
+            }
+            assert_eq!(b, neg);
+            let mut c = EntitySet::<Thing>::new_full(len);
+            c.clone_from(&a);
+            assert_eq!(c, a);
         }
     }
 

@@ -24,6 +24,7 @@
 pub mod build;
 pub mod gen;
 pub mod harness;
+pub mod scale;
 pub mod structured;
 
 pub use build::{build_module, BrilInst, FuncSpec, Line};

@@ -141,9 +141,12 @@ fn record_rounds(f: &Function, cfg: &Cfg, a: &AvailCopies) -> (BlockSets, Vec<Av
     let mut rounds = Vec::new();
     for r in &a.facts.rounds {
         let mut round = AvailRound::default();
+        // The engine records which bits flipped; the old and the new set come from replaying
+        // them on the table.
         for c in &r.changes {
-            round.outs.push(SetChange { block: c.block, old: c.old.clone(), new: c.new.clone() });
-            outs[c.block] = c.new.clone();
+            let old = outs[c.block].clone();
+            crate::dataflow::Lattice::apply(&mut outs[c.block], &c.delta);
+            round.outs.push(SetChange { block: c.block, old, new: outs[c.block].clone() });
         }
         let new_ins = ins_from_outs(f, cfg, &outs, n);
         for &b in &f.layout {

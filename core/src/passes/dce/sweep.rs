@@ -12,26 +12,27 @@
 //! 4. Bril: a block that falls through to a block that no longer follows it gets a `jmp`;
 //! 5. blocks no longer reachable from the entry are removed.
 //!
-//! Every edit goes through [`apply_event`], the function the replayer uses.
+//! Every edit goes through a [`Replayer`], as the replay of a trace does.
 
 use super::classify::{is_conditional_branch, is_ossa};
 use super::types::operand_type;
 use super::ossa::{is_local_borrow, is_phi, ownership, param_ownership, repairs, EndKind, Ownership};
 use super::mark::{nearest_live_post_dominator, Liveness};
-use super::trace::{apply_event, Event, Phase, ReplayError, Slot};
+use super::trace::{Event, Phase, Replayer, ReplayError, Slot};
 use crate::passes::Analyses;
 use crate::cfg::Cfg;
-use crate::entity::{EntityRef, EntitySet};
+use crate::entity::{EntityRef, EntitySet, EntityVec};
 use crate::ir::{BlockId, Function, Lang, ValueDef, ValueId};
 
-struct Sweeper<'a> {
-    f: &'a mut Function,
+struct Sweeper<'a, 'f> {
+    /// Applies the edits with O(1) bookkeeping each; `r.f` is the function being swept.
+    r: Replayer<'f>,
     events: &'a mut Vec<Event>,
 }
 
-impl Sweeper<'_> {
+impl Sweeper<'_, '_> {
     fn emit(&mut self, e: Event) -> Result<(), ReplayError> {
-        apply_event(self.f, self.events.len(), &e)?;
+        self.r.apply(self.events.len(), &e)?;
         self.events.push(e);
         Ok(())
     }
@@ -43,7 +44,7 @@ pub(crate) fn sweep(
     live: &Liveness,
     events: &mut Vec<Event>,
 ) -> Result<(), ReplayError> {
-    let mut s = Sweeper { f, events };
+    let mut s = Sweeper { r: Replayer::new(f), events };
     s.events.push(Event::Phase { phase: Phase::Sweep });
 
     // 1. Dead conditional branches → jumps.
@@ -51,26 +52,26 @@ pub(crate) fn sweep(
         if !a.cfg.is_reachable(b) {
             continue;
         }
-        let Some(t) = s.f.blocks[b].term else { continue };
-        if live.insts.contains(t) || !is_conditional_branch(&s.f.insts[t].op) {
+        let Some(t) = s.r.f.blocks[b].term else { continue };
+        if live.insts.contains(t) || !is_conditional_branch(&s.r.f.insts[t].op) {
             continue;
         }
         let Some(target) = nearest_live_post_dominator(a, live, b) else { continue };
-        let nparams = match s.f.lang {
-            Lang::Sil => s.f.blocks[target].params.len(),
+        let nparams = match s.r.f.lang {
+            Lang::Sil => s.r.f.blocks[target].params.len(),
             Lang::Bril => 0,
         };
-        let first = s.f.values.len();
+        let first = s.r.f.values.len();
         let undefs = (first..first + nparams).map(ValueId::new).collect();
-        let new = s.f.insts.next_key();
+        let new = s.r.f.insts.next_key();
         s.emit(Event::RewriteBranch { block: b, old: t, new, target, undefs })?;
     }
 
     // Reachability after the rewrites; it only shrinks (a rewrite jumps to a post-dominator,
     // which was reachable).
     let reachable = {
-        let cfg = Cfg::new(s.f);
-        let mut set = EntitySet::new_empty(s.f.blocks.len());
+        let cfg = Cfg::new(s.r.f);
+        let mut set = EntitySet::new_empty(s.r.f.blocks.len());
         for &b in cfg.blocks() {
             if cfg.is_reachable(b) {
                 set.insert(b);
@@ -78,9 +79,9 @@ pub(crate) fn sweep(
         }
         set
     };
-    let kept: Vec<BlockId> = s.f.layout.iter().copied().filter(|&b| reachable.contains(b)).collect();
+    let kept: Vec<BlockId> = s.r.f.layout.iter().copied().filter(|&b| reachable.contains(b)).collect();
 
-    let ossa = is_ossa(s.f);
+    let ossa = is_ossa(s.r.f);
     if ossa {
         ossa_dead_arguments(&mut s, live, &reachable, &kept)?;
     }
@@ -88,7 +89,7 @@ pub(crate) fn sweep(
     // 2. Dead instructions (in OSSA, ending the lifetimes they consumed first).
     for &b in &kept {
         // Only original instructions: the repairs inserted above are not in `live`.
-        let dead: Vec<_> = s.f.blocks[b]
+        let dead: Vec<_> = s.r.f.blocks[b]
             .insts
             .iter()
             .copied()
@@ -96,12 +97,12 @@ pub(crate) fn sweep(
             .collect();
         for inst in dead {
             if ossa {
-                let data = &s.f.insts[inst];
+                let data = &s.r.f.insts[inst];
                 let mut ends = Vec::new();
-                for (kind, value) in repairs(s.f, data) {
-                    if value_stays(s.f, live, value) {
+                for (kind, value) in repairs(s.r.f, data) {
+                    if value_stays(s.r.f, live, value) {
                         let k = data.args.iter().position(|&a| a == value).unwrap_or(0);
-                        let ty = operand_type(s.f, data, k, value).map(|t| match kind {
+                        let ty = operand_type(s.r.f, data, k, value).map(|t| match kind {
                             EndKind::DestroyAddr if !t.starts_with('*') => format!("*{t}"),
                             _ => t,
                         });
@@ -109,7 +110,7 @@ pub(crate) fn sweep(
                     }
                 }
                 for (kind, value, ty) in ends {
-                    let new = s.f.insts.next_key();
+                    let new = s.r.f.insts.next_key();
                     s.emit(Event::EndLifetime { block: b, before: Some(inst), new, value, kind, ty })?;
                 }
             }
@@ -118,28 +119,28 @@ pub(crate) fn sweep(
     }
 
     // 3. Reads of deleted values, and values passed to dead block arguments.
-    if s.f.lang == Lang::Sil {
+    if s.r.f.lang == Lang::Sil {
         for &b in &kept {
-            let insts: Vec<_> = s.f.blocks[b].all_insts().collect();
+            let insts: Vec<_> = s.r.f.blocks[b].all_insts().collect();
             for i in insts {
                 let mut slots = Vec::new();
-                let inst = &s.f.insts[i];
+                let inst = &s.r.f.insts[i];
                 for (k, &v) in inst.args.iter().enumerate() {
-                    if is_gone(s.f, live, &reachable, v) {
+                    if is_gone(s.r.f, live, &reachable, v) {
                         slots.push((Slot::Arg { index: k as u32 }, v));
                     }
                 }
                 for (si, succ) in inst.succs.iter().enumerate() {
-                    let params = &s.f.blocks[succ.block].params;
+                    let params = &s.r.f.blocks[succ.block].params;
                     for (k, &v) in succ.args.iter().enumerate() {
                         let param_dead = params.get(k).is_none_or(|&p| !live.args.contains(p));
-                        if (param_dead || is_gone(s.f, live, &reachable, v)) && !is_undef(s.f, v) {
+                        if (param_dead || is_gone(s.r.f, live, &reachable, v)) && !is_undef(s.r.f, v) {
                             slots.push((Slot::SuccArg { succ: si as u32, index: k as u32 }, v));
                         }
                     }
                 }
                 for (slot, old) in slots {
-                    let new = s.f.values.next_key();
+                    let new = s.r.f.values.next_key();
                     s.emit(Event::Undef { inst: i, slot, old, new })?;
                 }
             }
@@ -147,16 +148,22 @@ pub(crate) fn sweep(
     }
 
     // 4. Bril fall-through whose next block changes when unreachable blocks go.
-    if s.f.lang == Lang::Bril {
-        for (k, &b) in s.f.layout.clone().iter().enumerate() {
-            if !reachable.contains(b) || s.f.blocks[b].term.is_some() {
+    if s.r.f.lang == Lang::Bril {
+        let layout = s.r.f.layout.clone();
+        // The next kept block after each layout position, from one backward pass.
+        let mut next_kept = vec![None; layout.len() + 1];
+        for k in (0..layout.len()).rev() {
+            next_kept[k] = if reachable.contains(layout[k]) { Some(layout[k]) } else { next_kept[k + 1] };
+        }
+        for (k, &b) in layout.iter().enumerate() {
+            if !reachable.contains(b) || s.r.f.blocks[b].term.is_some() {
                 continue;
             }
-            let old_next = s.f.layout.get(k + 1).copied();
-            let new_next = kept.iter().position(|&x| x == b).and_then(|p| kept.get(p + 1).copied());
+            let old_next = layout.get(k + 1).copied();
+            let new_next = next_kept[k + 1];
             if let Some(target) = old_next {
                 if Some(target) != new_next {
-                    let new = s.f.insts.next_key();
+                    let new = s.r.f.insts.next_key();
                     s.emit(Event::ExplicitJump { block: b, new, target })?;
                 }
             }
@@ -164,11 +171,12 @@ pub(crate) fn sweep(
     }
 
     // 5. Unreachable blocks.
-    for b in s.f.layout.clone() {
+    for b in s.r.f.layout.clone() {
         if !reachable.contains(b) {
             s.emit(Event::RemoveBlock { block: b })?;
         }
     }
+    s.r.finish();
     Ok(())
 }
 
@@ -186,33 +194,38 @@ fn is_gone(f: &Function, live: &Liveness, reachable: &EntitySet<BlockId>, v: Val
 /// a `destroy_value` at the top of its block; a phi is erased after each predecessor ends the
 /// lifetime of the live value it passed.
 fn ossa_dead_arguments(
-    s: &mut Sweeper<'_>,
+    s: &mut Sweeper<'_, '_>,
     live: &Liveness,
     reachable: &EntitySet<BlockId>,
     kept: &[BlockId],
 ) -> Result<(), ReplayError> {
+    // The current predecessors (rewrites may have added some): placed blocks branching to
+    // each block, in layout order, each once — built once; nothing below changes a target.
+    let mut preds_of: EntityVec<BlockId, Vec<BlockId>> = EntityVec::filled(s.r.f.blocks.len(), Vec::new());
+    for &p in &s.r.f.layout {
+        let Some(t) = s.r.f.blocks[p].term else { continue };
+        for x in &s.r.f.insts[t].succs {
+            let list = &mut preds_of[x.block];
+            if list.last() != Some(&p) {
+                list.push(p);
+            }
+        }
+    }
     for &b in kept {
-        // The current predecessors (rewrites may have added some): placed blocks branching here.
-        let preds: Vec<BlockId> = s
-            .f
-            .layout
-            .iter()
-            .copied()
-            .filter(|&p| s.f.blocks[p].term.is_some_and(|t| s.f.insts[t].succs.iter().any(|x| x.block == b)))
-            .collect();
-        let phi = is_phi(s.f, &preds, b);
-        let params = s.f.blocks[b].params.clone();
+        let preds = std::mem::take(&mut preds_of[b]);
+        let phi = is_phi(s.r.f, &preds, b);
+        let params = s.r.f.blocks[b].params.clone();
         // Highest index first, so each erasure leaves the indices still to visit unchanged.
         for (k, &p) in params.iter().enumerate().rev() {
             if live.args.contains(p) {
                 continue;
             }
-            let own = param_ownership(s.f, p);
+            let own = param_ownership(s.r.f, p);
             if !phi {
                 if own == Ownership::Owned {
-                    let before = s.f.blocks[b].insts.first().copied();
-                    let ty = value_type(s.f, p);
-                    let new = s.f.insts.next_key();
+                    let before = s.r.f.blocks[b].insts.first().copied();
+                    let ty = value_type(s.r.f, p);
+                    let new = s.r.f.insts.next_key();
                     s.emit(Event::EndLifetime { block: b, before, new, value: p, kind: EndKind::DestroyValue, ty })?;
                 }
                 continue;
@@ -224,24 +237,24 @@ fn ossa_dead_arguments(
                 if !reachable.contains(pred) {
                     continue;
                 }
-                let Some(t) = s.f.blocks[pred].term else { continue };
-                let incoming: Vec<ValueId> = s.f.insts[t]
+                let Some(t) = s.r.f.blocks[pred].term else { continue };
+                let incoming: Vec<ValueId> = s.r.f.insts[t]
                     .succs
                     .iter()
                     .filter(|x| x.block == b)
                     .filter_map(|x| x.args.get(k).copied())
                     .collect();
                 for x in incoming {
-                    if !value_stays(s.f, live, x) {
+                    if !value_stays(s.r.f, live, x) {
                         continue;
                     }
                     let kind = match own {
-                        Ownership::Owned if ownership(s.f, x) == Ownership::Owned => EndKind::DestroyValue,
-                        Ownership::Guaranteed if is_local_borrow(s.f, x) => EndKind::EndBorrow,
+                        Ownership::Owned if ownership(s.r.f, x) == Ownership::Owned => EndKind::DestroyValue,
+                        Ownership::Guaranteed if is_local_borrow(s.r.f, x) => EndKind::EndBorrow,
                         _ => continue,
                     };
-                    let ty = value_type(s.f, x).or_else(|| value_type(s.f, p));
-                    let new = s.f.insts.next_key();
+                    let ty = value_type(s.r.f, x).or_else(|| value_type(s.r.f, p));
+                    let new = s.r.f.insts.next_key();
                     s.emit(Event::EndLifetime { block: pred, before: None, new, value: x, kind, ty })?;
                 }
             }

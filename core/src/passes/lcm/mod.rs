@@ -173,6 +173,7 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
         });
     }
 
+    let new_blocks = splits.new_blocks(g.blocks.len());
     let blocks = g
         .layout
         .iter()
@@ -180,7 +181,7 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
             id: b,
             name: g.blocks[b].name.clone(),
             reachable: graph.reachable.contains(b),
-            new: splits.is_new(b),
+            new: new_blocks.contains(b),
         })
         .collect();
     use Pred::*;
@@ -205,6 +206,32 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
         trace,
         occurrences: ex.occurrences,
     })
+}
+
+/// Steps 1–2 of a run (the split graph and the local predicates), kept apart so that steps
+/// 3–6 can be timed alone: the scaling benchmark (`core/benches/scale.rs`) compares them with
+/// a bare bit-vector sweep over the same graph.
+pub struct Prepared {
+    pub graph: Graph,
+    pub local: Local,
+    pub n_exprs: usize,
+}
+
+/// Steps 1–2 on a copy of `f` (a Bril function that verifies).
+pub fn prepare(f: &Function, opts: &Options) -> Prepared {
+    let mut g = f.clone();
+    split::split_critical_edges(&mut g);
+    let graph = Graph::new(&g);
+    let ex = exprs::Exprs::collect(&g, opts);
+    let local = exprs::compute_local(&g, &graph, &ex);
+    Prepared { graph, local, n_exprs: ex.len() }
+}
+
+/// Steps 3–6 on a [`prepare`]d function: the predicates and the three fixpoints (down-safety,
+/// up-safety, delayed), exactly as [`run_function`] computes and records them.
+pub fn global_predicates(p: &Prepared) -> (Predicates, [Fixpoint; 3]) {
+    let g = predicates::compute_global(&p.graph, &p.local, p.n_exprs);
+    (g.preds, [g.dsafe, g.usafe, g.delayed])
 }
 
 /// Runs LCM on every function of a Bril module; returns the transformed module and each

@@ -3,13 +3,13 @@
 //! equations are those of `docs/lcm-equations.md`, applied bitwise.
 //!
 //! The three recursive pairs are greatest fixpoints (the seed's initial value is true),
-//! solved by [`crate::dataflow::solve`] over the reachable blocks — postorder for the
+//! solved by [`crate::dataflow::iterate`] over the reachable blocks — postorder for the
 //! backward down-safety, reverse postorder for the forward up-safety and delay — with every
 //! round recorded. Unreachable blocks keep all-false global predicates (see `graph.rs`).
 
 use super::exprs::{ExprId, Local};
 use super::graph::Graph;
-use crate::dataflow::{self, Solution};
+use crate::dataflow;
 use crate::entity::{EntitySet, EntityVec};
 use crate::ir::BlockId;
 use serde::{Deserialize, Serialize};
@@ -157,144 +157,164 @@ fn solve_pair(
     order: Vec<BlockId>,
     n_exprs: usize,
     names: (Pred, Pred),
-    mut update: impl FnMut(BlockId, &EntityVec<BlockId, Pair>) -> Pair,
+    update: impl FnMut(BlockId, &EntityVec<BlockId, Pair>, &mut Pair),
 ) -> (PerBlock, PerBlock, Fixpoint, bool) {
     let nb = g.num_blocks();
     let empty = EntitySet::new_empty(n_exprs);
     let full = EntitySet::new_full(n_exprs);
-    let mut init = EntityVec::filled(nb, Pair { n: empty.clone(), x: empty });
+    // The greatest fixpoint starts true on the blocks it visits (the reachable ones, in
+    // either order) and false elsewhere; each value is allocated once.
+    let mut visited = EntitySet::new_empty(nb);
     for &b in &order {
-        init[b] = Pair { n: full.clone(), x: full.clone() };
+        visited.insert(b);
     }
-    // Each round but the last clears at least one of the 2·|order|·|exprs| bits.
-    let max_rounds = 2usize.saturating_mul(order.len()).saturating_mul(n_exprs.max(1)).saturating_add(2);
-    let Solution { values, rounds } = dataflow::solve(&order, init, max_rounds, &mut update);
-    let converged = rounds.last().is_some_and(|r| r.changes.is_empty());
-    let rounds = rounds
-        .into_iter()
-        .map(|r| {
-            let mut out = Vec::new();
-            for c in r.changes {
-                if c.old.n != c.new.n {
-                    out.push(BitChange { block: c.block, pred: names.0, old: c.old.n.clone(), new: c.new.n.clone() });
-                }
-                if c.old.x != c.new.x {
-                    out.push(BitChange { block: c.block, pred: names.1, old: c.old.x, new: c.new.x });
-                }
-            }
-            out
+    let mut values: EntityVec<BlockId, Pair> = (0..nb)
+        .map(|b| {
+            let start = if visited.contains(BlockId(b as u32)) { &full } else { &empty };
+            Pair { n: start.clone(), x: start.clone() }
         })
         .collect();
-    let (mut ns, mut xs) = (EntityVec::new(), EntityVec::new());
-    for p in values.values() {
-        ns.push(p.n.clone());
-        xs.push(p.x.clone());
+    // Each round but the last clears at least one of the 2·|order|·|exprs| bits.
+    let max_rounds = 2usize.saturating_mul(order.len()).saturating_mul(n_exprs.max(1)).saturating_add(2);
+    // The trace keeps each changed bit vector's old and new value (the format the views and
+    // the golden files read); they are cloned once, from the engine's swap, and nothing
+    // else is copied per visit.
+    let mut rounds: Vec<Vec<BitChange>> = Vec::new();
+    let scratch = Pair { n: empty.clone(), x: empty };
+    let it = dataflow::iterate(&order, &mut values, scratch, max_rounds, update, |r, block, old, new| {
+        if rounds.len() <= r {
+            rounds.resize_with(r + 1, Vec::new);
+        }
+        if old.n != new.n {
+            rounds[r].push(BitChange { block, pred: names.0, old: old.n.clone(), new: new.n.clone() });
+        }
+        if old.x != new.x {
+            rounds[r].push(BitChange { block, pred: names.1, old: old.x.clone(), new: new.x.clone() });
+        }
+    });
+    rounds.resize_with(it.rounds, Vec::new);
+    let (mut ns, mut xs) = (EntityVec::with_capacity(nb), EntityVec::with_capacity(nb));
+    for p in values.into_values() {
+        ns.push(p.n);
+        xs.push(p.x);
     }
-    (ns, xs, Fixpoint { order, rounds }, converged)
+    (ns, xs, Fixpoint { order, rounds }, it.converged)
 }
 
-/// `∩` of `f(m)` over `ms`, or `None` for an empty `ms` (the caller decides what ∀ over
-/// nothing means).
-fn meet_all(ms: &[BlockId], mut f: impl FnMut(BlockId) -> EntitySet<ExprId>) -> Option<EntitySet<ExprId>> {
-    let mut it = ms.iter();
-    let mut acc = f(*it.next()?);
-    for &m in it {
-        acc.intersect_with(&f(m));
+/// `out = ∩ sets(m)` over `ms` (at least one), in place.
+fn meet_into<'a>(out: &mut EntitySet<ExprId>, ms: &[BlockId], mut set: impl FnMut(BlockId) -> &'a EntitySet<ExprId>) {
+    let (first, rest) = ms.split_first().expect("meet over at least one block");
+    out.clone_from(set(*first));
+    for &m in rest {
+        out.intersect_with(set(m));
     }
-    Some(acc)
 }
 
-fn not(s: &EntitySet<ExprId>) -> EntitySet<ExprId> {
-    let mut c = s.clone();
-    c.negate();
-    c
-}
-
-fn and(a: &EntitySet<ExprId>, b: &EntitySet<ExprId>) -> EntitySet<ExprId> {
-    let mut c = a.clone();
-    c.intersect_with(b);
-    c
-}
-
-fn or(a: &EntitySet<ExprId>, b: &EntitySet<ExprId>) -> EntitySet<ExprId> {
-    let mut c = a.clone();
-    c.union_with(b);
-    c
-}
-
-/// Steps 3–6 on the reachable part of `g` given step 2's local predicates.
+/// Steps 3–6 on the reachable part of `g` given step 2's local predicates. Every bit
+/// vector is computed in place (no set is allocated per block visit); the equations are
+/// rewritten with `−` (and-not) where they negate, which the comments spell out.
 pub fn compute_global(g: &Graph, local: &Local, n_exprs: usize) -> Global {
     let nb = g.num_blocks();
     let empty = EntitySet::new_empty(n_exprs);
-    let full = EntitySet::new_full(n_exprs);
     let is_start = |b: BlockId| Some(b) == g.entry;
     let Local { ncomp, xcomp, transp } = local;
 
     // Step 3: down-safety, backward.
     //   NdSafe(B) = NComp(B) ∨ (Transp(B) ∧ XdSafe(B))
     //   XdSafe(B) = XComp(B) ∨ (succ(B) ≠ ∅ ∧ ∀S ∈ succ(B): NdSafe(S))
-    let (nd, xd, dsafe, c1) = solve_pair(g, g.postorder(), n_exprs, (Pred::NdSafe, Pred::XdSafe), |b, v| {
-        let through = if g.reaches_exit.contains(b) { meet_all(&g.succs[b], |s| v[s].n.clone()) } else { None };
-        let x = or(&xcomp[b], through.as_ref().unwrap_or(&empty));
-        let n = or(&ncomp[b], &and(&transp[b], &x));
-        Pair { n, x }
+    let mut through = empty.clone();
+    let (nd, xd, dsafe, c1) = solve_pair(g, g.postorder(), n_exprs, (Pred::NdSafe, Pred::XdSafe), |b, v, out| {
+        out.x.clone_from(&xcomp[b]);
+        if g.reaches_exit.contains(b) && !g.succs[b].is_empty() {
+            meet_into(&mut through, &g.succs[b], |s| &v[s].n);
+            out.x.union_with(&through);
+        }
+        out.n.clone_from(&transp[b]);
+        out.n.intersect_with(&out.x);
+        out.n.union_with(&ncomp[b]);
     });
 
     // Step 3': up-safety, forward.
     //   NuSafe(B) = B ≠ s ∧ ∀P ∈ pred(B): XuSafe(P)
     //   XuSafe(B) = XComp(B) ∨ (Transp(B) ∧ (NComp(B) ∨ NuSafe(B)))
-    let (nu, xu, usafe, c2) = solve_pair(g, g.rpo.clone(), n_exprs, (Pred::NuSafe, Pred::XuSafe), |b, v| {
-        let n =
-            if is_start(b) { empty.clone() } else { meet_all(&g.preds[b], |p| v[p].x.clone()).unwrap_or(full.clone()) };
-        let x = or(&xcomp[b], &and(&transp[b], &or(&ncomp[b], &n)));
-        Pair { n, x }
+    let (nu, xu, usafe, c2) = solve_pair(g, g.rpo.clone(), n_exprs, (Pred::NuSafe, Pred::XuSafe), |b, v, out| {
+        if is_start(b) {
+            out.n.clear();
+        } else if g.preds[b].is_empty() {
+            out.n.insert_all();
+        } else {
+            meet_into(&mut out.n, &g.preds[b], |p| &v[p].x);
+        }
+        out.x.clone_from(&ncomp[b]);
+        out.x.union_with(&out.n);
+        out.x.intersect_with(&transp[b]);
+        out.x.union_with(&xcomp[b]);
     });
 
     // Step 4: earliest, no iteration.
     //   NEarliest(B) = NdSafe(B) ∧ (B = s ∨ ∃P ∈ pred(B): ¬(XuSafe(P) ∨ XdSafe(P)))
     //   XEarliest(B) = XdSafe(B) ∧ (¬Transp(B) ∨ (¬NdSafe(B) ∧ ¬NuSafe(B)))
+    //                = XdSafe(B) − (Transp(B) ∧ (NdSafe(B) ∨ NuSafe(B)))
     let mut ne: PerBlock = EntityVec::filled(nb, empty.clone());
     let mut xe: PerBlock = EntityVec::filled(nb, empty.clone());
+    let (mut acc, mut tmp) = (empty.clone(), empty.clone());
     for &b in &g.rpo {
-        let from_pred = if is_start(b) {
-            full.clone()
-        } else {
-            let mut acc = empty.clone();
+        ne[b].clone_from(&nd[b]);
+        if !is_start(b) {
+            acc.clear();
             for &p in &g.preds[b] {
-                acc.union_with(&not(&or(&xu[p], &xd[p])));
+                tmp.clone_from(&xu[p]);
+                tmp.union_with(&xd[p]);
+                tmp.negate();
+                acc.union_with(&tmp);
             }
-            acc
-        };
-        ne[b] = and(&nd[b], &from_pred);
-        xe[b] = and(&xd[b], &or(&not(&transp[b]), &and(&not(&nd[b]), &not(&nu[b]))));
+            ne[b].intersect_with(&acc);
+        }
+        tmp.clone_from(&nd[b]);
+        tmp.union_with(&nu[b]);
+        tmp.intersect_with(&transp[b]);
+        xe[b].clone_from(&xd[b]);
+        xe[b].subtract(&tmp);
     }
 
     // Step 5: delayed, forward.
     //   NDelayed(B) = NEarliest(B) ∨ (B ≠ s ∧ ∀P ∈ pred(B): XDelayed(P) ∧ ¬XComp(P))
     //   XDelayed(B) = XEarliest(B) ∨ (NDelayed(B) ∧ ¬NComp(B))
-    let (ndl, xdl, delayed, c3) = solve_pair(g, g.rpo.clone(), n_exprs, (Pred::NDelayed, Pred::XDelayed), |b, v| {
-        let via = if is_start(b) {
-            empty.clone()
+    let (ndl, xdl, delayed, c3) = solve_pair(g, g.rpo.clone(), n_exprs, (Pred::NDelayed, Pred::XDelayed), |b, v, out| {
+        if is_start(b) {
+            out.n.clear();
         } else {
-            meet_all(&g.preds[b], |p| and(&v[p].x, &not(&xcomp[p]))).unwrap_or(full.clone())
-        };
-        let n = or(&ne[b], &via);
-        let x = or(&xe[b], &and(&n, &not(&ncomp[b])));
-        Pair { n, x }
+            // ∩ (XDelayed(P) − XComp(P)) = (∩ …) from ⊤, which is also ∀ over no P.
+            out.n.insert_all();
+            for &p in &g.preds[b] {
+                out.n.intersect_with(&v[p].x);
+                out.n.subtract(&xcomp[p]);
+            }
+        }
+        out.n.union_with(&ne[b]);
+        out.x.clone_from(&out.n);
+        out.x.subtract(&ncomp[b]);
+        out.x.union_with(&xe[b]);
     });
 
     // Step 6: latest, no iteration.
-    //   NLatest(B) = NDelayed(B) ∧ (NComp(B) ∨ ¬XDelayed(B))
+    //   NLatest(B) = NDelayed(B) ∧ (NComp(B) ∨ ¬XDelayed(B)) = NDelayed(B) − (XDelayed(B) − NComp(B))
     //   XLatest(B) = XDelayed(B) ∧ (XComp(B) ∨ ∃S ∈ succ(B): ¬NDelayed(S))
     let mut nl: PerBlock = EntityVec::filled(nb, empty.clone());
     let mut xl: PerBlock = EntityVec::filled(nb, empty.clone());
     for &b in &g.rpo {
-        nl[b] = and(&ndl[b], &or(&ncomp[b], &not(&xdl[b])));
-        let mut stop = xcomp[b].clone();
+        tmp.clone_from(&xdl[b]);
+        tmp.subtract(&ncomp[b]);
+        nl[b].clone_from(&ndl[b]);
+        nl[b].subtract(&tmp);
+        acc.clone_from(&xcomp[b]);
         for &s in &g.succs[b] {
-            stop.union_with(&not(&ndl[s]));
+            tmp.clone_from(&ndl[s]);
+            tmp.negate();
+            acc.union_with(&tmp);
         }
-        xl[b] = and(&xdl[b], &stop);
+        xl[b].clone_from(&xdl[b]);
+        xl[b].intersect_with(&acc);
     }
 
     let sets = vec![ncomp.clone(), xcomp.clone(), transp.clone(), nd, xd, nu, xu, ne, xe, ndl, xdl, nl, xl];

@@ -14,7 +14,7 @@
 //! and jumps explicitly. The fresh entry falls through into the old one.
 
 use super::graph::Graph;
-use crate::entity::EntityVec;
+use crate::entity::{EntityRef, EntitySet, EntityVec};
 use crate::ir::{Block, BlockId, BrilOp, Function, Inst, Op, Succ};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -39,6 +39,18 @@ impl Splits {
     /// Whether `b` is a block step 1 created.
     pub fn is_new(&self, b: BlockId) -> bool {
         self.new_entry == Some(b) || self.edges.iter().any(|e| e.block == b)
+    }
+
+    /// The blocks step 1 created, as a set over `n` blocks: [`Splits::is_new`] scans every
+    /// split edge, which per block is quadratic on a large function.
+    pub fn new_blocks(&self, n: usize) -> EntitySet<BlockId> {
+        let mut set = EntitySet::new_empty(n);
+        for b in self.new_entry.into_iter().chain(self.edges.iter().map(|e| e.block)) {
+            if b.index() < n {
+                set.insert(b);
+            }
+        }
+        set
     }
 }
 
@@ -130,7 +142,8 @@ pub fn split_critical_edges(f: &mut Function) -> Splits {
 }
 
 /// Undoes a split whose block stayed empty (LCM inserted nothing there): the branch goes
-/// straight to the target again and the block leaves the layout. Returns whether it did.
+/// straight to the target again. Returns whether it did; the caller then takes the block out
+/// of the layout — once for all of them, as one `retain` per split edge was quadratic.
 pub fn unsplit_if_empty(f: &mut Function, e: &SplitEdge) -> bool {
     let block = &f.blocks[e.block];
     if !block.insts.is_empty() {
@@ -141,7 +154,6 @@ pub fn unsplit_if_empty(f: &mut Function, e: &SplitEdge) -> bool {
             succ.block = e.to;
         }
     }
-    f.layout.retain(|&b| b != e.block);
     true
 }
 

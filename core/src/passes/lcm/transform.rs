@@ -158,10 +158,15 @@ pub fn transform(g: &Function, graph: &Graph, ex: &Exprs, p: &Predicates, splits
         f.blocks[b].insts = insts;
     }
 
+    let mut unsplit = EntitySet::new_empty(f.blocks.len());
     for e in &splits.edges {
         if unsplit_if_empty(&mut f, e) {
+            unsplit.insert(e.block);
             edits.push(Edit::Unsplit { block: e.block, from: e.from, to: e.to });
         }
+    }
+    if !unsplit.is_empty() {
+        f.layout.retain(|&b| !unsplit.contains(b));
     }
     if let Some(entry) = splits.new_entry {
         if remove_entry_if_empty(&mut f, entry) {
