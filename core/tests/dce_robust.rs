@@ -119,3 +119,36 @@ fn an_empty_function_and_a_declaration_are_fine() {
     let g = Function::new("empty", Lang::Bril);
     let _ = dce::run(&g);
 }
+
+/// A forwarding chain `depth` deep, each level an aggregate using the level below twice
+/// (tuples of structs of tuples … of an owned argument), as Swift's own tests build to guard
+/// against exponential ownership inference. Its ownership is evaluated once per value: an
+/// exponential inference would not finish at depth 40 (2^40 visits).
+#[test]
+fn dce_on_a_deep_owned_forwarding_chain_repairs_the_argument() {
+    let depth = 40;
+    let mut text = String::from("class Klass {}\n");
+    let mut ty = "Klass".to_string();
+    let mut body = String::new();
+    for k in 1..=depth {
+        let p = k - 1;
+        if k % 2 == 1 {
+            body.push_str(&format!("  %{k} = tuple (%{p} : ${ty}, %{p} : ${ty})\n"));
+            ty = format!("({ty}, {ty})");
+        } else {
+            text.push_str(&format!("struct S{k} {{ var a: {ty}; var b: {ty} }}\n"));
+            body.push_str(&format!("  %{k} = struct $S{k} (%{p} : ${ty}, %{p} : ${ty})\n"));
+            ty = format!("S{k}");
+        }
+    }
+    text.push_str("sil [ossa] @deep : $@convention(thin) (@owned Klass) -> () {\nbb0(%0 : @owned $Klass):\n");
+    text.push_str(&body);
+    text.push_str("  %r = tuple ()\n  return %r : $()\n}\n");
+    let m = optlab_core::parse_module(Lang::Sil, "deep.sil", &text).unwrap_or_else(|d| panic!("{d:?}"));
+    let r = dce::run_module(&m);
+    let out = optlab_core::print::print_function(&r.module.functions[0], optlab_core::print::Naming::User);
+    // The whole chain is dead; deleting its first link would leak %0, so a destroy takes its
+    // place — which needs %0 known to be owned.
+    assert!(!out.contains("tuple (%0"), "{out}");
+    assert!(out.contains("destroy_value %0 : $Klass"), "{out}");
+}

@@ -7,7 +7,8 @@
 //! implementation skipped and Swift's test files check.
 
 use super::trace::RootKind;
-use super::types::{is_trivial_type, operand_type};
+use crate::sil::types::operand::operand_type;
+use crate::sil::types::FunctionTypes;
 use crate::ir::{BrilOp, Function, Inst, InstId, Op, SilOp, ValueDef, ValueId};
 
 /// What marking needs to know about one instruction before propagation starts.
@@ -26,11 +27,11 @@ pub(crate) fn is_ossa(f: &Function) -> bool {
     f.sil.as_ref().is_some_and(|h| h.attrs.iter().any(|a| a == "ossa"))
 }
 
-pub(crate) fn classify(f: &Function, i: InstId, ossa: bool) -> Class {
+pub(crate) fn classify(f: &Function, i: InstId, ossa: bool, types: &FunctionTypes) -> Class {
     let inst = &f.insts[i];
     match &inst.op {
         Op::Bril(op) => classify_bril(op, inst),
-        Op::Sil(op) => classify_sil(f, op, inst, ossa),
+        Op::Sil(op) => classify_sil(f, op, inst, ossa, types),
     }
 }
 
@@ -47,7 +48,7 @@ fn classify_bril(op: &BrilOp, inst: &Inst) -> Class {
     }
 }
 
-fn classify_sil(f: &Function, op: &SilOp, inst: &Inst, ossa: bool) -> Class {
+fn classify_sil(f: &Function, op: &SilOp, inst: &Inst, ossa: bool, types: &FunctionTypes) -> Class {
     let arg0 = inst.args.first().copied();
     // The result of a lexical lifetime must stay (Swift: `result->isLexical()`).
     if inst.attrs.iter().any(|a| a == "lexical") {
@@ -65,7 +66,7 @@ fn classify_sil(f: &Function, op: &SilOp, inst: &Inst, ossa: bool) -> Class {
             None => Class::Root(RootKind::SideEffect),
         },
         SilOp::FixLifetime => match arg0 {
-            Some(v) if operand_is_trivial_scalar(f, inst, 0, v) => Class::Reverse(v),
+            Some(v) if operand_is_trivial_scalar(f, inst, 0, v, types) => Class::Reverse(v),
             _ => Class::Root(RootKind::FixLifetime),
         },
         SilOp::EndLifetime => match arg0 {
@@ -120,8 +121,8 @@ fn operand_is_address(f: &Function, inst: &Inst, k: usize, v: ValueId) -> bool {
     operand_type(f, inst, k, v).is_none_or(|t| t.trim_start().starts_with('*'))
 }
 
-fn operand_is_trivial_scalar(f: &Function, inst: &Inst, k: usize, v: ValueId) -> bool {
-    operand_type(f, inst, k, v).is_some_and(|t| is_trivial_type(&t))
+fn operand_is_trivial_scalar(f: &Function, inst: &Inst, k: usize, v: ValueId, types: &FunctionTypes) -> bool {
+    operand_type(f, inst, k, v).is_some_and(|t| types.is_trivial(&t))
 }
 
 /// Whether the terminator may be replaced by a jump when dead (the others are roots, or,

@@ -111,7 +111,7 @@ impl Marker<'_> {
                 if i.index() >= f.insts.len() {
                     continue;
                 }
-                match classify(f, i, ossa) {
+                match classify(f, i, ossa, self.a.types(f)) {
                     Class::Root(root) => self.mark_inst(i, Reason::Root { root }),
                     Class::Reverse(v) if v.index() < f.values.len() => self.reverse[v].push(i),
                     Class::Reverse(_) | Class::Normal => {}

@@ -44,10 +44,8 @@ mod pass;
 mod steps;
 mod sweep;
 mod trace;
-mod types;
 pub mod words;
 
-pub use types::is_trivial_type;
 pub use explain::{explain, inst_text, locate, summarize};
 pub use pass::{Dce, DCE_PASS};
 pub use steps::steps;
@@ -217,7 +215,20 @@ impl ModuleResult {
 /// Runs ADCE on each function of `m`; the returned module prints like the input with every
 /// body optimized.
 pub fn run_module(m: &Module) -> ModuleResult {
-    let results: Vec<DceResult> = m.functions.iter().map(run).collect();
+    // The module's declarations decide which types are trivial (a `fix_lifetime` of a struct
+    // of integers is removable only if the struct is known to hold nothing else).
+    let env = crate::sil::types::env_of(m);
+    let results: Vec<DceResult> = m
+        .functions
+        .iter()
+        .map(|f| {
+            if f.is_declaration() || crate::ir::verify(f).is_err() {
+                run_with(f, None)
+            } else {
+                run_with(f, Some(&Analyses::with_types(f, env.clone())))
+            }
+        })
+        .collect();
     let mut module = m.clone();
     module.functions = results.iter().map(|r| r.function.clone()).collect();
     ModuleResult { module, results }

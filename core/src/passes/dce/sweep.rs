@@ -15,8 +15,8 @@
 //! Every edit goes through a [`Replayer`], as the replay of a trace does.
 
 use super::classify::{is_conditional_branch, is_ossa};
-use super::types::operand_type;
-use super::ossa::{is_local_borrow, is_phi, ownership, param_ownership, repairs, EndKind, Ownership};
+use crate::sil::types::operand::operand_type;
+use super::ossa::{is_local_borrow, is_phi, repairs, EndKind, Kinds, Ownership};
 use super::mark::{nearest_live_post_dominator, Liveness};
 use super::trace::{Event, Phase, Replayer, ReplayError, Slot};
 use crate::passes::Analyses;
@@ -44,6 +44,8 @@ pub(crate) fn sweep(
     live: &Liveness,
     events: &mut Vec<Event>,
 ) -> Result<(), ReplayError> {
+    // Ownership kinds of the function as it is now, before any edit.
+    let kinds = Kinds::new(f, a);
     let mut s = Sweeper { r: Replayer::new(f), events };
     s.events.push(Event::Phase { phase: Phase::Sweep });
 
@@ -83,7 +85,7 @@ pub(crate) fn sweep(
 
     let ossa = is_ossa(s.r.f);
     if ossa {
-        ossa_dead_arguments(&mut s, live, &reachable, &kept)?;
+        ossa_dead_arguments(&mut s, &kinds, live, &reachable, &kept)?;
     }
 
     // 2. Dead instructions (in OSSA, ending the lifetimes they consumed first).
@@ -99,7 +101,7 @@ pub(crate) fn sweep(
             if ossa {
                 let data = &s.r.f.insts[inst];
                 let mut ends = Vec::new();
-                for (kind, value) in repairs(s.r.f, data) {
+                for (kind, value) in repairs(&kinds, data) {
                     if value_stays(s.r.f, live, value) {
                         let k = data.args.iter().position(|&a| a == value).unwrap_or(0);
                         let ty = operand_type(s.r.f, data, k, value).map(|t| match kind {
@@ -195,6 +197,7 @@ fn is_gone(f: &Function, live: &Liveness, reachable: &EntitySet<BlockId>, v: Val
 /// lifetime of the live value it passed.
 fn ossa_dead_arguments(
     s: &mut Sweeper<'_, '_>,
+    kinds: &Kinds,
     live: &Liveness,
     reachable: &EntitySet<BlockId>,
     kept: &[BlockId],
@@ -220,7 +223,7 @@ fn ossa_dead_arguments(
             if live.args.contains(p) {
                 continue;
             }
-            let own = param_ownership(s.r.f, p);
+            let own = kinds.of(p);
             if !phi {
                 if own == Ownership::Owned {
                     let before = s.r.f.blocks[b].insts.first().copied();
@@ -249,7 +252,7 @@ fn ossa_dead_arguments(
                         continue;
                     }
                     let kind = match own {
-                        Ownership::Owned if ownership(s.r.f, x) == Ownership::Owned => EndKind::DestroyValue,
+                        Ownership::Owned if kinds.of(x) == Ownership::Owned => EndKind::DestroyValue,
                         Ownership::Guaranteed if is_local_borrow(s.r.f, x) => EndKind::EndBorrow,
                         _ => continue,
                     };
