@@ -599,21 +599,7 @@ impl<'e> Classifier<'e> {
             return None;
         }
         match t {
-            Ty::Existential(ps) => {
-                let mut any_unknown = false;
-                for p in ps {
-                    match self.class_bound_depth(p, depth + 1) {
-                        Some(true) => return Some(true),
-                        None => any_unknown = true,
-                        Some(false) => {}
-                    }
-                }
-                if any_unknown {
-                    None
-                } else {
-                    Some(false)
-                }
-            }
+            Ty::Existential(ps) => self.any_class_bound(ps, depth),
             Ty::Named(segs) => {
                 let full: String = segs.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(".");
                 let name = full.strip_prefix("Swift.").unwrap_or(&full);
@@ -627,19 +613,7 @@ impl<'e> Classifier<'e> {
                             if n.attrs.iter().any(|a| a == "objc") {
                                 return Some(true);
                             }
-                            let mut any_unknown = false;
-                            for i in &n.inherits {
-                                match self.class_bound_depth(i, depth + 1) {
-                                    Some(true) => return Some(true),
-                                    None => any_unknown = true,
-                                    Some(false) => {}
-                                }
-                            }
-                            if any_unknown {
-                                None
-                            } else {
-                                Some(false)
-                            }
+                            self.any_class_bound(&n.inherits, depth)
                         }
                         _ => Some(false),
                     },
@@ -659,6 +633,19 @@ impl<'e> Classifier<'e> {
             Ty::Attributed(_, t) => self.class_bound_depth(t, depth + 1),
             _ => Some(false),
         }
+    }
+
+    /// Class-bound if any of `ts` is; unknown if none is and some is unknown.
+    fn any_class_bound(&self, ts: &[Ty], depth: usize) -> Option<bool> {
+        let mut any_unknown = false;
+        for t in ts {
+            match self.class_bound_depth(t, depth + 1) {
+                Some(true) => return Some(true),
+                None => any_unknown = true,
+                Some(false) => {}
+            }
+        }
+        (!any_unknown).then_some(false)
     }
 
     /// `Some(true)` for a native Swift class (unowned references to it are loadable).

@@ -47,6 +47,12 @@ macro_rules! scalar {
     };
 }
 
+macro_rules! leaf {
+    ($name:literal, $class:expr, $why:literal, $source:literal) => {
+        Entry { name: $name, std: Std::Leaf { class: $class, why: $why }, source: $source }
+    };
+}
+
 pub const TABLE: &[Entry] = &[
     scalar!("Int", "Builtin.Int64"),
     scalar!("Int8", "Builtin.Int8"),
@@ -87,79 +93,45 @@ pub const TABLE: &[Entry] = &[
         source: "Swift standard library: `@frozen struct ObjectIdentifier { let _value: Builtin.RawPointer }`",
     },
     Entry { name: "Void", std: Std::Struct { params: &[], fields: &[] }, source: "Swift standard library: `typealias Void = ()`" },
-    Entry {
-        name: "Never",
-        std: Std::Leaf { class: Class::Trivial, why: "an enum with no cases: no value ever exists" },
-        source: "Swift standard library: `@frozen enum Never {}`",
-    },
-    Entry {
-        name: "String",
-        std: Std::Leaf { class: Class::Loadable, why: "a fixed-layout struct holding a reference to its storage" },
-        source: "Swift standard library: `@frozen struct String` (its `_guts` hold a bridge object)",
-    },
-    Entry {
-        name: "Substring",
-        std: Std::Leaf { class: Class::Loadable, why: "a fixed-layout struct holding a String" },
-        source: "Swift standard library: `@frozen struct Substring`",
-    },
-    Entry {
-        name: "Character",
-        std: Std::Leaf { class: Class::Loadable, why: "a fixed-layout struct holding a String" },
-        source: "Swift standard library: `@frozen struct Character { var _str: String }`",
-    },
-    Entry {
-        name: "Array",
-        std: Std::Leaf { class: Class::Loadable, why: "a fixed-layout struct holding one reference to its buffer, whatever the element type" },
-        source: "Swift standard library: `@frozen struct Array<Element>` (one buffer reference)",
-    },
-    Entry {
-        name: "ContiguousArray",
-        std: Std::Leaf { class: Class::Loadable, why: "a fixed-layout struct holding one reference to its buffer" },
-        source: "Swift standard library: `@frozen struct ContiguousArray<Element>`",
-    },
-    Entry {
-        name: "Dictionary",
-        std: Std::Leaf { class: Class::Loadable, why: "a fixed-layout struct holding one reference to its storage" },
-        source: "Swift standard library: `@frozen struct Dictionary<Key, Value>`",
-    },
-    Entry {
-        name: "Set",
-        std: Std::Leaf { class: Class::Loadable, why: "a fixed-layout struct holding one reference to its storage" },
-        source: "Swift standard library: `@frozen struct Set<Element>`",
-    },
+    leaf!("Never", Class::Trivial, "an enum with no cases: no value ever exists", "Swift standard library: `@frozen enum Never {}`"),
+    leaf!("String", Class::Loadable, "a fixed-layout struct holding a reference to its storage", "Swift standard library: `@frozen struct String` (its `_guts` hold a bridge object)"),
+    leaf!("Substring", Class::Loadable, "a fixed-layout struct holding a String", "Swift standard library: `@frozen struct Substring`"),
+    leaf!("Character", Class::Loadable, "a fixed-layout struct holding a String", "Swift standard library: `@frozen struct Character { var _str: String }`"),
+    leaf!("Array", Class::Loadable, "a fixed-layout struct holding one reference to its buffer, whatever the element type", "Swift standard library: `@frozen struct Array<Element>` (one buffer reference)"),
+    leaf!("ContiguousArray", Class::Loadable, "a fixed-layout struct holding one reference to its buffer", "Swift standard library: `@frozen struct ContiguousArray<Element>`"),
+    leaf!("Dictionary", Class::Loadable, "a fixed-layout struct holding one reference to its storage", "Swift standard library: `@frozen struct Dictionary<Key, Value>`"),
+    leaf!("Set", Class::Loadable, "a fixed-layout struct holding one reference to its storage", "Swift standard library: `@frozen struct Set<Element>`"),
     Entry { name: "Optional", std: Std::Optional, source: "Swift standard library: `@frozen enum Optional<Wrapped> { case none, some(Wrapped) }`" },
-    Entry {
-        name: "Any",
-        std: Std::Leaf { class: Class::AddressOnly, why: "a non-class existential: an inline buffer whose contents can be any type, of any size" },
-        source: "Swift: `Any` is the empty protocol composition",
-    },
-    Entry {
-        name: "AnyObject",
-        std: Std::Leaf { class: Class::Loadable, why: "a class existential: a single strong reference" },
-        source: "Swift: `AnyObject` is the class-bound empty composition",
-    },
+    leaf!("Any", Class::AddressOnly, "a non-class existential: an inline buffer whose contents can be any type, of any size", "Swift: `Any` is the empty protocol composition"),
+    leaf!("AnyObject", Class::Loadable, "a class existential: a single strong reference", "Swift: `AnyObject` is the class-bound empty composition"),
     Entry { name: "NSObject", std: Std::ObjcClass, source: "Objective-C runtime (Foundation): `class NSObject`" },
-    Entry { name: "Error", std: Std::Protocol { class_bound: false }, source: STDLIB },
-    Entry { name: "Equatable", std: Std::Protocol { class_bound: false }, source: STDLIB },
-    Entry { name: "Hashable", std: Std::Protocol { class_bound: false }, source: STDLIB },
-    Entry { name: "Comparable", std: Std::Protocol { class_bound: false }, source: STDLIB },
-    Entry { name: "Sendable", std: Std::Protocol { class_bound: false }, source: STDLIB },
-    Entry { name: "Copyable", std: Std::Protocol { class_bound: false }, source: STDLIB },
-    Entry { name: "Escapable", std: Std::Protocol { class_bound: false }, source: STDLIB },
-    Entry { name: "BitwiseCopyable", std: Std::Protocol { class_bound: false }, source: STDLIB },
-    Entry { name: "CustomStringConvertible", std: Std::Protocol { class_bound: false }, source: STDLIB },
-    Entry { name: "Sequence", std: Std::Protocol { class_bound: false }, source: STDLIB },
-    Entry { name: "Collection", std: Std::Protocol { class_bound: false }, source: STDLIB },
-    Entry { name: "IteratorProtocol", std: Std::Protocol { class_bound: false }, source: STDLIB },
-    Entry { name: "Numeric", std: Std::Protocol { class_bound: false }, source: STDLIB },
-    Entry { name: "BinaryInteger", std: Std::Protocol { class_bound: false }, source: STDLIB },
-    Entry { name: "FixedWidthInteger", std: Std::Protocol { class_bound: false }, source: STDLIB },
-    Entry { name: "Codable", std: Std::Protocol { class_bound: false }, source: STDLIB },
 ];
 
+/// Standard-library protocols generic constraints name; none is class-bound.
+pub const PROTOCOLS: &[&str] = &[
+    "Error",
+    "Equatable",
+    "Hashable",
+    "Comparable",
+    "Sendable",
+    "Copyable",
+    "Escapable",
+    "BitwiseCopyable",
+    "CustomStringConvertible",
+    "Sequence",
+    "Collection",
+    "IteratorProtocol",
+    "Numeric",
+    "BinaryInteger",
+    "FixedWidthInteger",
+    "Codable"
+];
+
+/// The entry of a standard-library name (`Swift.` prefix allowed).
 pub fn lookup(name: &str) -> Option<&'static Entry> {
+    static PROTOCOL: Entry = Entry { name: "", std: Std::Protocol { class_bound: false }, source: STDLIB };
     let name = name.strip_prefix("Swift.").unwrap_or(name);
-    TABLE.iter().find(|e| e.name == name)
+    TABLE.iter().find(|e| e.name == name).or_else(|| PROTOCOLS.contains(&name).then_some(&PROTOCOL))
 }
 
 /// The class of a `Builtin.*` type (without the `Builtin.` prefix), with why; `None` for a

@@ -526,6 +526,21 @@ impl<'a> P<'a> {
         self.err("unterminated `(` in attribute")
     }
 
+    /// Types separated by commas up to `close` (the opener already read); empty allowed.
+    fn types_until(&mut self, close: &str) -> Result<Vec<Ty>, TypeError> {
+        let mut out = Vec::new();
+        if self.eat(close) {
+            return Ok(out);
+        }
+        loop {
+            out.push(self.ty()?);
+            if self.eat(close) {
+                return Ok(out);
+            }
+            self.expect(",")?;
+        }
+    }
+
     fn enter(&mut self) -> Result<(), TypeError> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
@@ -702,17 +717,7 @@ impl<'a> P<'a> {
             "Pack" if self.s[self.i + 4..].starts_with('{') => {
                 self.i += 4;
                 self.expect("{")?;
-                let mut ts = Vec::new();
-                if !self.eat("}") {
-                    loop {
-                        ts.push(self.ty()?);
-                        if self.eat("}") {
-                            break;
-                        }
-                        self.expect(",")?;
-                    }
-                }
-                Ok(Ty::Pack(ts))
+                Ok(Ty::Pack(self.types_until("}")?))
             }
             _ => self.named(),
         }
@@ -734,15 +739,7 @@ impl<'a> P<'a> {
             // except in box types, which `primary` handles.
             if self.rest().starts_with('<') {
                 self.i += 1;
-                if !self.eat(">") {
-                    loop {
-                        args.push(self.ty()?);
-                        if self.eat(">") {
-                            break;
-                        }
-                        self.expect(",")?;
-                    }
-                }
+                args = self.types_until(">")?;
             }
             segs.push(Seg { name, args });
             let r = self.rest();
@@ -793,16 +790,7 @@ impl<'a> P<'a> {
                     };
                     if self.eat_word("for") {
                         self.expect("<")?;
-                        let mut args = Vec::new();
-                        if !self.eat(">") {
-                            loop {
-                                args.push(self.ty()?);
-                                if self.eat(">") {
-                                    break;
-                                }
-                                self.expect(",")?;
-                            }
-                        }
+                        let args = self.types_until(">")?;
                         let names: Vec<String> = f.generics.iter().map(|g| g.name.clone()).collect();
                         let map = |n: &str| names.iter().position(|x| x == n).and_then(|k| args.get(k).cloned());
                         let params = f.params.iter().map(|e| Elem { ty: e.ty.subst(&map), ..e.clone() }).collect();
@@ -908,26 +896,13 @@ impl<'a> P<'a> {
                 self.expect(",")?;
             }
         }
-        let mut args = Vec::new();
+        // The box's generic arguments (`<Int>`), if what follows reads as them.
         let save = self.i;
-        if self.peek_char() == Some('<') {
-            self.i += self.rest().len() - self.rest().trim_start().len();
-            self.i += 1;
-            let ok = (|| -> Result<(), TypeError> {
-                if !self.eat(">") {
-                    loop {
-                        args.push(self.ty()?);
-                        if self.eat(">") {
-                            break;
-                        }
-                        self.expect(",")?;
-                    }
-                }
-                Ok(())
-            })();
-            if ok.is_err() {
-                self.i = save;
-                args.clear();
+        let mut args = Vec::new();
+        if self.eat("<") {
+            match self.types_until(">") {
+                Ok(a) => args = a,
+                Err(_) => self.i = save,
             }
         }
         Ok(Ty::Box { params, fields, args })
