@@ -844,17 +844,26 @@ fn gather_all(f: &Function, fo: &mut FunctionOwnership) {
     }
     let mut lifetimes = Vec::new();
     let mut scopes = Vec::new();
+    let mut order = vec![usize::MAX; f.blocks.len()];
+    for (k, &b) in f.layout.iter().enumerate() {
+        if let Some(o) = order.get_mut(b.0 as usize) {
+            *o = k;
+        }
+    }
+    let mut block_stamp: Vec<u32> = vec![0; f.blocks.len()];
+    let mut block_gen = 0u32;
     for vi in &fo.values {
         let Some(g) = gathered.get(&vi.value) else { continue };
         let Some(def_block) = vi.block else { continue };
         let insts = |ops: &[usize]| -> Vec<InstId> {
             let mut v: Vec<InstId> = ops.iter().filter_map(|&o| fo.operands.get(o)).map(|o| o.inst).collect();
-            v.sort_by_key(|i| (fo.index.inst_block[i.0 as usize].map(|b| f.layout.iter().position(|&x| x == b)), fo.index.inst_pos[i.0 as usize]));
+            v.sort_by_key(|i| (fo.index.inst_block[i.0 as usize].map(|b| order[b.0 as usize]), fo.index.inst_pos[i.0 as usize]));
             v.dedup();
             v
         };
         let all: Vec<usize> = g.ending.iter().chain(&g.regular).copied().collect();
-        let live = live_blocks(fo, def_block, &all);
+        block_gen += 1;
+        let live = live_blocks(fo, def_block, &all, &mut block_stamp, block_gen);
         if vi.kind == Kind::Owned {
             lifetimes.push(Lifetime { value: vi.value, def_block, consuming: insts(&g.ending), uses: insts(&g.regular), live_blocks: live });
         } else {
@@ -885,31 +894,37 @@ fn gather_all(f: &Function, fo: &mut FunctionOwnership) {
 }
 
 /// The blocks a value is live in: every block on a path from the definition to a use.
-fn live_blocks(fo: &FunctionOwnership, def: BlockId, ops: &[usize]) -> Vec<BlockId> {
-    let nb = fo.index.preds.len();
-    let mut seen = vec![false; nb];
+/// `stamp`/`gen` mark visited blocks without clearing a table per value (a table per value
+/// was quadratic on functions with many blocks and many values).
+fn live_blocks(fo: &FunctionOwnership, def: BlockId, ops: &[usize], stamp: &mut [u32], gen: u32) -> Vec<BlockId> {
+    let mut out = Vec::new();
+    let visit = |b: BlockId, stamp: &mut [u32], out: &mut Vec<BlockId>| -> bool {
+        match stamp.get_mut(b.0 as usize) {
+            Some(s) if *s != gen => {
+                *s = gen;
+                out.push(b);
+                true
+            }
+            _ => false,
+        }
+    };
+    visit(def, stamp, &mut out);
     let mut work = Vec::new();
-    if let Some(s) = seen.get_mut(def.0 as usize) {
-        *s = true;
-    }
     for &o in ops {
         let Some(b) = fo.operands.get(o).map(|x| x.block) else { continue };
-        if let Some(s) = seen.get_mut(b.0 as usize) {
-            if !*s {
-                *s = true;
-                work.push(b);
-            }
+        if visit(b, stamp, &mut out) {
+            work.push(b);
         }
     }
     while let Some(b) = work.pop() {
         for &p in &fo.index.preds[b.0 as usize] {
-            if !seen[p.0 as usize] {
-                seen[p.0 as usize] = true;
+            if visit(p, stamp, &mut out) {
                 work.push(p);
             }
         }
     }
-    (0..nb).filter(|&b| seen[b]).map(|b| BlockId(b as u32)).collect()
+    out.sort_unstable();
+    out
 }
 
 /// The uses of an owned value: its direct uses, plus the scope ends of borrows of it.
