@@ -1,5 +1,6 @@
-//! Ownership analysis + verifier on forwarding chains of depth 10 to 10,000 (time must grow
-//! linearly: kinds are memoised with an explicit stack, lifetimes walked once) and on each of
+//! Ownership analysis + verifier, and DCE (whose OSSA repairs read the analysis), on
+//! forwarding chains of depth 10 to 10,000 (time must grow linearly: kinds are memoised with
+//! an explicit stack, lifetimes walked once) and on each of
 //! Swift's OSSA test files (each must stay under 100 ms). Prints a Markdown table:
 //! `cargo bench -p optlab-core --bench ownership`.
 
@@ -49,14 +50,32 @@ fn time_module(m: &Module, reps: usize) -> (Duration, usize) {
     (best, findings)
 }
 
+fn time_dce(m: &Module, reps: usize) -> Duration {
+    let mut best = Duration::MAX;
+    for _ in 0..reps {
+        let t = Instant::now();
+        std::hint::black_box(optlab_core::passes::dce::run_module(m));
+        best = best.min(t.elapsed());
+    }
+    best
+}
+
 fn main() {
-    println!("| forwarding chain depth | analysis + verifier | per link | findings |");
-    println!("|---:|---:|---:|---:|");
+    println!("| forwarding chain depth | analysis + verifier | per link | findings | DCE | DCE per link |");
+    println!("|---:|---:|---:|---:|---:|---:|");
     for depth in [10usize, 100, 1_000, 10_000] {
         let text = chain(depth);
         let m = optlab_core::parse_module(Lang::Sil, "chain.sil", &text).expect("the chain parses");
-        let (t, n) = time_module(&m, if depth >= 10_000 { 3 } else { 10 });
-        println!("| {depth} | {:.3} ms | {:.2} µs | {n} |", t.as_secs_f64() * 1e3, t.as_secs_f64() * 1e6 / depth as f64);
+        let reps = if depth >= 10_000 { 3 } else { 10 };
+        let (t, n) = time_module(&m, reps);
+        let d = time_dce(&m, reps);
+        println!(
+            "| {depth} | {:.3} ms | {:.2} µs | {n} | {:.3} ms | {:.2} µs |",
+            t.as_secs_f64() * 1e3,
+            t.as_secs_f64() * 1e6 / depth as f64,
+            d.as_secs_f64() * 1e3,
+            d.as_secs_f64() * 1e6 / depth as f64
+        );
         assert_eq!(n, 0, "a valid chain verifies silently");
     }
     let shared = std::env::var_os("OPTLAB_SHARED").map(std::path::PathBuf::from).unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
