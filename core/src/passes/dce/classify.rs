@@ -22,10 +22,7 @@ pub(crate) enum Class {
     Normal,
 }
 
-/// Whether the SIL function has ownership (`sil [ossa] @f`).
-pub(crate) fn is_ossa(f: &Function) -> bool {
-    f.sil.as_ref().is_some_and(|h| h.attrs.iter().any(|a| a == "ossa"))
-}
+pub(crate) use crate::sil::ownership::is_ossa;
 
 pub(crate) fn classify(f: &Function, i: InstId, ossa: bool, types: &FunctionTypes) -> Class {
     let inst = &f.insts[i];

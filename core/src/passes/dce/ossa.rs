@@ -22,7 +22,6 @@
 //! does them): keeping borrow scopes alive across reborrows and guaranteed phis
 //! (`processBorrow`, `guaranteedPhiDependencies`), lifetime completion.
 
-use super::classify::is_ossa;
 use crate::ir::{Function, Inst, Op, SilOp, Type, ValueDef, ValueId};
 use crate::passes::Analyses;
 use crate::sil::ownership::{self, FunctionOwnership, Kind};
@@ -44,7 +43,7 @@ pub(crate) struct Kinds(Option<FunctionOwnership>);
 
 impl Kinds {
     pub(crate) fn new(f: &Function, a: &Analyses) -> Kinds {
-        Kinds(is_ossa(f).then(|| ownership::analyze(f, a.types(f))))
+        Kinds(ownership::is_ossa(f).then(|| ownership::analyze(f, a.types(f))))
     }
 
     pub(crate) fn of(&self, v: ValueId) -> Ownership {
