@@ -306,7 +306,7 @@ fn source_editor(props: &Props) -> Html {
                 <p id="teaches" class="teaches">{ ex.teaches }</p>
             }
             <Editor text={s.doc.source.clone()} lang={s.doc.lang} marks={s.marks.clone()} active_lines={(*active).clone()}
-                tips={(*tips).clone()} {select} {onedit} />
+                tips={(*tips).clone()} {select} {onedit} splice={s.app_edit.as_ref() == Some(&s.doc.source)} />
             if let Some(text) = &s.error_text {
                 <pre id="errors" class="errors">{ text.clone() }</pre>
             }

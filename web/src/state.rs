@@ -158,6 +158,9 @@ pub struct State {
     /// The Ownership view's selected value, by name (`%3`); `None`: the view's first value
     /// with ownership.
     pub value: Option<AttrValue>,
+    /// The last text the app itself edited (a teaching edit, an inserted declaration): the
+    /// editor splices it in through its undo history instead of replacing its content.
+    pub app_edit: Option<AttrValue>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -251,6 +254,7 @@ impl State {
             types: TypesUi::default(),
             reveal: None,
             value: None,
+            app_edit: None,
         };
         blank.with_doc(doc)
     }
@@ -492,6 +496,7 @@ impl State {
             Action::SelectValue(v) => s.value = v.map(AttrValue::from),
             Action::BreakIt(kind) => {
                 if let Some(text) = s.broken(kind) {
+                    s.app_edit = Some(text.clone().into());
                     return s.apply(Action::Edit(text));
                 }
             }
@@ -534,6 +539,7 @@ impl State {
                 }
                 let mut next = text;
                 next.insert_str(at, &decl);
+                s.app_edit = Some(next.clone().into());
                 return s.apply(Action::Edit(next));
             }
             Action::SetTheme(t) => s.theme = t,
