@@ -145,7 +145,7 @@ test('a permalink restores the Ownership tab and the selected value', { timeout:
     await p.waitForSelector('.own-view .own-row', WAIT);
     assert.equal(await p.$eval('.tabs .tab.active', (t) => t.id), 'tab-ownership');
     assert.equal(await p.$eval('.own-row.selected', (r) => r.dataset.value), '%1');
-    await p.waitForSelector('.own-view .optlab-graph .edge.own-reborrow', WAIT);
+    await p.waitForSelector('.own-view .optlab-graph .edge.own-reborrow', { ...WAIT, state: 'attached' });
     assert.deepEqual(freshErrors, []);
   } finally {
     await fresh.close();
