@@ -123,6 +123,11 @@ test('over consume in the gallery, and Bril is not checked', async () => {
   const { page, errors } = env;
   await openOwnership(page, 'over_consume');
   assert.equal((await page.textContent('.own-finding .own-message')).trim(), 'Found over consume?!');
+  // The finding's line is highlighted in the editor.
+  await page.waitForSelector('.ce-line-active', WAIT);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await screenshot(page, 'ownership-over-consume-1440');
+  await page.setViewportSize({ width: 1400, height: 900 });
   await page.selectOption('#example', 'loop');
   await page.waitForSelector('.own-not-ossa', WAIT);
   assert.match(await page.textContent('.own-not-ossa'), /not OSSA: ownership is not checked/);

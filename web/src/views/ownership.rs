@@ -157,6 +157,23 @@ pub fn decor(f: &Function, cg: &CfgGraph, o: &Ownership, v: Option<ValueId>, ste
     d
 }
 
+/// The 1-based source lines of the verifier's findings (the editor highlights them in this
+/// view: the parse-error markers are for errors that stop the analysis, these do not).
+pub fn finding_lines(a: &crate::program::Analysis, source: &str) -> Vec<u32> {
+    let Some(o) = &a.ownership else { return Vec::new() };
+    let sf = SourceFile::new("", source);
+    let mut lines: Vec<u32> = o
+        .verdict
+        .findings
+        .iter()
+        .filter(|f| !f.span.is_empty() && (f.span.hi as usize) <= source.len())
+        .map(|f| sf.line_col(f.span.lo).line)
+        .collect();
+    lines.sort_unstable();
+    lines.dedup();
+    lines
+}
+
 /// The verifier's one-line summary.
 pub fn summary(v: &Verdict) -> String {
     match v.findings.len() {
@@ -383,6 +400,10 @@ mod tests {
         let o = s.analysis.as_ref().unwrap().ownership.as_ref().unwrap();
         assert_eq!(o.verdict.findings.len(), 1);
         assert_eq!(o.verdict.findings[0].message, "Found over consume?!");
+        let a = s.analysis.as_ref().unwrap();
+        let at = s.doc.source.rfind("%3 = apply %2(%1)").unwrap();
+        let line = s.doc.source[..at].matches('\n').count() as u32 + 1;
+        assert_eq!(finding_lines(a, &s.doc.source), [line], "the consuming user's line");
         let b = State::default();
         assert!(b.analysis.as_ref().unwrap().ownership.is_none());
         assert_eq!(b.step_count(Tab::OWNERSHIP), 1);
