@@ -354,10 +354,14 @@ impl State {
     }
 
     /// The value the Ownership view shows: the selected one if the function has it, else the
-    /// first value with ownership.
+    /// value of the verifier's first finding, else the first value with ownership.
     pub fn ownership_value(&self) -> Option<ValueId> {
         let o = self.analysis.as_ref().ok()?.ownership.as_ref()?;
-        self.value.as_deref().and_then(|n| query::value_named(&o.fo, n)).or_else(|| query::first_interesting(&o.fo))
+        self.value
+            .as_deref()
+            .and_then(|n| query::value_named(&o.fo, n))
+            .or_else(|| o.verdict.findings.first().map(|f| f.value))
+            .or_else(|| query::first_interesting(&o.fo))
     }
 
     /// The text after the teaching edit `kind` on the shown value, if it applies (never while

@@ -334,6 +334,6 @@ mod ownership {
         assert_eq!(t.snapshot(), s.snapshot());
         let u = t.apply(Action::SelectFunction("over_consume".into()));
         assert_eq!(u.value, None);
-        assert_eq!(u.ownership_value().and_then(|v| u.analysis.as_ref().unwrap().ownership.as_ref().unwrap().fo.value(v).map(|i| i.name.clone())).as_deref(), Some("%0"));
+        assert_eq!(u.ownership_value().and_then(|v| u.analysis.as_ref().unwrap().ownership.as_ref().unwrap().fo.value(v).map(|i| i.name.clone())).as_deref(), Some("%1"), "the value of the first finding");
     }
 }

@@ -331,6 +331,7 @@ pub fn ownership_view(props: &ViewProps) -> Html {
         <p class="own-legend">
             <span class="own-key live">{ "live" }</span>
             <span class="own-key def">{ "definition" }</span>
+            <span class="own-key use">{ "use" }</span>
             <span class="own-key consume">{ "consume / end_borrow" }</span>
             <span class="own-key reborrow">{ "reborrow edge" }</span>
             <span class="own-key dead">{ "dead end" }</span>
