@@ -142,7 +142,7 @@ test('the function picker switches the function every view shows', { timeout: 90
 test('every view renders without errors (screenshots in tests/artifacts)', { timeout: 120_000 }, async () => {
   const { page, errors } = env;
   await fresh(page);
-  for (const tab of ['dom', 'pdom', 'cdg', 'types', 'dce', 'lcm', 'diff']) {
+  for (const tab of ['dom', 'pdom', 'cdg', 'types', 'ownership', 'dce', 'lcm', 'diff']) {
     await page.click(`#tab-${tab}`);
     await page.waitForSelector(`.view-${tab}`);
     await page.keyboard.press('End');

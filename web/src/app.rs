@@ -284,10 +284,15 @@ fn source_editor(props: &Props) -> Html {
     let analysed = s.analysis.clone().ok().filter(|_| !s.is_stale());
     // In the Types view the selected type's uses are highlighted; elsewhere the instruction.
     let row = (s.tab == Tab::TYPES).then(|| s.types.row.clone()).flatten();
-    let active = use_memo((analysed.clone(), s.inst, row, s.doc.source.clone()), |(a, inst, row, source)| {
+    // In the Ownership view, the lines of the verifier's findings.
+    let own = s.tab == Tab::OWNERSHIP;
+    let active = use_memo((analysed.clone(), s.inst, row, s.doc.source.clone(), own), |(a, inst, row, source, own)| {
         match (a, row) {
             (Some(a), Some(row)) => {
                 Rc::new(a.types(&a.function).row(row).map(|r| crate::views::types::use_lines(source, r)).unwrap_or_default())
+            }
+            (Some(a), None) if *own && a.ownership.as_ref().is_some_and(|o| !o.verdict.findings.is_empty()) => {
+                Rc::new(crate::views::ownership::finding_lines(a, source))
             }
             _ => selected_lines(a.as_ref(), *inst, source),
         }
@@ -306,7 +311,7 @@ fn source_editor(props: &Props) -> Html {
                 <p id="teaches" class="teaches">{ ex.teaches }</p>
             }
             <Editor text={s.doc.source.clone()} lang={s.doc.lang} marks={s.marks.clone()} active_lines={(*active).clone()}
-                tips={(*tips).clone()} {select} {onedit} />
+                tips={(*tips).clone()} {select} {onedit} splice={s.app_edit.as_ref() == Some(&s.doc.source)} />
             if let Some(text) = &s.error_text {
                 <pre id="errors" class="errors">{ text.clone() }</pre>
             }

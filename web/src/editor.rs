@@ -52,6 +52,29 @@ pub struct EditorProps {
     /// rests on them (a value's type and class).
     #[prop_or_default]
     pub tips: Rc<Vec<(u32, u32, String)>>,
+    /// `text` is an edit the app made to the previous text (a teaching edit, an inserted
+    /// declaration): only the changed part is replaced, through the textarea's undo history,
+    /// so Ctrl+Z takes it back.
+    #[prop_or_default]
+    pub splice: bool,
+}
+
+/// Replaces the part of the textarea's text that differs from `text` by typing it
+/// (`execCommand("insertText")`), which the undo history records. False if the browser
+/// would not (the caller then sets the value).
+fn splice_into(el: &HtmlTextAreaElement, text: &str) -> bool {
+    let old: Vec<u16> = el.value().encode_utf16().collect();
+    let new: Vec<u16> = text.encode_utf16().collect();
+    let pre = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
+    let max_suf = old.len().min(new.len()) - pre;
+    let suf = old.iter().rev().zip(new.iter().rev()).take(max_suf).take_while(|(a, b)| a == b).count();
+    let Ok(middle) = String::from_utf16(&new[pre..new.len() - suf]) else { return false };
+    let _ = el.focus();
+    if el.set_selection_range(pre as u32, (old.len() - suf) as u32).is_err() {
+        return false;
+    }
+    let command = if middle.is_empty() { exec_command("delete", false, "") } else { exec_command("insertText", false, &middle) };
+    matches!(command, Ok(true)) && el.value() == text
 }
 
 
@@ -211,8 +234,13 @@ pub fn editor(props: &EditorProps) -> Html {
     // A new program from outside replaces the text; our own edit coming back changes nothing.
     {
         let (refs, inner, timer, pending) = (refs.clone(), inner.clone(), timer.clone(), pending.clone());
+        let splice = props.splice;
         use_effect_with((props.text.clone(), props.lang), move |(text, lang)| {
             let Some(el) = refs.textarea() else { return };
+            // Before borrowing: the input event the splice fires patches the layers itself.
+            if splice && inner.borrow().emitted.as_deref() != Some(text.as_str()) && el.value() != text.as_str() {
+                splice_into(&el, text);
+            }
             let mut inner = inner.borrow_mut();
             let patch = if inner.emitted.as_deref() == Some(text.as_str()) {
                 if inner.doc.lang() == *lang {

@@ -185,6 +185,14 @@ pub const EXAMPLES: &[Example] = &[
         source: example_file!("type_lowering.sil"),
     },
     Example {
+        id: "ownership",
+        title: "Ownership: borrows, copies, reborrows (SIL)",
+        teaches: "OSSA ownership (seed 003): a borrow scope, a copy consumed on two arms, a reborrow, an over consume; open the Ownership tab.",
+        lang: Lang::Sil,
+        file: "ownership.sil",
+        source: example_file!("ownership.sil"),
+    },
+    Example {
         id: "stress-200",
         title: "200 generated blocks (Bril)",
         teaches: "Scale: a generated function of about 200 blocks, to see how layout, trees and tables cope.",

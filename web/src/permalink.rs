@@ -95,6 +95,9 @@ pub struct Snapshot {
     /// Opaque-values SIL switched on or off (absent: as the file says).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opaque: Option<bool>,
+    /// The Ownership view's selected value, by name (`%3`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub val: Option<String>,
 }
 
 fn is_false(b: &bool) -> bool {

@@ -8,6 +8,7 @@ use crate::tabs::Tab;
 use optlab_core::dom::{lt_steps, DomKind};
 use optlab_core::passes::pipeline::{Pipeline, PipelineRun};
 use optlab_core::passes::{self, PassRun};
+use optlab_core::sil::ownership::{self, FunctionOwnership, Verdict};
 use optlab_core::sil::types::{Assumptions, Decls, TypeEnv};
 use optlab_core::steps::Steps;
 use optlab_core::{parse_module, Function, Lang, Module, SourceFile};
@@ -120,6 +121,16 @@ pub struct Analysis {
     /// Lengauer–Tarjan's steps, for the dominator and post-dominator views.
     pub dom_steps: Steps,
     pub pdom_steps: Steps,
+    /// Core's ownership analysis and verifier (SIL only; `None` for Bril).
+    pub ownership: Option<Ownership>,
+}
+
+/// The ownership of a SIL function and the verifier's verdict on it, with the verdict's walk
+/// as the Ownership view's steps.
+pub struct Ownership {
+    pub fo: FunctionOwnership,
+    pub verdict: Verdict,
+    pub steps: Steps,
 }
 
 impl std::ops::Deref for Analysis {
@@ -161,7 +172,13 @@ impl Analysis {
         let pdom_steps = lt_steps(f, &shared.pdom_events, DomKind::PostDominators);
         let mut graph = cfg_graph(f);
         crate::type_tips::line_tips(&mut graph, f, shared.types(f));
-        Ok(Analysis { function: f.clone(), shared, cfg_graph: graph, runs, dom_steps, pdom_steps })
+        let ownership = (f.lang == Lang::Sil).then(|| {
+            let fo = ownership::analyze(f, shared.types(f));
+            let verdict = ownership::verify(f, &fo);
+            let steps = Steps::new(verdict.steps.clone());
+            Ownership { fo, verdict, steps }
+        });
+        Ok(Analysis { function: f.clone(), shared, cfg_graph: graph, runs, dom_steps, pdom_steps, ownership })
     }
 
     /// The run of the registered pass `slug` on the function.
@@ -174,6 +191,7 @@ impl Analysis {
         match tab {
             Tab::DOM => Some(&self.dom_steps),
             Tab::PDOM => Some(&self.pdom_steps),
+            Tab::OWNERSHIP => self.ownership.as_ref().map(|o| &o.steps).filter(|s| !s.is_empty()),
             t => t.as_pass().and_then(|p| self.run(p.info().slug)).map(|r| &r.steps),
         }
     }

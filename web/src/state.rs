@@ -14,7 +14,8 @@ use std::collections::BTreeMap;
 use optlab_core::parse::detect_lang;
 use optlab_core::sil::types::query::declaration_insertion_point;
 use optlab_core::sil::types::Assumptions;
-use optlab_core::{InstId, Lang, Span};
+use optlab_core::sil::ownership::query;
+use optlab_core::{InstId, Lang, Span, ValueId};
 use std::rc::Rc;
 use yew::{AttrValue, Reducible};
 
@@ -82,6 +83,26 @@ pub struct TypesUi {
     pub assume: Assumptions,
 }
 
+/// A "break it" teaching edit of the Ownership view: it breaks one of seed 003's rules in the
+/// text (through [`Action::Edit`], so it stays in the editor's undo history) and the verifier
+/// then reports Swift's error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Break {
+    /// Delete the selected owned value's first `destroy_value`: a leak.
+    DeleteDestroy,
+    /// Move the selected borrow's `end_borrow` above a use in its scope: a use outside the
+    /// borrow's lifetime.
+    MoveEndBorrowUp,
+}
+
+/// The byte range of the whole line (with its newline) holding byte `at` of `text`.
+fn line_range(text: &str, at: usize) -> std::ops::Range<usize> {
+    let at = at.min(text.len());
+    let lo = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let hi = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
+    lo..hi
+}
+
 /// A request to the editor to select a span of the analysed text (a declaration, a use).
 /// `seq` grows with every request, so asking for the same span twice selects it twice.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -134,6 +155,12 @@ pub struct State {
     pub types: TypesUi,
     /// The span the editor was last asked to select.
     pub reveal: Option<Reveal>,
+    /// The Ownership view's selected value, by name (`%3`); `None`: the view's first value
+    /// with ownership.
+    pub value: Option<AttrValue>,
+    /// The last text the app itself edited (a teaching edit, an inserted declaration): the
+    /// editor splices it in through its undo history instead of replacing its content.
+    pub app_edit: Option<AttrValue>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -167,6 +194,10 @@ pub enum Action {
     SetResilient { name: String, on: bool },
     /// Opaque-values SIL on, off, or (`None`) as the file says.
     SetOpaqueValues(Option<bool>),
+    /// Select a value of the Ownership view by name (`None`: the default value).
+    SelectValue(Option<String>),
+    /// Apply a "break it" teaching edit to the selected value.
+    BreakIt(Break),
     /// Ask the editor to select this span of the analysed text.
     Reveal(Span),
     /// Insert a declaration (a stub for an unknown type) after the file's imports.
@@ -222,6 +253,8 @@ impl State {
             stash: None,
             types: TypesUi::default(),
             reveal: None,
+            value: None,
+            app_edit: None,
         };
         blank.with_doc(doc)
     }
@@ -320,6 +353,53 @@ impl State {
         self.cursors.insert(tab, k);
     }
 
+    /// The value the Ownership view shows: the selected one if the function has it, else the
+    /// value of the verifier's first finding, else the first value with ownership.
+    pub fn ownership_value(&self) -> Option<ValueId> {
+        let o = self.analysis.as_ref().ok()?.ownership.as_ref()?;
+        self.value
+            .as_deref()
+            .and_then(|n| query::value_named(&o.fo, n))
+            .or_else(|| o.verdict.findings.first().map(|f| f.value))
+            .or_else(|| query::first_interesting(&o.fo))
+    }
+
+    /// The text after the teaching edit `kind` on the shown value, if it applies (never while
+    /// the text has errors: the spans index the last program that parsed).
+    pub fn broken(&self, kind: Break) -> Option<String> {
+        if self.is_stale() {
+            return None;
+        }
+        let a = self.analysis.as_ref().ok()?;
+        let o = a.ownership.as_ref()?;
+        let v = self.ownership_value()?;
+        let f = &a.function;
+        let mut text = self.program.as_ref()?.source.clone();
+        let lo = |i: optlab_core::InstId| f.insts.get(i).map(|x| x.span.lo as usize);
+        match kind {
+            Break::DeleteDestroy => {
+                let at = lo(query::destroy_to_delete(f, &o.fo, v)?)?;
+                text.replace_range(line_range(&text, at), "");
+            }
+            Break::MoveEndBorrowUp => {
+                let (end, user) = query::end_borrow_to_move(f, &o.fo, v)?;
+                let (end_at, user_at) = (lo(end)?, lo(user)?);
+                let r = line_range(&text, end_at);
+                let u = line_range(&text, user_at);
+                if u.start >= r.start {
+                    return None;
+                }
+                let mut line = text[r.clone()].to_string();
+                if !line.ends_with('\n') {
+                    line.push('\n');
+                }
+                text.replace_range(r, "");
+                text.insert_str(u.start, &line);
+            }
+        }
+        Some(text)
+    }
+
     /// The state after `action`.
     pub fn apply(&self, action: Action) -> State {
         let mut s = self.clone();
@@ -357,6 +437,7 @@ impl State {
                 s.expr = None;
                 s.types = TypesUi::default();
                 s.reveal = None;
+                s.value = None;
                 return s.with_doc(Doc::from_example(ex));
             }
             Action::SelectFunction(name) => {
@@ -369,6 +450,7 @@ impl State {
                     // A what-if names the function's generic parameters; another function's
                     // `T` is another parameter.
                     s.types.row = None;
+                    s.value = None;
                     s.types.assume.subst.clear();
                     s.reanalyse();
                 }
@@ -415,6 +497,13 @@ impl State {
             Action::SelectInst(i) => s.inst = i,
             Action::SelectExpr(e) => s.expr = e.map(AttrValue::from),
             Action::SelectType(t) => s.types.row = t.map(AttrValue::from),
+            Action::SelectValue(v) => s.value = v.map(AttrValue::from),
+            Action::BreakIt(kind) => {
+                if let Some(text) = s.broken(kind) {
+                    s.app_edit = Some(text.clone().into());
+                    return s.apply(Action::Edit(text));
+                }
+            }
             Action::SetWhatIf { param, ty } => {
                 let ty = ty.map(|t| t.trim().trim_start_matches('$').trim().to_string()).filter(|t| !t.is_empty());
                 let before = s.types.assume.subst.get(&param).cloned();
@@ -454,6 +543,7 @@ impl State {
                 }
                 let mut next = text;
                 next.insert_str(at, &decl);
+                s.app_edit = Some(next.clone().into());
                 return s.apply(Action::Edit(next));
             }
             Action::SetTheme(t) => s.theme = t,

@@ -1,5 +1,5 @@
 //! The view tabs, built from core's pass registry: the views of the analyses (CFG, both
-//! dominator trees, control dependence, SIL types), one tab per registered pass, and the before/after
+//! dominator trees, control dependence, SIL types, ownership), one tab per registered pass, and the before/after
 //! view. A tab is its slug (its name in links), so adding a pass to
 //! `optlab_core::passes::REGISTRY` adds its tab here without an edit.
 
@@ -9,12 +9,13 @@ use optlab_core::passes::{by_slug, Pass, REGISTRY};
 pub struct Tab(&'static str);
 
 /// The analyses' views before the passes, the before/after view after them.
-const BEFORE_PASSES: [(Tab, &str); 5] = [
+const BEFORE_PASSES: [(Tab, &str); 6] = [
     (Tab::CFG, "CFG"),
     (Tab::DOM, "Dominators"),
     (Tab::PDOM, "Post-dominators"),
     (Tab::CDG, "Control dependence"),
     (Tab::TYPES, "Types"),
+    (Tab::OWNERSHIP, "Ownership"),
 ];
 const AFTER_PASSES: [(Tab, &str); 1] = [(Tab::DIFF, "Before / after")];
 
@@ -25,6 +26,8 @@ impl Tab {
     pub const CDG: Tab = Tab("cdg");
     /// SIL type lowering: every type of the function trivial, loadable or address-only.
     pub const TYPES: Tab = Tab("types");
+    /// OSSA ownership: kinds, lifetimes, borrow scopes and Swift's ownership verifier.
+    pub const OWNERSHIP: Tab = Tab("ownership");
     pub const DIFF: Tab = Tab("diff");
 
     /// The tab of the registered pass `slug` (a pass's view names its own tab this way).
@@ -75,7 +78,7 @@ mod tests {
     #[test]
     fn every_registered_pass_has_a_tab_between_the_analyses_and_the_diff() {
         let all = Tab::all();
-        assert_eq!(all.len(), 6 + REGISTRY.len());
+        assert_eq!(all.len(), 7 + REGISTRY.len());
         assert_eq!(all[0], Tab::CFG);
         assert_eq!(*all.last().unwrap(), Tab::DIFF);
         for p in REGISTRY {

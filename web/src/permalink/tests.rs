@@ -230,7 +230,7 @@ fn arb_snapshot() -> impl Strategy<Value = Snapshot> {
         (any::<String>(), prop_oneof![Just("sil"), Just("bril")], opt_text(), opt_text(), opt_text(), opt_text()),
         (any::<Option<u32>>(), opt_text(), opt_text(), any::<Option<u32>>(), opt_text()),
         (any::<bool>(), any::<bool>(), any::<bool>()),
-        (opt_text(), any::<Option<[u32; 2]>>()),
+        (opt_text(), any::<Option<[u32; 2]>>(), opt_text()),
         (
             opt_text(),
             proptest::collection::btree_map(any::<String>(), any::<String>(), 0..3),
@@ -238,7 +238,7 @@ fn arb_snapshot() -> impl Strategy<Value = Snapshot> {
             any::<Option<bool>>(),
         ),
     )
-        .prop_map(|((src, lang, file, func, view, pass), (step, expr, block, inst, theme), (lecture, embed, exercise), (pipe, stages), (ty, whatif, resilient, opaque))| {
+        .prop_map(|((src, lang, file, func, view, pass), (step, expr, block, inst, theme), (lecture, embed, exercise), (pipe, stages, val), (ty, whatif, resilient, opaque))| {
             Snapshot {
                 v: VERSION,
                 src,
@@ -261,6 +261,7 @@ fn arb_snapshot() -> impl Strategy<Value = Snapshot> {
                 whatif,
                 resilient,
                 opaque,
+                val,
             }
         })
 }

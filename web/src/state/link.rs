@@ -37,6 +37,7 @@ impl State {
             whatif: self.types.assume.subst.clone(),
             resilient: self.types.assume.resilient.iter().cloned().collect(),
             opaque: self.types.assume.opaque_values,
+            val: self.value.as_ref().map(|v| v.to_string()),
         }
     }
 
@@ -81,6 +82,7 @@ impl State {
         s.expr = snap.expr.clone().map(Into::into);
         s.block = snap.block.clone().map(Into::into);
         s.inst = snap.inst.map(InstId);
+        s.value = snap.val.clone().map(Into::into);
         if let Some(t) = snap.theme.as_deref().and_then(Theme::parse) {
             s.theme = Some(t);
         }

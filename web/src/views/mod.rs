@@ -11,6 +11,7 @@ pub mod dce;
 pub mod diff;
 pub mod dom;
 pub mod lcm;
+pub mod ownership;
 pub mod pass;
 pub mod types;
 
@@ -48,6 +49,7 @@ pub fn view_pane(props: &ViewProps) -> Html {
             Tab::DOM | Tab::PDOM | Tab::CDG => html! { <dom::DomView ..props.clone() /> },
             Tab::DIFF => html! { <diff::DiffView ..props.clone() /> },
             Tab::TYPES => html! { <types::TypesView ..props.clone() /> },
+            Tab::OWNERSHIP => html! { <ownership::OwnershipView ..props.clone() /> },
             tab => match PASS_VIEWS.iter().find(|(slug, _)| *slug == tab.slug()) {
                 Some((_, view)) => view(props),
                 None => html! { <pass::PassView ..props.clone() /> },

@@ -26,6 +26,7 @@ mod names;
 mod report;
 mod rules;
 mod verify;
+pub mod query;
 
 pub use analysis::{analyze, BorrowScope, FunctionOwnership, Lifetime, OperandInfo, Slot, ValueInfo};
 pub use names::Names;
