@@ -471,3 +471,29 @@ fn initial_values_are_the_seeds() {
     let starts_true: Vec<&str> = Pred::ALL.into_iter().filter(|&p| p.initial()).map(Pred::name).collect();
     assert_eq!(starts_true, ["Transp", "NdSafe", "XdSafe", "NuSafe", "XuSafe", "NDelayed", "XDelayed"]);
 }
+
+#[test]
+fn sil_critical_edge_out_of_switch_enum_is_refused_with_the_reason() {
+    let text = "sil_stage canonical
+
+import Builtin
+import Swift
+
+sil @f : $@convention(thin) (Optional<Builtin.Int64>, Builtin.Int64) -> Builtin.Int64 {
+bb0(%0 : $Optional<Builtin.Int64>, %1 : $Builtin.Int64):
+  switch_enum %0 : $Optional<Builtin.Int64>, case #Optional.some!enumelt: bb1, case #Optional.none!enumelt: bb2
+
+bb1(%2 : $Builtin.Int64):
+  %3 = builtin \"add_Int64\"(%1 : $Builtin.Int64, %1 : $Builtin.Int64) : $Builtin.Int64
+  br bb2
+
+bb2:
+  %4 = builtin \"add_Int64\"(%1 : $Builtin.Int64, %1 : $Builtin.Int64) : $Builtin.Int64
+  return %4 : $Builtin.Int64
+}
+";
+    let m = parse_module(Lang::Sil, "t.sil", text).unwrap_or_else(|d| panic!("parse: {d:?}"));
+    let err = run_function(&m.functions[0], &Options::default()).unwrap_err();
+    assert!(matches!(err, LcmError::Unsupported { .. }), "{err}");
+    assert!(err.to_string().contains("bb0 → bb2 leaves a `switch_enum`"), "{err}");
+}
