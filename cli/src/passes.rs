@@ -100,7 +100,8 @@ struct LcmOpts {
     /// json (every expression), or a table: markdown, latex, csv.
     #[arg(long)]
     format: Option<String>,
-    /// The expression a table shows, as `op arg1 arg2` (e.g. "add a b").
+    /// The expression a table shows, as `op arg1 arg2` (e.g. "add a b"); in SIL as the tables
+    /// write it (e.g. 'builtin "add_Int64"(%0, %1)')
     #[arg(long)]
     expr: Option<String>,
     /// Print the transformed program instead.

@@ -596,6 +596,15 @@ impl SilGen {
     fn compute(&mut self) {
         // Few operands, so the same expression recurs on different paths.
         let (a, b) = (self.pick(), self.pick());
+        if self.rng.chance(15) {
+            // Aggregates of trivial values are candidates too.
+            let (t, x) = (self.v(), self.v());
+            let k = self.rng.below(2);
+            self.line(format!("%{t} = tuple (%{a} : {I64}, %{b} : {I64})"));
+            self.line(format!("%{x} = tuple_extract %{t} : $(Builtin.Int64, Builtin.Int64), {k}"));
+            self.scope.push(x);
+            return;
+        }
         let op = *self.rng.pick(SIL_OPS);
         let x = self.v();
         self.line(format!("%{x} = builtin \"{op}_Int64\"(%{a} : {I64}, %{b} : {I64}) : {I64}"));
@@ -793,6 +802,13 @@ fn sil_expr_text(f: &Function, inst: &Inst) -> Option<String> {
         (Op::Sil(optlab_core::ir::SilOp::Builtin), Imm::Name(name)) if inst.results.len() == 1 => {
             let args: Vec<String> = inst.args.iter().map(|&a| format!("%{}", f.value_name(a))).collect();
             Some(format!("builtin \"{name}\"({})", args.join(", ")))
+        }
+        (Op::Sil(optlab_core::ir::SilOp::Tuple), _) if !inst.args.is_empty() => {
+            let args: Vec<String> = inst.args.iter().map(|&a| format!("%{}", f.value_name(a))).collect();
+            Some(format!("tuple ({})", args.join(", ")))
+        }
+        (Op::Sil(optlab_core::ir::SilOp::TupleExtract), Imm::Index(k)) => {
+            Some(format!("tuple_extract %{}, {k}", f.value_name(inst.args[0])))
         }
         _ => None,
     }
