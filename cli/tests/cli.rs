@@ -299,11 +299,18 @@ fn lcm_json_tables_and_emit() {
 }
 
 #[test]
-fn lcm_refuses_sil_plainly() {
+fn lcm_runs_on_sil_tables_and_emit() {
     let (_d, path) = temp_file("cd.sil", CONTROL_DEPENDENT_SIL);
     let o = optlab(&["lcm", &path], None);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("Bril"), "{}", stderr(&o));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("\"functions\""), "{}", stdout(&o));
+    let article = concat!(env!("CARGO_MANIFEST_DIR"), "/../static/examples/lcm_article.sil");
+    let o = optlab(&["lcm", "--emit", article], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("bb12(%t12 : $Builtin.Int64, %2 : $Builtin.Int64):"), "{}", stdout(&o));
+    let o = optlab(&["lcm", "--format", "csv", "--expr", "builtin \"sdiv_Int64\"(%a, %b)", article], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).lines().count() >= 15, "{}", stdout(&o));
 }
 
 #[test]

@@ -135,3 +135,65 @@ fn every_core_benchmark_prints_its_out_file_and_evaluates_no_more() {
     eprintln!("{table}");
     assert!(ev_a <= ev_b);
 }
+
+/// Swift's own SIL test files (`../shared/corpus/swift/**/*.sil`): LCM on every function
+/// either transforms it into SIL that verifies, is in SSA form (both checked inside
+/// `run_function`) and parses again to the same module, or refuses with a stated reason —
+/// never an error for being SIL, never an internal error.
+#[test]
+fn every_swift_corpus_function_is_transformed_or_refused_with_a_reason() {
+    use optlab_core::passes::lcm::{run_module_lenient, LcmError};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/swift");
+    let mut files = Vec::new();
+    let mut stack = vec![dir];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("corpus directory").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "sil") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(!files.is_empty(), "no SIL corpus files");
+    let (mut changed, mut unchanged, mut refused, mut unparsed, mut with_candidates) = (0, 0, Vec::new(), 0, 0);
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap();
+        let Ok(m) = parse_module(Lang::Sil, &path.display().to_string(), &text) else {
+            // Files the parser rejects (e.g. the ownership verifier's invalid inputs) are not
+            // LCM's business.
+            unparsed += 1;
+            continue;
+        };
+        let (out, results) = run_module_lenient(&m, &Options::default());
+        for r in &results {
+            if r.as_ref().is_ok_and(|o| !o.exprs.is_empty()) {
+                with_candidates += 1;
+            }
+            match r {
+                Ok(o) if o.moved().is_empty() => unchanged += 1,
+                Ok(_) => changed += 1,
+                Err(e @ LcmError::Unsupported { .. }) => refused.push(format!("{}: {e}", path.display())),
+                Err(e @ LcmError::Malformed { .. }) => refused.push(format!("{}: {e}", path.display())),
+                Err(e) => panic!("{}: {e}", path.display()),
+            }
+        }
+        let printed = print_module(&out, Naming::User);
+        let again = parse_module(Lang::Sil, "again.sil", &printed)
+            .unwrap_or_else(|d| panic!("{}: the result does not parse again: {d:?}\n{printed}", path.display()));
+        for f in again.bodies() {
+            optlab_core::ir::verify(f).unwrap_or_else(|d| panic!("{}: @{} does not verify: {d:?}", path.display(), f.name));
+        }
+    }
+    println!(
+        "SIL corpus: {} files ({unparsed} not parsed), {changed} functions transformed, {unchanged} unchanged (nothing to move; {with_candidates} with candidate expressions), {} refused",
+        files.len(),
+        refused.len()
+    );
+    for r in &refused {
+        println!("  refused: {r}");
+    }
+    assert!(refused.iter().all(|r| !r.contains("runs on Bril")));
+}

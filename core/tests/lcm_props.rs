@@ -16,7 +16,7 @@
 
 use optlab_core::interp::RunConfig;
 use optlab_core::ir::{BlockId, BrilOp, Effect, Function, Imm, Inst, Lang, Module, Op, Type, ValueDef};
-use optlab_core::passes::lcm::{run_module, LcmOutput, Options, Pred};
+use optlab_core::passes::lcm::{run_module, Edit, LcmOutput, Options, Pred, Step};
 use optlab_core::print::{print_module, Naming};
 use optlab_core::testgen::{self, build_module, BrilInst, FuncSpec, GenConfig, Rng};
 use std::collections::{BTreeMap, BTreeSet};
@@ -79,7 +79,7 @@ fn naive_graph(f: &Function) -> NaiveGraph {
                         succ[k].push(j);
                     }
                 }
-                exit[k] = f.insts[t].op == Op::Bril(BrilOp::Ret);
+                exit[k] = f.insts[t].op.is_function_exit();
             }
             None if k + 1 < n => succ[k].push(k + 1),
             None => exit[k] = true,
@@ -155,7 +155,12 @@ fn naive_predicates(f: &Function, g: &NaiveGraph, texts: &[Option<String>], text
         xcomp[k] = available && killed;
         transp[k] = !killed;
     }
+    naive_global(g, ncomp, xcomp, transp)
+}
 
+/// The ten global predicates from the three local ones, `[pred][block]` for all thirteen.
+fn naive_global(g: &NaiveGraph, ncomp: Vec<bool>, xcomp: Vec<bool>, transp: Vec<bool>) -> Vec<Vec<bool>> {
+    let n = g.blocks.len();
     let r = &g.reach;
     let live: Vec<usize> = (0..n).filter(|&k| r[k]).collect();
 
@@ -551,4 +556,368 @@ fn a_thousand_block_function_is_fast_and_its_trace_small() {
     assert!(took.as_secs_f64() < 10.0, "LCM took {took:?}");
     assert!(json.len() < 64 << 20, "trace of {} MB", json.len() >> 20);
     oracle_agrees(o).unwrap();
+}
+
+// ---------------------------------------------------------------------------------------
+// SIL: random functions with loops (counters as block arguments, do-while loops whose back
+// edge is a critical `cond_br` edge with arguments), if/else joins with block arguments,
+// trapping divisions and remainders, and calls (observable effects).
+
+const I64: &str = "$Builtin.Int64";
+const SIL_OPS: &[&str] = &["add", "sub", "mul", "xor", "add", "sdiv", "srem"];
+
+struct SilGen {
+    out: String,
+    rng: Rng,
+    block: usize,
+    value: usize,
+    /// Values the current point may read (a stack: branches pop what they defined).
+    scope: Vec<String>,
+}
+
+impl SilGen {
+    fn v(&mut self) -> String {
+        self.value += 1;
+        format!("v{}", self.value)
+    }
+    fn b(&mut self) -> usize {
+        self.block += 1;
+        self.block
+    }
+    fn pick(&mut self) -> String {
+        let k = self.rng.below(self.scope.len());
+        self.scope[k].clone()
+    }
+    fn line(&mut self, s: String) {
+        self.out.push_str("  ");
+        self.out.push_str(&s);
+        self.out.push('\n');
+    }
+    fn compute(&mut self) {
+        // Few operands, so the same expression recurs on different paths.
+        let (a, b) = (self.pick(), self.pick());
+        if self.rng.chance(15) {
+            // Aggregates of trivial values are candidates too.
+            let (t, x) = (self.v(), self.v());
+            let k = self.rng.below(2);
+            self.line(format!("%{t} = tuple (%{a} : {I64}, %{b} : {I64})"));
+            self.line(format!("%{x} = tuple_extract %{t} : $(Builtin.Int64, Builtin.Int64), {k}"));
+            self.scope.push(x);
+            return;
+        }
+        let op = *self.rng.pick(SIL_OPS);
+        let x = self.v();
+        self.line(format!("%{x} = builtin \"{op}_Int64\"(%{a} : {I64}, %{b} : {I64}) : {I64}"));
+        if self.rng.chance(50) {
+            self.scope.push(x);
+        }
+    }
+    fn body(&mut self, depth: u32) {
+        for _ in 0..1 + self.rng.below(3) {
+            match self.rng.below(10) {
+                0..=5 => self.compute(),
+                6 => {
+                    let (a, x) = (self.pick(), self.v());
+                    self.line(format!("%{x} = apply %observe(%{a}) : $@convention(thin) (Builtin.Int64) -> ()"));
+                }
+                7 if depth < 3 => self.if_else(depth + 1),
+                8 if depth < 3 => self.while_loop(depth + 1),
+                9 if depth < 3 => self.do_while(depth + 1),
+                _ => self.compute(),
+            }
+        }
+    }
+    fn new_block(&mut self, l: usize, params: &str) {
+        self.out.push_str(&format!("\nbb{l}{params}:\n"));
+    }
+    fn if_else(&mut self, depth: u32) {
+        let (lt, le, lj) = (self.b(), self.b(), self.b());
+        let (a, b, c) = (self.pick(), self.pick(), self.v());
+        self.line(format!("%{c} = builtin \"cmp_slt_Int64\"(%{a} : {I64}, %{b} : {I64}) : $Builtin.Int1"));
+        self.line(format!("cond_br %{c}, bb{lt}, bb{le}"));
+        let mark = self.scope.len();
+        self.new_block(lt, "");
+        self.body(depth);
+        let from_t = self.pick();
+        self.line(format!("br bb{lj}(%{from_t} : {I64})"));
+        self.scope.truncate(mark);
+        self.new_block(le, "");
+        if self.rng.chance(60) {
+            self.body(depth);
+        }
+        let from_e = self.pick();
+        self.line(format!("br bb{lj}(%{from_e} : {I64})"));
+        self.scope.truncate(mark);
+        let p = self.v();
+        self.new_block(lj, &format!("(%{p} : {I64})"));
+        self.scope.push(p);
+    }
+    fn while_loop(&mut self, depth: u32) {
+        let (lh, lb, lx) = (self.b(), self.b(), self.b());
+        let (i, c, n) = (self.v(), self.v(), self.v());
+        self.line(format!("br bb{lh}(%zero : {I64})"));
+        self.new_block(lh, &format!("(%{i} : {I64})"));
+        self.line(format!("%{c} = builtin \"cmp_slt_Int64\"(%{i} : {I64}, %two : {I64}) : $Builtin.Int1"));
+        self.line(format!("cond_br %{c}, bb{lb}, bb{lx}"));
+        let mark = self.scope.len();
+        self.new_block(lb, "");
+        self.scope.push(i.clone());
+        self.body(depth);
+        self.line(format!("%{n} = builtin \"add_Int64\"(%{i} : {I64}, %one : {I64}) : {I64}"));
+        self.line(format!("br bb{lh}(%{n} : {I64})"));
+        self.scope.truncate(mark);
+        self.new_block(lx, "");
+    }
+    fn do_while(&mut self, depth: u32) {
+        let (lh, lx) = (self.b(), self.b());
+        let (i, c, n) = (self.v(), self.v(), self.v());
+        self.line(format!("br bb{lh}(%zero : {I64})"));
+        self.new_block(lh, &format!("(%{i} : {I64})"));
+        let mark = self.scope.len();
+        self.body(depth);
+        self.scope.truncate(mark);
+        self.line(format!("%{n} = builtin \"add_Int64\"(%{i} : {I64}, %one : {I64}) : {I64}"));
+        self.line(format!("%{c} = builtin \"cmp_slt_Int64\"(%{n} : {I64}, %two : {I64}) : $Builtin.Int1"));
+        self.line(format!("cond_br %{c}, bb{lh}(%{n} : {I64}), bb{lx}"));
+        self.new_block(lx, "");
+    }
+}
+
+/// A random SIL module: `@observe` (external, so each call is a line of output) and `@f`
+/// of three `Builtin.Int64` arguments.
+fn random_sil(seed: u64) -> String {
+    let mut g = SilGen {
+        out: String::new(),
+        rng: Rng::new(seed),
+        block: 0,
+        value: 0,
+        scope: vec!["a".into(), "b".into(), "c".into(), "one".into()],
+    };
+    g.out.push_str("sil_stage canonical\n\nimport Builtin\n\n");
+    g.out.push_str("sil @observe : $@convention(thin) (Builtin.Int64) -> ()\n\n");
+    g.out.push_str(&format!(
+        "sil @f : $@convention(thin) (Builtin.Int64, Builtin.Int64, Builtin.Int64) -> Builtin.Int64 {{\nbb0(%a : {I64}, %b : {I64}, %c : {I64}):\n"
+    ));
+    g.line(format!("%zero = integer_literal {I64}, 0"));
+    g.line(format!("%one = integer_literal {I64}, 1"));
+    g.line(format!("%two = integer_literal {I64}, 2"));
+    g.line("%observe = function_ref @observe : $@convention(thin) (Builtin.Int64) -> ()".into());
+    for _ in 0..2 + g.rng.below(3) {
+        g.body(0);
+    }
+    let r = g.pick();
+    g.line(format!("return %{r} : {I64}"));
+    g.out.push_str("}\n");
+    g.out
+}
+
+/// Text instrumentation: before every candidate computation (`%x = builtin "…"(…)`), a call
+/// `@lcm_mark(k)` where `k` numbers the computation's right-hand side — the expression, as
+/// insertions clone it. Done on the printed program after LCM ran, so it moves nothing.
+///
+/// SSA renames: a deleted computation's uses now read the value that reaches them (an
+/// inserted computation or a new block argument), so `canon` maps all of those names, before
+/// and after, to one name per moved expression; the right-hand sides then compare.
+fn instrument_sil(text: &str, table: &mut Vec<String>, canon: &std::collections::HashMap<String, String>) -> String {
+    let mut out = String::new();
+    let mut n = 0;
+    for line in text.lines() {
+        if line.starts_with("sil @f ") {
+            out.push_str("sil @lcm_mark : $@convention(thin) (Builtin.Int64) -> ()\n\n");
+        }
+        if let Some((_, rhs)) = line.split_once(" = builtin \"").filter(|_| line.trim_start().starts_with('%')) {
+            let rhs: String = rhs
+                .split_inclusive(['%', ' ', ',', ')'])
+                .map(|w| {
+                    let name = w.trim_end_matches([' ', ',', ')', '%']);
+                    match canon.get(name) {
+                        Some(c) => w.replacen(name, c, 1),
+                        None => w.to_string(),
+                    }
+                })
+                .collect();
+            let k = table.iter().position(|x| *x == rhs).unwrap_or_else(|| {
+                table.push(rhs.clone());
+                table.len() - 1
+            });
+            n += 1;
+            out.push_str(&format!("  %mk{n} = integer_literal {I64}, {k}\n"));
+            out.push_str(&format!("  %mf{n} = function_ref @lcm_mark : $@convention(thin) (Builtin.Int64) -> ()\n"));
+            out.push_str(&format!("  %mr{n} = apply %mf{n}(%mk{n}) : $@convention(thin) (Builtin.Int64) -> ()\n"));
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+fn sil_marks(stdout: &str) -> BTreeMap<String, usize> {
+    let mut m = BTreeMap::new();
+    for l in stdout.lines().filter(|l| l.starts_with("@lcm_mark(")) {
+        *m.entry(l.to_string()).or_insert(0) += 1;
+    }
+    m
+}
+
+/// The oracle's local predicates for SIL, from the issue's rules: a block defining an operand
+/// (a result, or a parameter of a block other than the entry) modifies the expression; for a
+/// division or remainder, so do calls and the other trapping builtin.
+fn naive_sil_predicates(f: &Function, g: &NaiveGraph, texts: &[Option<String>], text: &str) -> Vec<Vec<bool>> {
+    let n = g.blocks.len();
+    let operands: Vec<String> =
+        text.split(['(', ',', ')', ' ']).filter(|w| w.starts_with('%')).map(|w| w[1..].to_string()).collect();
+    let trap_name = ["sdiv_Int64", "srem_Int64"].into_iter().find(|t| text.contains(&format!("\"{t}\"")));
+    let (mut ncomp, mut xcomp, mut transp) = (vec![false; n], vec![false; n], vec![true; n]);
+    for (k, &b) in g.blocks.iter().enumerate() {
+        let mut killed = k != 0 && f.blocks[b].params.iter().any(|&p| operands.contains(&f.values[p].name));
+        let mut available = false;
+        for i in f.blocks[b].all_insts() {
+            let inst = &f.insts[i];
+            if texts[i.0 as usize].as_deref() == Some(text) {
+                if !killed {
+                    ncomp[k] = true;
+                }
+                available = true;
+            }
+            let defines = inst.results.iter().any(|&r| operands.contains(&f.values[r].name));
+            let barrier = trap_name.is_some_and(|t| match &inst.imm {
+                Imm::Name(other) if inst.op == Op::Sil(optlab_core::ir::SilOp::Builtin) => {
+                    other != t && (other.starts_with("sdiv") || other.starts_with("srem"))
+                }
+                _ => inst.effect() == Effect::SideEffect,
+            });
+            if defines || barrier {
+                killed = true;
+                available = false;
+            }
+        }
+        xcomp[k] = available && killed;
+        transp[k] = !killed;
+    }
+    naive_global(g, ncomp, xcomp, transp)
+}
+
+fn sil_expr_text(f: &Function, inst: &Inst) -> Option<String> {
+    match (&inst.op, &inst.imm) {
+        (Op::Sil(optlab_core::ir::SilOp::Builtin), Imm::Name(name)) if inst.results.len() == 1 => {
+            let args: Vec<String> = inst.args.iter().map(|&a| format!("%{}", f.value_name(a))).collect();
+            Some(format!("builtin \"{name}\"({})", args.join(", ")))
+        }
+        (Op::Sil(optlab_core::ir::SilOp::Tuple), _) if !inst.args.is_empty() => {
+            let args: Vec<String> = inst.args.iter().map(|&a| format!("%{}", f.value_name(a))).collect();
+            Some(format!("tuple ({})", args.join(", ")))
+        }
+        (Op::Sil(optlab_core::ir::SilOp::TupleExtract), Imm::Index(k)) => {
+            Some(format!("tuple_extract %{}, {k}", f.value_name(inst.args[0])))
+        }
+        _ => None,
+    }
+}
+
+fn sil_oracle_agrees(o: &LcmOutput) -> Result<(), String> {
+    let f = &o.split;
+    let g = naive_graph(f);
+    let per_inst: Vec<Option<String>> = f.insts.values().map(|inst| sil_expr_text(f, inst)).collect();
+    let texts: BTreeSet<String> = f.placed_insts().filter_map(|(_, i)| per_inst[i.0 as usize].clone()).collect();
+    let mine: BTreeSet<String> = o.exprs.values().map(|e| e.text()).collect();
+    if texts != mine {
+        return Err(format!("candidate expressions differ: oracle {texts:?}, pass {mine:?}"));
+    }
+    for (e, x) in o.exprs.iter() {
+        let text = x.text();
+        let want = naive_sil_predicates(f, &g, &per_inst, &text);
+        for (pi, p) in Pred::ALL.iter().enumerate() {
+            for (k, &b) in g.blocks.iter().enumerate() {
+                if o.preds.holds(*p, b, e) != want[pi][k] {
+                    return Err(format!("{p}({}) for `{text}`: pass and equations differ", f.blocks[b].name));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn random_sil_functions_stay_ssa_keep_behaviour_and_never_evaluate_more() {
+    use optlab_core::cfg::Cfg;
+    use optlab_core::dom::{verify_ssa, DomTree};
+    let inputs: Vec<Vec<String>> = [["7", "3", "2"], ["0", "5", "0"], ["-4", "0", "9"], ["100", "-7", "1"]]
+        .iter()
+        .map(|xs| xs.iter().map(|s| s.to_string()).collect())
+        .collect();
+    let (mut programs, mut moved, mut phis, mut ev_before, mut ev_after) = (0, 0, 0, 0, 0);
+    for seed in 0..1500u64 {
+        let text = random_sil(seed);
+        let m = optlab_core::parse_module(Lang::Sil, "r.sil", &text).unwrap_or_else(|d| panic!("seed {seed}: {d:?}\n{text}"));
+        let (out, outputs) = run_module(&m, &Options::default()).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
+        programs += 1;
+        let after = print_module(&out, Naming::User);
+        for o in &outputs {
+            if o.name != "f" {
+                continue;
+            }
+            if !o.moved().is_empty() {
+                moved += 1;
+            }
+            if o.result.layout.iter().any(|&b| o.result.blocks[b].params.len() > o.split.blocks[b].params.len()) {
+                phis += 1;
+            }
+            if let Err(e) = sil_oracle_agrees(o) {
+                panic!("seed {seed}: {e}\n{text}");
+            }
+        }
+        // Verifies and is SSA after a print → parse round trip.
+        let again = optlab_core::parse_module(Lang::Sil, "a.sil", &after).unwrap_or_else(|d| panic!("seed {seed}: {d:?}\n{after}"));
+        for f in again.bodies() {
+            optlab_core::ir::verify(f).unwrap_or_else(|d| panic!("seed {seed}: {d:?}\n{after}"));
+            let cfg = Cfg::new(f);
+            let dt = DomTree::dominators(f, &cfg);
+            verify_ssa(f, &cfg, &dt).unwrap_or_else(|d| panic!("seed {seed}: not SSA: {d:?}\n{after}"));
+        }
+        let run_cfg = RunConfig { step_limit: 1_000_000, ..RunConfig::default() };
+        if let Err(mm) = testgen::harness::differential_entry(&m, &again, "f", &inputs, &run_cfg) {
+            panic!("seed {seed}: {mm}\n--- original\n{text}\n--- after LCM\n{after}");
+        }
+        let mut canon = std::collections::HashMap::new();
+        for o in &outputs {
+            for st in &o.trace.steps {
+                if let Step::Transform { edits, temps, .. } = st {
+                    for t in temps {
+                        canon.insert(t.name.clone(), format!("E{}", t.expr.0));
+                    }
+                    for e in edits {
+                        if let Edit::Replace { expr, from, to, .. } = e {
+                            canon.insert(o.split.value_name(*from).to_string(), format!("E{}", expr.0));
+                            canon.insert(o.result.value_name(*to).to_string(), format!("E{}", expr.0));
+                        }
+                    }
+                }
+            }
+        }
+        let mut table = Vec::new();
+        let ib = instrument_sil(&print_module(&m, Naming::User), &mut table, &canon);
+        let ia = instrument_sil(&after, &mut table, &canon);
+        let ib = optlab_core::parse_module(Lang::Sil, "ib.sil", &ib).unwrap_or_else(|d| panic!("{d:?}\n{ib}"));
+        let ia = optlab_core::parse_module(Lang::Sil, "ia.sil", &ia).unwrap_or_else(|d| panic!("{d:?}\n{ia}"));
+        for input in &inputs {
+            let cfg = RunConfig { args: input.clone(), ..run_cfg.clone() };
+            let rb = optlab_core::interp::sil::run(&ib, "f", &cfg);
+            if rb.error.is_some() {
+                continue;
+            }
+            let ra = optlab_core::interp::sil::run(&ia, "f", &cfg);
+            assert!(ra.error.is_none(), "seed {seed}: instrumented run failed: {:?}\n{after}", ra.error);
+            let (mb, ma) = (sil_marks(&rb.stdout), sil_marks(&ra.stdout));
+            for (k, &n) in &ma {
+                let was = mb.get(k).copied().unwrap_or(0);
+                assert!(n <= was, "seed {seed}: {k} evaluated {n} times, was {was}, on {input:?}: `{}`\n{text}\n--- after\n{after}", k.trim_start_matches("@lcm_mark(").trim_end_matches(')').parse::<usize>().ok().and_then(|i| table.get(i)).cloned().unwrap_or_default());
+            }
+            ev_before += mb.values().sum::<usize>();
+            ev_after += ma.values().sum::<usize>();
+        }
+    }
+    eprintln!("{programs} SIL functions, {moved} changed, {phis} with new block arguments, evaluations {ev_before} → {ev_after}");
+    assert!(moved > programs / 10, "LCM moved something in only {moved} of {programs} functions");
+    assert!(phis > 0, "no function needed a new block argument");
+    assert!(ev_after < ev_before);
 }

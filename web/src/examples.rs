@@ -107,7 +107,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "lcm-article",
         title: "The LCM article's 13 nodes (Bril)",
-        teaches: "Every LCM predicate on seed 004's own graph: block nK is the article's node K, so its sets can be checked step by step.",
+        teaches: "Every LCM predicate on the article's graph (Knoop, Rüthing, Steffen): block nK is its node K, so each set can be checked step by step.",
         lang: Lang::Bril,
         file: "lcm_article.bril",
         source: example_file!("lcm_article.bril"),
@@ -119,6 +119,22 @@ pub const EXAMPLES: &[Example] = &[
         lang: Lang::Bril,
         file: "loop_invariant.bril",
         source: example_file!("loop_invariant.bril"),
+    },
+    Example {
+        id: "lcm-article-sil",
+        title: "The LCM article's 13 nodes (SIL)",
+        teaches: "The same graph in SIL (bbK is node K): the same 13 sets, and in SSA the moved division reaches bb12 as a new block argument.",
+        lang: Lang::Sil,
+        file: "lcm_article.sil",
+        source: example_file!("lcm_article.sil"),
+    },
+    Example {
+        id: "loop-invariant-sil",
+        title: "Loop-invariant bound (SIL)",
+        teaches: "LCM on SIL: the loop bound `builtin \"mul_Int64\"` recomputed in the header moves to bb0; the additions on the loop's block arguments stay.",
+        lang: Lang::Sil,
+        file: "loop_invariant.sil",
+        source: example_file!("loop_invariant.sil"),
     },
     Example {
         id: "functions",

@@ -14,10 +14,36 @@
 //! `store`, `load`, `alloc`, `free`) or one that can trap in a different way also counts as a
 //! modification of them. Otherwise LCM could hoist a division above a `print`, and a
 //! division by zero would then happen before output the original program produced.
+//!
+//! **SIL.** A candidate is a pure instruction on trivial values, which have no ownership:
+//! an arithmetic, bitwise or comparison `builtin` (`add_Int64`, `cmp_slt_Int64`, `fadd_FPIEEE64`,
+//! `sadd_with_overflow_Int32` …), `struct`, `tuple`, `struct_extract`, `tuple_extract`, and
+//! `enum` with a payload, all of whose operands and result have a trivial type. It is
+//! identified by its opcode, its operands (values) and everything else it prints — builtin
+//! name, field, element index, type annotations. Literals compute nothing worth moving. The
+//! builtins that can trap are the integer divisions and remainders (`sdiv`, `srem`, `udiv`,
+//! `urem`, `exact_*`: by zero, or `MIN / -1`); they are handled as Bril's `div` — any
+//! instruction with an observable effect (`apply`, `store`, `cond_fail` …) or a different trap
+//! modifies them. (`*_with_overflow` does not trap: it returns the overflow bit, and the
+//! `cond_fail` reading it is never a candidate.) In a function whose terminators may run code
+//! (`try_apply`, `yield`) no trapping candidate is kept, since the exit insertion point is
+//! before the terminator.
+//!
+//! **Transp in SSA.** A SIL value is defined once, so no instruction ever assigns an operand
+//! *again*; the seed's modification statement (変更文) cannot occur as written. What remains
+//! of its meaning is the other half of its role: a computation cannot be moved above a point
+//! where its operand does not yet hold the value it uses. So *the block that defines an
+//! operand (by an instruction result or a block parameter) modifies the expression*: it is not
+//! transparent, a computation after the definition is `XComp` but not `NComp`, and nothing is
+//! placed at its entry. Above the definition the operand does not exist; below it the operand
+//! never changes — exactly what `Transp` describes for a variable assigned at that point and
+//! nowhere else. The entry block's parameters are the function's arguments, defined before
+//! the start node as Bril's parameters are, and are not modifications.
 
 use super::graph::Graph;
 use crate::entity::{EntitySet, EntityVec};
-use crate::ir::{BlockId, BrilOp, Effect, Function, Imm, Inst, InstId, Op, Type, ValueId};
+use crate::ir::{BlockId, BrilOp, Effect, Function, Imm, Inst, InstId, Lang, Op, Piece, SilOp, Type, ValueDef, ValueId};
+use crate::passes::dce::is_trivial_type;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -37,7 +63,8 @@ pub struct Options {
 /// One candidate expression.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Expr {
-    pub op: BrilOp,
+    /// The opcode (`add`; SIL `builtin`, `struct_extract`, …).
+    pub op: Op,
     /// Operand names in the expression's order (sorted for commutative ops with `commute`).
     pub args: Vec<String>,
     /// The operands as values, from the first occurrence (used to build insertions).
@@ -46,11 +73,21 @@ pub struct Expr {
     pub ty: Type,
     /// Whether evaluating it can fail at run time (see the module comment).
     pub traps: bool,
+    /// SIL: the first occurrence, which insertions clone (same opcode, operands, builtin name,
+    /// field and type annotations; only the result is new). `None` for Bril.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<Inst>,
+    /// SIL: the text tables and the CLI use (`builtin "add_Int64"(%a, %b)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sil_text: Option<String>,
 }
 
 impl Expr {
     /// `op arg1 arg2`, the text the CLI, the JSON and the tables use.
     pub fn text(&self) -> String {
+        if let Some(t) = &self.sil_text {
+            return t.clone();
+        }
         let mut s = self.op.name().to_string();
         for a in &self.args {
             s.push(' ');
@@ -65,8 +102,26 @@ pub fn may_trap(op: &BrilOp) -> bool {
     matches!(op, BrilOp::Div | BrilOp::Int2Char)
 }
 
+/// A matched candidate occurrence: its identity and what building the expression needs.
+struct Cand {
+    op: Op,
+    /// Everything but the operands: the SIL printed form with `$k` for operand `k`
+    /// (builtin name, field, index, type annotations); empty for Bril.
+    shape: String,
+    names: Vec<String>,
+    values: Vec<ValueId>,
+    ty: Type,
+    /// The class of failure (Bril opcode name, SIL builtin name) if it can trap.
+    trap: Option<String>,
+    template: Option<Inst>,
+    text: Option<String>,
+}
+
 /// Whether `inst` is a computation LCM may move, and its identity (opcode, operand names).
-fn candidate_key(f: &Function, inst: &Inst, opts: &Options) -> Option<(BrilOp, Vec<String>, Vec<ValueId>, Type)> {
+fn candidate_key(f: &Function, inst: &Inst, opts: &Options) -> Option<Cand> {
+    if f.lang == Lang::Sil {
+        return sil_candidate(f, inst);
+    }
     let Op::Bril(op) = &inst.op else { return None };
     if matches!(op, BrilOp::Const | BrilOp::Id | BrilOp::Nop | BrilOp::PtrAdd | BrilOp::Load | BrilOp::Other(_)) {
         return None;
@@ -87,7 +142,107 @@ fn candidate_key(f: &Function, inst: &Inst, opts: &Options) -> Option<(BrilOp, V
         pairs.sort_by(|a, b| a.0.cmp(&b.0));
     }
     let (names, values) = pairs.into_iter().unzip();
-    Some((op.clone(), names, values, ty))
+    let trap = may_trap(op).then(|| op.name().to_string());
+    Some(Cand { op: inst.op.clone(), shape: String::new(), names, values, ty, trap, template: None, text: None })
+}
+
+/// SIL builtins that can trap: integer division and remainder (by zero, or `MIN / -1`).
+/// The `*_with_overflow` builtins do not trap — they return the overflow bit, and the
+/// `cond_fail` that reads it is the trap, which is never a candidate.
+pub fn sil_builtin_traps(name: &str) -> bool {
+    ["sdiv", "srem", "udiv", "urem", "exact_sdiv", "exact_udiv"].iter().any(|p| name.starts_with(&format!("{p}_")))
+}
+
+/// A SIL terminator that may run code with effects of its own (`try_apply`, `yield`, …):
+/// the exit insertion point is before it, so no trapping expression may be moved there.
+fn effectful_terminator(inst: &Inst) -> bool {
+    inst.is_terminator()
+        && !matches!(
+            inst.op,
+            Op::Sil(
+                SilOp::Br
+                    | SilOp::CondBr
+                    | SilOp::SwitchEnum
+                    | SilOp::SwitchValue
+                    | SilOp::Return
+                    | SilOp::Throw
+                    | SilOp::Unreachable
+            )
+        )
+}
+
+fn sil_type_of(f: &Function, v: ValueId) -> Option<String> {
+    match f.values.get(v) {
+        Some(d) if d.def != ValueDef::Undef => match &d.ty {
+            Some(Type::Sil(t)) => Some(t.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// SIL candidates: pure instructions on trivial values with no ownership — arithmetic and
+/// comparison builtins (and the trapping divisions), `struct`, `tuple`, `struct_extract`,
+/// `tuple_extract`, `enum` with a payload. Literals compute nothing worth moving.
+fn sil_candidate(f: &Function, inst: &Inst) -> Option<Cand> {
+    let Op::Sil(op) = &inst.op else { return None };
+    if inst.args.is_empty() || inst.results.len() != 1 || !inst.funcs.is_empty() || !inst.succs.is_empty() {
+        return None;
+    }
+    let mut trap = None;
+    match op {
+        SilOp::Builtin => {
+            let Imm::Name(name) = &inst.imm else { return None };
+            if sil_builtin_traps(name) {
+                trap = Some(name.clone());
+            } else if inst.effect() != Effect::Pure {
+                return None;
+            }
+        }
+        SilOp::Struct | SilOp::Tuple | SilOp::StructExtract | SilOp::TupleExtract | SilOp::Enum => {}
+        _ => return None,
+    }
+    let mut names = Vec::new();
+    for &v in &inst.args {
+        let t = sil_type_of(f, v)?;
+        if !is_trivial_type(&t) {
+            return None;
+        }
+        names.push(f.values[v].name.clone());
+    }
+    let rt = sil_type_of(f, inst.results[0])?;
+    if !is_trivial_type(&rt) {
+        return None;
+    }
+    let mut shape = format!("{} ", op.name());
+    for p in &inst.sil {
+        match p {
+            Piece::Text(t) => shape.push_str(t),
+            Piece::Arg(k) => shape.push_str(&format!("${k}")),
+            _ => return None,
+        }
+    }
+    let args: Vec<String> = inst.args.iter().map(|&v| f.value_in_code(v)).collect();
+    let text = match (op, &inst.imm) {
+        (SilOp::Builtin, Imm::Name(n)) => format!("builtin \"{n}\"({})", args.join(", ")),
+        (SilOp::StructExtract, Imm::Name(n)) => format!("struct_extract {}, {n}", args.join(", ")),
+        (SilOp::TupleExtract, Imm::Index(k)) => format!("tuple_extract {}, {k}", args.join(", ")),
+        (SilOp::Enum, Imm::Name(n)) => format!("enum ${rt}, {n}, {}", args.join(", ")),
+        (SilOp::Struct, _) => format!("struct ${rt} ({})", args.join(", ")),
+        _ => format!("{} ({})", op.name(), args.join(", ")),
+    };
+    let mut template = inst.clone();
+    template.results.clear();
+    Some(Cand {
+        op: inst.op.clone(),
+        shape,
+        names,
+        values: inst.args.clone(),
+        ty: Type::Sil(rt),
+        trap,
+        template: Some(template),
+        text: Some(text),
+    })
 }
 
 /// The candidate expressions of a function and what each instruction does to them.
@@ -102,37 +257,54 @@ pub struct Exprs {
     pub occurrences: EntityVec<ExprId, Vec<InstId>>,
     /// For each variable name, the expressions that have it as an operand.
     operand_of: HashMap<String, EntitySet<ExprId>>,
-    /// Trapping expressions, by opcode.
-    trapping: Vec<(BrilOp, EntitySet<ExprId>)>,
+    /// Trapping expressions, by class of failure (opcode or builtin name).
+    trapping: Vec<(String, EntitySet<ExprId>)>,
+    lang: Lang,
 }
 
 impl Exprs {
     /// Collects the candidates in layout order of their first occurrence. An expression whose
     /// occurrences declare different result types is left out: one temporary cannot hold it.
     pub fn collect(f: &Function, opts: &Options) -> Exprs {
-        let mut keys: Vec<(BrilOp, Vec<String>, Vec<ValueId>, Type)> = Vec::new();
-        let mut index: HashMap<(BrilOp, Vec<String>), usize> = HashMap::new();
+        let mut keys: Vec<Cand> = Vec::new();
+        let mut index: HashMap<(Op, String, Vec<String>), usize> = HashMap::new();
         let mut conflicting: Vec<bool> = Vec::new();
         let mut occurrence: Vec<(InstId, usize)> = Vec::new();
+        let no_trapping = f.lang == Lang::Sil
+            && placed_insts(f).any(|(_, i)| f.insts.get(i).is_some_and(effectful_terminator));
         for (_, i) in placed_insts(f) {
             let Some(inst) = f.insts.get(i) else { continue };
-            let Some((op, names, values, ty)) = candidate_key(f, inst, opts) else { continue };
-            let k = *index.entry((op.clone(), names.clone())).or_insert_with(|| {
-                keys.push((op, names, values, ty.clone()));
+            let Some(c) = candidate_key(f, inst, opts) else { continue };
+            if no_trapping && c.trap.is_some() {
+                continue;
+            }
+            let ty = c.ty.clone();
+            let k = *index.entry((c.op.clone(), c.shape.clone(), c.names.clone())).or_insert_with(|| {
+                keys.push(c);
                 conflicting.push(false);
                 keys.len() - 1
             });
-            if keys[k].3 != ty {
+            if keys[k].ty != ty {
                 conflicting[k] = true;
             }
             occurrence.push((i, k));
         }
         let mut id_of: Vec<Option<ExprId>> = vec![None; keys.len()];
         let mut list: EntityVec<ExprId, Expr> = EntityVec::new();
-        for (k, (op, args, arg_values, ty)) in keys.into_iter().enumerate() {
+        let mut trap_class: Vec<Option<String>> = Vec::new();
+        for (k, c) in keys.into_iter().enumerate() {
             if !conflicting[k] {
-                let traps = may_trap(&op);
-                id_of[k] = Some(list.push(Expr { op, args, arg_values, ty, traps }));
+                let traps = c.trap.is_some();
+                trap_class.push(c.trap);
+                id_of[k] = Some(list.push(Expr {
+                    op: c.op,
+                    args: c.names,
+                    arg_values: c.values,
+                    ty: c.ty,
+                    traps,
+                    template: c.template,
+                    sil_text: c.text,
+                }));
             }
         }
         let n = list.len();
@@ -145,48 +317,65 @@ impl Exprs {
             }
         }
         let mut operand_of: HashMap<String, EntitySet<ExprId>> = HashMap::new();
-        let mut trapping: Vec<(BrilOp, EntitySet<ExprId>)> = Vec::new();
-        for (e, x) in list.iter() {
+        let mut trapping: Vec<(String, EntitySet<ExprId>)> = Vec::new();
+        for ((e, x), class) in list.iter().zip(trap_class) {
             for a in &x.args {
                 operand_of.entry(a.clone()).or_insert_with(|| EntitySet::new_empty(n)).insert(e);
             }
-            if x.traps {
-                match trapping.iter_mut().find(|(op, _)| *op == x.op) {
+            if let Some(class) = class {
+                match trapping.iter_mut().find(|(c, _)| *c == class) {
                     Some((_, set)) => {
                         set.insert(e);
                     }
                     None => {
                         let mut set = EntitySet::new_empty(n);
                         set.insert(e);
-                        trapping.push((x.op.clone(), set));
+                        trapping.push((class, set));
                     }
                 }
             }
         }
-        Exprs { list, computes, occurrences, operand_of, trapping }
+        Exprs { list, computes, occurrences, operand_of, trapping, lang: f.lang }
     }
 
     pub fn len(&self) -> usize {
         self.list.len()
     }
 
-    /// The expressions `inst` modifies: those with an operand it assigns, and, if it has an
-    /// observable effect or can trap, the trapping expressions it must not be reordered with.
+    /// The expressions whose operand is `v` (a SIL block parameter, or any assigned value).
+    pub fn using(&self, f: &Function, v: ValueId) -> Option<&EntitySet<ExprId>> {
+        f.values.get(v).and_then(|d| self.operand_of.get(&d.name))
+    }
+
+    /// The class of failure of an instruction that can trap.
+    fn own_trap(&self, inst: &Inst) -> Option<String> {
+        match (&inst.op, &inst.imm) {
+            (Op::Bril(op), _) if may_trap(op) => Some(op.name().to_string()),
+            (Op::Sil(SilOp::Builtin), Imm::Name(n)) if sil_builtin_traps(n) => Some(n.clone()),
+            _ => None,
+        }
+    }
+
+    /// The expressions `inst` modifies: those with an operand it assigns (in SIL: defines),
+    /// and, if it has an observable effect or can trap, the trapping expressions it must not
+    /// be reordered with.
     pub fn kills(&self, f: &Function, inst: &Inst) -> EntitySet<ExprId> {
         let mut k = EntitySet::new_empty(self.len());
         for &r in &inst.results {
-            if let Some(set) = f.values.get(r).and_then(|v| self.operand_of.get(&v.name)) {
+            if let Some(set) = self.using(f, r) {
                 k.union_with(set);
             }
         }
-        let observable = matches!(inst.effect(), Effect::SideEffect | Effect::ReadsMemory);
-        let own_trap = match &inst.op {
-            Op::Bril(op) if may_trap(op) => Some(op),
-            _ => None,
-        };
+        if self.trapping.is_empty() {
+            return k;
+        }
+        let own_trap = self.own_trap(inst);
+        let observable = own_trap.is_none()
+            && (matches!(inst.effect(), Effect::SideEffect | Effect::ReadsMemory)
+                || (self.lang == Lang::Sil && effectful_terminator(inst)));
         if observable || own_trap.is_some() {
-            for (op, set) in &self.trapping {
-                if observable || own_trap != Some(op) {
+            for (class, set) in &self.trapping {
+                if observable || own_trap.as_ref() != Some(class) {
                     k.union_with(set);
                 }
             }
@@ -224,6 +413,15 @@ pub fn compute_local(f: &Function, g: &Graph, ex: &Exprs) -> Local {
         let mut killed = EntitySet::new_empty(n);
         let mut available = EntitySet::new_empty(n);
         let mut anticipated = EntitySet::new_empty(n);
+        // SIL: a block parameter is defined on entry, before anything the block computes. The
+        // entry block's parameters are the function's arguments, defined before the start
+        // node as Bril's parameters are: not a modification.
+        let params = if f.entry() == Some(b) { &[][..] } else { &block.params[..] };
+        for &p in params {
+            if let Some(set) = ex.using(f, p) {
+                killed.union_with(set);
+            }
+        }
         for i in block.all_insts() {
             let Some(inst) = f.insts.get(i) else { continue };
             if let Some(e) = ex.computes.get(i).copied().flatten() {

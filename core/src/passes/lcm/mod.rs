@@ -22,12 +22,18 @@
 //! one per fixpoint round, [`steps`]) and [`LcmOutput::snapshot`] replays the predicate table
 //! of one expression at any of them ([`replay`]).
 //!
-//! LCM runs on Bril only. In SIL every value is defined once: a temporary assigned in two
-//! predecessors of a join (an insertion in one, a kept computation in the other) would need a
-//! new block argument at the join and on every branch into it, and the deleted computations'
-//! uses would have to be rewritten to those arguments — an SSA-aware variant (SSAPRE-style
-//! renaming) that this pass does not implement, so SIL functions are refused with
-//! [`LcmError::NotBril`] rather than transformed wrongly.
+//! LCM runs on Bril and on SIL. On SIL the predicates are computed exactly as on Bril once
+//! the local sets are (`exprs.rs` says what a SIL candidate and a modification are); only
+//! step 7 differs, because every SIL value is defined once: instead of one temporary assigned
+//! in several places, each kept or inserted computation defines a value of its own, a join
+//! reached by several of them gets a new block argument (a phi, placed at the iterated
+//! dominance frontier where the value is live), every branch into it passes the value that
+//! reaches its end, and each deleted computation's uses are rewritten to the value that
+//! reaches it (`transform::transform_sil`). The result is checked with [`crate::ir::verify`]
+//! and [`crate::dom::verify_ssa`]. A SIL critical edge out of a terminator other than
+//! `br`/`cond_br` (`switch_enum`, `checked_cast_br`, …) cannot be split — its target's
+//! parameters are the terminator's results — so such a function is refused with
+//! [`LcmError::Unsupported`] when it has candidate expressions.
 
 mod exprs;
 mod graph;
@@ -55,11 +61,8 @@ use crate::ir::{verify, BlockId, Function, InstId, Lang, Module};
 /// Why LCM refused a function. The messages are for users (CLI and UI show them as is).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LcmError {
-    #[error(
-        "LCM runs on Bril; `{function}` is SIL, where a moved computation reaching a join from two \
-         places would need new block arguments to stay in SSA form, which this pass does not build"
-    )]
-    NotBril { function: String },
+    #[error("LCM cannot run on `{function}`: {reason}")]
+    Unsupported { function: String, reason: String },
     #[error("LCM cannot run on `{function}`: the function is malformed ({message})")]
     Malformed { function: String, message: String },
     #[error("no expression `{expr}`{}; expressions are: {}", in_function(.function), .available.join(", "))]
@@ -147,9 +150,6 @@ fn values(preds: &Predicates, list: &[Pred]) -> Vec<PredValues> {
 /// Runs all seven steps on one Bril function. Never panics: malformed input is refused with
 /// [`LcmError::Malformed`] (after [`crate::ir::verify`]).
 pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError> {
-    if f.lang != Lang::Bril {
-        return Err(LcmError::NotBril { function: f.name.clone() });
-    }
     if let Err(d) = verify(f) {
         let message = d.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; ");
         return Err(LcmError::Malformed { function: f.name.clone(), message });
@@ -164,13 +164,42 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
         return Err(LcmError::Internal { function: f.name.clone(), message: "a fixpoint did not converge".into() });
     }
     let preds = global.preds;
-    let t = transform::transform(&g, &graph, &ex, &preds, &splits);
+    if let Some(&(from, to)) = splits.blocked.first() {
+        if !ex.list.is_empty() {
+            return Err(LcmError::Unsupported {
+                function: f.name.clone(),
+                reason: format!(
+                    "the critical edge {} → {} leaves a `{}`, whose target receives the terminator's own \
+                     results, so no block can be put on it",
+                    g.block_name(from),
+                    g.block_name(to),
+                    g.blocks[from].term.map_or("", |t| g.insts[t].op.name())
+                ),
+            });
+        }
+    }
+    let t = match f.lang {
+        Lang::Bril => transform::transform(&g, &graph, &ex, &preds, &splits),
+        Lang::Sil => transform::transform_sil(&g, &graph, &ex, &preds, &splits)
+            .map_err(|message| LcmError::Internal { function: f.name.clone(), message })?,
+    };
     if let Err(d) = verify(&t.function) {
         let message = d.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; ");
         return Err(LcmError::Internal {
             function: f.name.clone(),
             message: format!("result does not verify: {message}"),
         });
+    }
+    if t.function.lang == Lang::Sil {
+        let cfg = crate::cfg::Cfg::new(&t.function);
+        let dt = crate::dom::DomTree::dominators(&t.function, &cfg);
+        if let Err(d) = crate::dom::verify_ssa(&t.function, &cfg, &dt) {
+            let message = d.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; ");
+            return Err(LcmError::Internal {
+                function: f.name.clone(),
+                message: format!("result is not in SSA form: {message}"),
+            });
+        }
     }
 
     let new_blocks = splits.new_blocks(g.blocks.len());
@@ -237,16 +266,28 @@ pub fn global_predicates(p: &Prepared) -> (Predicates, [Fixpoint; 3]) {
 /// Runs LCM on every function of a Bril module; returns the transformed module and each
 /// function's results. A SIL module is refused with [`LcmError::NotBril`].
 pub fn run_module(m: &Module, opts: &Options) -> Result<(Module, Vec<LcmOutput>), LcmError> {
-    if m.lang != Lang::Bril {
-        let function = m.functions.first().map(|f| f.name.clone()).unwrap_or_default();
-        return Err(LcmError::NotBril { function });
-    }
-    let outputs = m.functions.iter().map(|f| run_function(f, opts)).collect::<Result<Vec<_>, _>>()?;
+    let outputs = m.bodies().map(|f| run_function(f, opts)).collect::<Result<Vec<_>, _>>()?;
     let mut out = m.clone();
-    for (f, o) in out.functions.iter_mut().zip(&outputs) {
-        *f = o.result.clone();
+    for o in &outputs {
+        if let Some(f) = out.functions.iter_mut().find(|f| f.name == o.name) {
+            *f = o.result.clone();
+        }
     }
     Ok((out, outputs))
+}
+
+/// Like [`run_module`], but a function LCM refuses is kept unchanged and its reason returned
+/// next to it instead of failing the module (`optlab lcm --emit` on a SIL file with many
+/// functions).
+pub fn run_module_lenient(m: &Module, opts: &Options) -> (Module, Vec<Result<LcmOutput, LcmError>>) {
+    let results: Vec<Result<LcmOutput, LcmError>> = m.bodies().map(|f| run_function(f, opts)).collect();
+    let mut out = m.clone();
+    for o in results.iter().flatten() {
+        if let Some(f) = out.functions.iter_mut().find(|f| f.name == o.name) {
+            *f = o.result.clone();
+        }
+    }
+    (out, results)
 }
 
 #[cfg(test)]

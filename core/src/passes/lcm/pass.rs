@@ -13,8 +13,8 @@ static INFO: PassInfo = PassInfo {
     title: "LCM",
     name: "Lazy Code Motion (Knoop, Rüthing, Steffen)",
     summary: "partial redundancy elimination: computes each expression as late as possible where it is needed on every path",
-    langs: &[Lang::Bril],
-    refusal: "SIL values are defined once, so a computation moved into two predecessors of a join would need a new block argument there, which this pass does not build yet",
+    langs: &[Lang::Bril, Lang::Sil],
+    refusal: "",
 };
 
 impl Pass for Lcm {
@@ -26,7 +26,7 @@ impl Pass for Lcm {
         // LCM works on its own graph (critical edges split), not on the shared analyses.
         let out = match run_function(f, &LcmOptions { commute: opts.commute }) {
             Ok(out) => out,
-            Err(e @ (LcmError::NotBril { .. } | LcmError::Malformed { .. } | LcmError::UnknownExpr { .. })) => {
+            Err(e @ (LcmError::Unsupported { .. } | LcmError::Malformed { .. } | LcmError::UnknownExpr { .. })) => {
                 return PassRun::not_run(&INFO, f, Outcome::Refused(e.to_string()))
             }
             Err(e @ LcmError::Internal { .. }) => return PassRun::not_run(&INFO, f, Outcome::Failed(e.to_string())),

@@ -15,7 +15,7 @@
 
 use super::graph::Graph;
 use crate::entity::{EntityRef, EntitySet, EntityVec};
-use crate::ir::{Block, BlockId, BrilOp, Function, Inst, Op, Succ};
+use crate::ir::{Block, BlockId, BrilOp, Function, Inst, InstId, Lang, Op, Piece, SilOp, Succ, ValueId};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
@@ -33,6 +33,11 @@ pub struct Splits {
     /// The fresh start node, if the first block had predecessors.
     pub new_entry: Option<BlockId>,
     pub edges: Vec<SplitEdge>,
+    /// SIL critical edges that cannot be split: out of a terminator other than `br`/`cond_br`
+    /// (`switch_enum`, `checked_cast_br`, `try_apply` …), whose target's parameters are
+    /// the terminator's own results, not arguments a new block could pass on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocked: Vec<(BlockId, BlockId)>,
 }
 
 impl Splits {
@@ -72,8 +77,11 @@ pub fn split_critical_edges(f: &mut Function) -> Splits {
     let mut taken: HashSet<String> = f.blocks.values().map(|b| b.name.clone()).collect();
 
     let g = Graph::new(f);
+    let sil = f.lang == Lang::Sil;
     if let Some(entry) = g.entry {
-        if g.all_preds[entry] > 0 {
+        // A SIL entry block has no predecessors (`sil-opt` rejects a branch to it), and its
+        // parameters are the function's arguments: it already is the seed's start node.
+        if g.all_preds[entry] > 0 && !sil {
             let name = fresh_name(&mut taken, "entry");
             let b = f.blocks.push(Block::new(name));
             f.layout.insert(0, b);
@@ -87,9 +95,15 @@ pub fn split_critical_edges(f: &mut Function) -> Splits {
     let mut edges = Vec::new();
     for &b in &old_layout {
         if g.succs.get(b).is_some_and(|s| s.len() >= 2) && f.blocks[b].term.is_some() {
+            let plain = !sil
+                || f.blocks[b].term.is_some_and(|t| matches!(f.insts[t].op, Op::Sil(SilOp::Br | SilOp::CondBr)));
             for &s in &g.succs[b] {
                 if g.all_preds[s] >= 2 {
-                    edges.push((b, s));
+                    if plain {
+                        edges.push((b, s));
+                    } else {
+                        splits.blocked.push((b, s));
+                    }
                 }
             }
         }
@@ -113,12 +127,26 @@ pub fn split_critical_edges(f: &mut Function) -> Splits {
         let name = format!("{}_{}", f.blocks[b].name, f.blocks[s].name);
         let name = fresh_name(&mut taken, &name);
         let nb = f.blocks.push(Block::new(name));
+        let mut moved_args = Vec::new();
         if let Some(term) = f.blocks[b].term {
             for succ in f.insts[term].succs.iter_mut().filter(|x| x.block == s) {
                 succ.block = nb;
+                // SIL: the new block passes the edge's arguments on (`cond_br %c, bb5, …`
+                // then `bb5: br bb2(%x)`); they are defined where the edge starts.
+                moved_args = std::mem::take(&mut succ.args);
             }
         }
         splits.edges.push(SplitEdge { from: b, to: s, block: nb });
+        if sil {
+            if let Some(term) = f.blocks[b].term {
+                rebuild_branch(f, term);
+            }
+            let br = make_br(f, s, moved_args);
+            let j = f.add_inst(br);
+            f.blocks[nb].term = Some(j);
+            after[b].push(nb);
+            continue;
+        }
         let pos = pos_of[s];
         let prev_ends = pos > 0 && f.blocks[old_layout[pos - 1]].term.is_some();
         if prev_ends && before[s].is_none() {
@@ -149,12 +177,78 @@ pub fn unsplit_if_empty(f: &mut Function, e: &SplitEdge) -> bool {
     if !block.insts.is_empty() {
         return false;
     }
+    // SIL: the arguments the split block passed (perhaps new ones) go back onto the edge.
+    let args = match block.term {
+        Some(t) if f.lang == Lang::Sil => f.insts[t].succs.first().map(|s| s.args.clone()).unwrap_or_default(),
+        _ => Vec::new(),
+    };
     if let Some(term) = f.blocks[e.from].term {
         for succ in f.insts[term].succs.iter_mut().filter(|x| x.block == e.block) {
             succ.block = e.to;
+            succ.args = args.clone();
+        }
+        if f.lang == Lang::Sil {
+            rebuild_branch(f, term);
         }
     }
     true
+}
+
+/// A SIL `br target(args)` with its printed form.
+pub(crate) fn make_br(f: &Function, target: BlockId, args: Vec<ValueId>) -> Inst {
+    let mut inst = Inst::new(Op::Sil(SilOp::Br));
+    inst.succs.push(Succ { block: target, args });
+    if let Some(p) = branch_pieces(f, &inst) {
+        inst.sil = p;
+    }
+    inst
+}
+
+/// Rebuilds the printed form of a SIL `br`/`cond_br` after its successor arguments changed.
+pub(crate) fn rebuild_branch(f: &mut Function, term: InstId) {
+    if let Some(p) = branch_pieces(f, &f.insts[term]) {
+        f.insts[term].sil = p;
+    }
+}
+
+/// The branch's printed form from its operands: `br bb1(%a : $T, …)`,
+/// `cond_br %c, bb1(…), bb2(…)`. Types are the arguments'.
+fn branch_pieces(f: &Function, inst: &Inst) -> Option<Vec<Piece>> {
+    let mut out = Vec::new();
+    let push_succ = |out: &mut Vec<Piece>, s: u32| {
+        out.push(Piece::Succ(s));
+        let Some(succ) = inst.succs.get(s as usize) else { return };
+        if succ.args.is_empty() {
+            return;
+        }
+        out.push(Piece::Text("(".into()));
+        for (j, &a) in succ.args.iter().enumerate() {
+            if j > 0 {
+                out.push(Piece::Text(", ".into()));
+            }
+            out.push(Piece::SuccArg(s, j as u32));
+            if let Some(ty) = f.values.get(a).and_then(|v| v.ty.as_ref()) {
+                out.push(Piece::Text(format!(" : {ty}")));
+            }
+        }
+        out.push(Piece::Text(")".into()));
+    };
+    match inst.op {
+        Op::Sil(SilOp::Br) if inst.succs.len() == 1 => {
+            out.push(Piece::Text("br ".into()));
+            push_succ(&mut out, 0);
+        }
+        Op::Sil(SilOp::CondBr) if inst.succs.len() == 2 && !inst.args.is_empty() => {
+            out.push(Piece::Text("cond_br ".into()));
+            out.push(Piece::Arg(0));
+            out.push(Piece::Text(", ".into()));
+            push_succ(&mut out, 0);
+            out.push(Piece::Text(", ".into()));
+            push_succ(&mut out, 1);
+        }
+        _ => return None,
+    }
+    Some(out)
 }
 
 /// Removes the fresh entry again if nothing was inserted into it.

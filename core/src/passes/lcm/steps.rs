@@ -252,6 +252,10 @@ fn stage_text(head: &str, out: &LcmOutput, step: &Step, name: &dyn Fn(BlockId) -
                 name_list(exprs),
                 plural(inserted)
             );
+            let phis = count(|e| matches!(e, Edit::Phi { .. }));
+            if phis > 0 {
+                s.push_str(&format!("; {phis} new block argument{} where moved values meet", plural(phis)));
+            }
             if unsplit > 0 {
                 s.push_str(&format!("; {unsplit} unused new block{} removed again", plural(unsplit)));
             }

@@ -283,12 +283,57 @@ fn unreachable_blocks_take_no_part() {
     assert!(o.moved().is_empty());
 }
 
+const SIL_DIAMOND: &str = "sil_stage canonical
+
+import Builtin
+
+sil @f : $@convention(thin) (Builtin.Int64, Builtin.Int64, Builtin.Int1) -> Builtin.Int64 {
+bb0(%0 : $Builtin.Int64, %1 : $Builtin.Int64, %2 : $Builtin.Int1):
+  cond_br %2, bb1, bb2
+
+bb1:
+  %3 = builtin \"add_Int64\"(%0 : $Builtin.Int64, %1 : $Builtin.Int64) : $Builtin.Int64
+  br bb3
+
+bb2:
+  br bb3
+
+bb3:
+  %4 = builtin \"add_Int64\"(%0 : $Builtin.Int64, %1 : $Builtin.Int64) : $Builtin.Int64
+  return %4 : $Builtin.Int64
+}
+";
+
+fn run_sil(text: &str) -> LcmOutput {
+    let m = parse_module(Lang::Sil, "t.sil", text).unwrap_or_else(|d| panic!("parse: {d:?}"));
+    run_function(&m.functions[0], &Options::default()).unwrap_or_else(|e| panic!("lcm: {e}"))
+}
+
 #[test]
-fn sil_is_refused_with_a_clear_message() {
-    let mut f = Function::new("f", Lang::Sil);
-    f.add_block(crate::ir::Block::new("bb0"));
-    let err = run_function(&f, &Options::default()).unwrap_err();
-    assert!(err.to_string().starts_with("LCM runs on Bril;"), "{err}");
+fn sil_partial_redundancy_gets_a_block_argument() {
+    let o = run_sil(SIL_DIAMOND);
+    assert_eq!(o.trace.exprs, vec![r#"builtin "add_Int64"(%0, %1)"#.to_string()]);
+    assert_eq!(blocks_where(&o, Pred::XLatest, r#"builtin "add_Int64"(%0, %1)"#), ["bb2"]);
+    let text = printed(&o);
+    assert!(text.contains("bb2:\n  %5 = builtin \"add_Int64\"(%0 : $Builtin.Int64, %1 : $Builtin.Int64) : $Builtin.Int64\n  br bb3(%5 : $Builtin.Int64)"), "{text}");
+    assert!(text.contains("br bb3(%3 : $Builtin.Int64)"), "{text}");
+    assert!(text.contains("bb3(%6 : $Builtin.Int64):\n  return %6 : $Builtin.Int64"), "{text}");
+    let edits = o.trace.steps.iter().find_map(|s| match s {
+        Step::Transform { edits, .. } => Some(edits.clone()),
+        _ => None,
+    });
+    let edits = edits.unwrap();
+    assert!(edits.iter().any(|e| matches!(e, Edit::Phi { .. })));
+    assert!(edits.iter().any(|e| matches!(e, Edit::Replace { .. })));
+}
+
+#[test]
+fn sil_entry_arguments_are_not_modifications_but_other_definitions_are() {
+    let o = run_sil(SIL_DIAMOND);
+    let e = o.expr_by_text(r#"builtin "add_Int64"(%0, %1)"#).unwrap();
+    for &b in o.blocks() {
+        assert!(o.preds.holds(Pred::Transp, b, e), "{}", o.split.blocks[b].name);
+    }
 }
 
 #[test]
@@ -425,4 +470,30 @@ fn initial_values_are_the_seeds() {
     // The seed: fixpoint predicates start true, the others are false except Transp.
     let starts_true: Vec<&str> = Pred::ALL.into_iter().filter(|&p| p.initial()).map(Pred::name).collect();
     assert_eq!(starts_true, ["Transp", "NdSafe", "XdSafe", "NuSafe", "XuSafe", "NDelayed", "XDelayed"]);
+}
+
+#[test]
+fn sil_critical_edge_out_of_switch_enum_is_refused_with_the_reason() {
+    let text = "sil_stage canonical
+
+import Builtin
+import Swift
+
+sil @f : $@convention(thin) (Optional<Builtin.Int64>, Builtin.Int64) -> Builtin.Int64 {
+bb0(%0 : $Optional<Builtin.Int64>, %1 : $Builtin.Int64):
+  switch_enum %0 : $Optional<Builtin.Int64>, case #Optional.some!enumelt: bb1, case #Optional.none!enumelt: bb2
+
+bb1(%2 : $Builtin.Int64):
+  %3 = builtin \"add_Int64\"(%1 : $Builtin.Int64, %1 : $Builtin.Int64) : $Builtin.Int64
+  br bb2
+
+bb2:
+  %4 = builtin \"add_Int64\"(%1 : $Builtin.Int64, %1 : $Builtin.Int64) : $Builtin.Int64
+  return %4 : $Builtin.Int64
+}
+";
+    let m = parse_module(Lang::Sil, "t.sil", text).unwrap_or_else(|d| panic!("parse: {d:?}"));
+    let err = run_function(&m.functions[0], &Options::default()).unwrap_err();
+    assert!(matches!(err, LcmError::Unsupported { .. }), "{err}");
+    assert!(err.to_string().contains("bb0 → bb2 leaves a `switch_enum`"), "{err}");
 }

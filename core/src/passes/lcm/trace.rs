@@ -76,6 +76,13 @@ pub enum Edit {
     Unsplit { block: BlockId, from: BlockId, to: BlockId },
     /// The fresh entry of step 1 received nothing and is removed again.
     RemoveEntry { block: BlockId },
+    /// SIL: the moved expression reaches `block` from several computations, so the block gets
+    /// a new parameter `value` (a phi) and every branch into it passes the computation that
+    /// reaches the end of the branching block.
+    Phi { expr: ExprId, block: BlockId, value: ValueId },
+    /// SIL: the deleted computation's result `from` is replaced by `to` everywhere, the value
+    /// of the expression that reaches the deleted computation.
+    Replace { expr: ExprId, block: BlockId, from: ValueId, to: ValueId },
 }
 
 /// One step of seed 004.

@@ -17,10 +17,10 @@
 use super::exprs::{ExprId, Exprs};
 use super::graph::Graph;
 use super::predicates::{Pred, Predicates};
-use super::split::{remove_entry_if_empty, unsplit_if_empty, Splits};
+use super::split::{rebuild_branch, remove_entry_if_empty, unsplit_if_empty, Splits};
 use super::trace::{Edit, Point, Temp};
 use crate::entity::EntitySet;
-use crate::ir::{BrilOp, Function, Imm, Inst, InstId, Op, ValueDef};
+use crate::ir::{BlockId, BrilOp, Function, Imm, Inst, InstId, Op, ValueDef, ValueId};
 use std::collections::HashSet;
 
 pub struct Transformed {
@@ -81,7 +81,7 @@ pub fn transform(g: &Function, graph: &Graph, ex: &Exprs, p: &Predicates, splits
     // `t = e` as a fresh instruction.
     let make_comp = |f: &mut Function, e: ExprId| -> InstId {
         let x = &ex.list[e];
-        let mut inst = Inst::new(Op::Bril(x.op.clone()));
+        let mut inst = Inst::new(x.op.clone());
         inst.results = temp_of[e.0 as usize].into_iter().collect();
         inst.args = x.arg_values.clone();
         inst.ty = Some(x.ty.clone());
@@ -180,4 +180,277 @@ pub fn transform(g: &Function, graph: &Graph, ex: &Exprs, p: &Predicates, splits
 fn is_temp_comp(f: &Function, i: InstId, t: Option<crate::ir::ValueId>) -> bool {
     let inst = &f.insts[i];
     t.is_some() && inst.results.first().copied() == t && inst.op != Op::Bril(BrilOp::Id)
+}
+
+/// A fresh SIL value name: the next number after the largest numeric name (`%9` after `%8`),
+/// so the result reads like `sil-opt` output.
+fn fresh_sil_name(taken: &mut HashSet<String>, next: &mut u64) -> String {
+    loop {
+        let name = next.to_string();
+        *next += 1;
+        if taken.insert(name.clone()) {
+            return name;
+        }
+    }
+}
+
+/// Step 7 on SIL, in SSA form. The edits are the Bril ones — delete the entry computation
+/// where `NComp ∧ ¬NLatest`, insert at the exit where `XLatest ∧ ¬XComp` — but there is no
+/// temporary to assign in several places. Instead every kept or inserted computation of a
+/// moved expression defines a value of its own, and the value that reaches each deleted
+/// computation is found by SSA construction for that one "variable": block parameters (phis)
+/// at the iterated dominance frontier of the blocks that compute it, pruned to the blocks
+/// where it is live (a deleted computation is reached before it is recomputed), each
+/// predecessor's branch passing the value reaching its end. The deleted computation's uses
+/// are then rewritten to the value that reaches it. LCM's correctness (every deleted
+/// computation is available on every path after the transformation) is what guarantees a
+/// value exists everywhere it is asked for; if one does not, the run fails instead of
+/// producing wrong code.
+pub fn transform_sil(
+    g: &Function,
+    graph: &Graph,
+    ex: &Exprs,
+    p: &Predicates,
+    splits: &Splits,
+) -> Result<Transformed, String> {
+    use crate::cfg::Cfg;
+    use crate::dom::{frontier, DomTree};
+    use crate::entity::EntityVec;
+
+    let mut f = g.clone();
+    let n = ex.len();
+    let moved = moved_exprs(graph, p, n);
+    let mut edits = Vec::new();
+    let mut temps = Vec::new();
+    let mut taken: HashSet<String> = f.values.values().map(|v| v.name.clone()).collect();
+    let mut next = taken.iter().filter_map(|s| s.parse::<u64>().ok()).max().map_or(0, |m| m + 1);
+
+    // A new computation of `e` defining a fresh value.
+    let mut make_comp = |f: &mut Function, e: ExprId, temps: &mut Vec<Temp>| -> Result<InstId, String> {
+        let x = &ex.list[e];
+        let mut inst = x.template.clone().ok_or("a SIL expression without a template")?;
+        let name = fresh_sil_name(&mut taken, &mut next);
+        let v = f.add_value(name.clone(), Some(x.ty.clone()), ValueDef::Var);
+        inst.results = vec![v];
+        inst.span = crate::diag::Span::DUMMY;
+        temps.push(Temp { expr: e, value: v, name });
+        Ok(f.add_inst(inst))
+    };
+
+    let (ncomp, xcomp) = (p.get(Pred::NComp), p.get(Pred::XComp));
+    let (nlatest, xlatest) = (p.get(Pred::NLatest), p.get(Pred::XLatest));
+    // Per expression: deleted computations (block, position in the new list, old result).
+    let mut deleted: Vec<Vec<(BlockId, usize, ValueId)>> = vec![Vec::new(); n];
+    for &b in &graph.rpo.clone() {
+        let old = std::mem::take(&mut f.blocks[b].insts);
+        let mut insts = Vec::with_capacity(old.len());
+        let mut killed = EntitySet::new_empty(n);
+        let params = if f.entry() == Some(b) { Vec::new() } else { f.blocks[b].params.clone() };
+        for &pv in &params {
+            if let Some(set) = ex.using(&f, pv) {
+                killed.union_with(set);
+            }
+        }
+        let mut seen = EntitySet::new_empty(n);
+        let mut pending_entry = nlatest[b].clone();
+        pending_entry.subtract(&ncomp[b]);
+        pending_entry.intersect_with(&moved);
+        for i in old {
+            let kills = ex.kills(&f, &f.insts[i]);
+            let mut due = pending_entry.clone();
+            due.intersect_with(&kills);
+            for e in due.iter() {
+                let t = make_comp(&mut f, e, &mut temps)?;
+                insts.push(t);
+                edits.push(Edit::Insert { expr: e, block: b, inst: t, at: Point::Entry });
+            }
+            pending_entry.subtract(&due);
+            match ex.computes.get(i).copied().flatten().filter(|&e| moved.contains(e)) {
+                Some(e) => {
+                    let is_entry = !killed.contains(e) && seen.insert(e);
+                    if is_entry && ncomp[b].contains(e) && !nlatest[b].contains(e) {
+                        edits.push(Edit::Delete { expr: e, block: b, inst: i });
+                        deleted[e.0 as usize].push((b, insts.len(), f.insts[i].results[0]));
+                    } else {
+                        if is_entry && nlatest[b].contains(e) {
+                            edits.push(Edit::Keep { expr: e, block: b, inst: i, at: Point::Entry });
+                        }
+                        insts.push(i);
+                    }
+                }
+                None => insts.push(i),
+            }
+            killed.union_with(&kills);
+        }
+        for e in pending_entry.iter() {
+            let t = make_comp(&mut f, e, &mut temps)?;
+            insts.push(t);
+            edits.push(Edit::Insert { expr: e, block: b, inst: t, at: Point::Entry });
+        }
+        let mut exit = xlatest[b].clone();
+        exit.intersect_with(&moved);
+        for e in exit.iter() {
+            if xcomp[b].contains(e) {
+                if let Some(&last) = insts.iter().rev().find(|&&i| ex.computes.get(i).copied().flatten() == Some(e)) {
+                    edits.push(Edit::Keep { expr: e, block: b, inst: last, at: Point::Exit });
+                }
+            } else {
+                let t = make_comp(&mut f, e, &mut temps)?;
+                insts.push(t);
+                edits.push(Edit::Insert { expr: e, block: b, inst: t, at: Point::Exit });
+            }
+        }
+        f.blocks[b].insts = insts;
+    }
+    let mut defines: EntityVec<InstId, Option<ExprId>> = EntityVec::filled(f.insts.len(), None);
+    for (i, e) in ex.computes.iter() {
+        if let Some(e) = *e {
+            defines[i] = Some(e);
+        }
+    }
+    for edit in &edits {
+        if let Edit::Insert { expr, inst, .. } = edit {
+            defines[*inst] = Some(*expr);
+        }
+    }
+
+    // SSA construction per moved expression that deleted something.
+    let cfg = Cfg::new(&f);
+    let dt = DomTree::dominators(&f, &cfg);
+    let df = frontier(&cfg, &dt);
+    let nb = f.blocks.len();
+    let mut replace: Vec<(ValueId, ValueId)> = Vec::new();
+    for e in moved.iter() {
+        let dels = std::mem::take(&mut deleted[e.0 as usize]);
+        if dels.is_empty() {
+            continue;
+        }
+        // Definitions of `e` per block, as (position, value).
+        let defs_in = |f: &Function, b: BlockId| -> Vec<(usize, ValueId)> {
+            f.blocks[b]
+                .insts
+                .iter()
+                .enumerate()
+                .filter(|&(_, &i)| defines.get(i).copied().flatten() == Some(e))
+                .filter_map(|(k, &i)| f.insts[i].results.first().map(|&v| (k, v)))
+                .collect()
+        };
+        let mut def_blocks = EntitySet::new_empty(nb);
+        let mut last_def: EntityVec<BlockId, Option<ValueId>> = EntityVec::filled(nb, None);
+        let mut first_def: EntityVec<BlockId, Option<usize>> = EntityVec::filled(nb, None);
+        for &b in &graph.rpo {
+            let d = defs_in(&f, b);
+            if let (Some(first), Some(last)) = (d.first(), d.last()) {
+                def_blocks.insert(b);
+                first_def[b] = Some(first.0);
+                last_def[b] = Some(last.1);
+            }
+        }
+        // Liveness of the expression's value: a deleted computation before any definition in
+        // its block is an upward-exposed use.
+        let mut live_in = EntitySet::new_empty(nb);
+        let mut work = Vec::new();
+        for &(b, pos, _) in &dels {
+            if first_def[b].is_none_or(|d| pos <= d) && live_in.insert(b) {
+                work.push(b);
+            }
+        }
+        while let Some(b) = work.pop() {
+            for &pb in &graph.preds[b] {
+                if !def_blocks.contains(pb) && live_in.insert(pb) {
+                    work.push(pb);
+                }
+            }
+        }
+        // Phis: the iterated dominance frontier of the defining blocks, where live.
+        let mut phi_at = EntitySet::new_empty(nb);
+        let mut in_idf = EntitySet::new_empty(nb);
+        let mut work: Vec<BlockId> = def_blocks.iter().collect();
+        while let Some(b) = work.pop() {
+            for &j in df.get(b).map_or(&[][..], Vec::as_slice) {
+                if in_idf.insert(j) {
+                    work.push(j);
+                }
+            }
+        }
+        for j in in_idf.iter() {
+            if live_in.contains(j) {
+                phi_at.insert(j);
+            }
+        }
+        let mut phi: EntityVec<BlockId, Option<ValueId>> = EntityVec::filled(nb, None);
+        for j in phi_at.iter() {
+            let name = fresh_sil_name(&mut taken, &mut next);
+            let index = f.blocks[j].params.len() as u32;
+            let v = f.add_value(name.clone(), Some(ex.list[e].ty.clone()), ValueDef::Param { block: j, index });
+            f.blocks[j].params.push(v);
+            phi[j] = Some(v);
+            temps.push(Temp { expr: e, value: v, name });
+            edits.push(Edit::Phi { expr: e, block: j, value: v });
+        }
+        // The value at entry and exit of each block, in dominator order (RPO visits a block's
+        // immediate dominator first).
+        let mut at_in: EntityVec<BlockId, Option<ValueId>> = EntityVec::filled(nb, None);
+        let mut at_out: EntityVec<BlockId, Option<ValueId>> = EntityVec::filled(nb, None);
+        for &b in &graph.rpo {
+            at_in[b] = phi[b].or_else(|| dt.idom(b).and_then(|d| at_out[d]));
+            at_out[b] = last_def[b].or(at_in[b]);
+        }
+        for j in phi_at.iter() {
+            for &pb in &graph.preds[j] {
+                let v = at_out[pb].ok_or_else(|| {
+                    format!("the expression `{}` does not reach {} from {}", ex.list[e].text(), f.block_name(j), f.block_name(pb))
+                })?;
+                let Some(term) = f.blocks[pb].term else { return Err(format!("{} has no terminator", f.block_name(pb))) };
+                if !matches!(f.insts[term].op, Op::Sil(crate::ir::SilOp::Br | crate::ir::SilOp::CondBr)) {
+                    return Err(format!("{} cannot pass a new block argument", f.block_name(pb)));
+                }
+                for s in f.insts[term].succs.iter_mut().filter(|s| s.block == j) {
+                    s.args.push(v);
+                }
+                rebuild_branch(&mut f, term);
+            }
+        }
+        for (b, pos, old) in dels {
+            let before = defs_in(&f, b).into_iter().take_while(|&(k, _)| k < pos).last().map(|d| d.1);
+            let v = before.or(at_in[b]).ok_or_else(|| {
+                format!("the expression `{}` is not available where {} computed it", ex.list[e].text(), f.block_name(b))
+            })?;
+            edits.push(Edit::Replace { expr: e, block: b, from: old, to: v });
+            replace.push((old, v));
+        }
+    }
+    if !replace.is_empty() {
+        let map: std::collections::HashMap<ValueId, ValueId> = replace.into_iter().collect();
+        let resolve = |mut v: ValueId| {
+            while let Some(&w) = map.get(&v) {
+                v = w;
+            }
+            v
+        };
+        let placed: Vec<InstId> = f.placed_insts().map(|(_, i)| i).collect();
+        for i in placed {
+            let inst = &mut f.insts[i];
+            for a in inst.args.iter_mut() {
+                *a = resolve(*a);
+            }
+            for s in inst.succs.iter_mut() {
+                for a in s.args.iter_mut() {
+                    *a = resolve(*a);
+                }
+            }
+        }
+    }
+
+    let mut unsplit = EntitySet::new_empty(f.blocks.len());
+    for e in &splits.edges {
+        if unsplit_if_empty(&mut f, e) {
+            unsplit.insert(e.block);
+            edits.push(Edit::Unsplit { block: e.block, from: e.from, to: e.to });
+        }
+    }
+    if !unsplit.is_empty() {
+        f.layout.retain(|&b| !unsplit.contains(b));
+    }
+    Ok(Transformed { function: f, moved: moved.iter().collect(), temps, edits })
 }

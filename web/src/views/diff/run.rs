@@ -108,6 +108,15 @@ pub fn default_args(m: &Module, source: &str, function: &str) -> String {
         Lang::Sil => {
             let Some(f) = m.function(function) else { return String::new() };
             let params = f.entry().and_then(|b| f.blocks.get(b)).map_or(&[][..], |b| &b.params[..]);
+            // A `// ARGS:` line names the function's arguments, as Bril's `# ARGS:` does
+            // (the gallery's SIL examples have one for @main).
+            if function == "main" {
+                if let Some(line) = source.lines().find_map(|l| l.trim().strip_prefix("// ARGS:")) {
+                    if line.split_whitespace().count() == params.len() {
+                        return line.split_whitespace().collect::<Vec<_>>().join(" ");
+                    }
+                }
+            }
             params
                 .iter()
                 .map(|&p| match f.values.get(p).and_then(|v| v.ty.as_ref()) {
@@ -145,6 +154,16 @@ mod tests {
         assert!(!r.before.stdout.is_empty());
         assert!(r.agree());
         assert!(r.after.dyn_inst <= r.before.dyn_inst);
+    }
+
+    #[test]
+    fn lcm_on_the_sil_article_runs_both_with_its_args_line_and_agrees() {
+        let text = include_str!("../../../../static/examples/lcm_article.sil");
+        let r = both(Lang::Sil, "lcm_article.sil", text, "lcm", None);
+        assert_eq!(r.before.error, None);
+        assert_eq!(r.before.returned.as_deref().map(|s| s.contains("16")), Some(true), "{:?}", r.before);
+        assert!(r.agree());
+        assert!(r.after.dyn_inst <= r.before.dyn_inst, "LCM never adds work to a path");
     }
 
     #[test]

@@ -88,8 +88,12 @@ fn after_graph(out: &LcmOutput) -> (Graph, Vec<Vec<Option<LineEdit>>>) {
                 Edit::Split { inst, .. } => {
                     edits.insert(*inst, LineEdit::Rewritten);
                 }
-                Edit::Delete { inst, .. } => {
+                Edit::Delete { inst, block, .. } => {
                     if let Some(&at) = split_of.get(inst) {
+                        deleted_before.entry(at).or_default().push(*inst);
+                    } else if let Some(at) = sil_next_kept(out, *block, *inst) {
+                        // SIL: the deleted computation itself (no `d = t` stays behind), shown
+                        // before the first instruction after it that is still there.
                         deleted_before.entry(at).or_default().push(*inst);
                     }
                 }
@@ -115,6 +119,15 @@ fn after_graph(out: &LcmOutput) -> (Graph, Vec<Vec<Option<LineEdit>>>) {
         marks.push(node_marks);
     }
     (g, marks)
+}
+
+/// The first instruction after `inst` in `block` of the split function that the result
+/// still has (its terminator at the latest).
+fn sil_next_kept(out: &LcmOutput, block: optlab_core::ir::BlockId, inst: InstId) -> Option<InstId> {
+    let placed = |i: InstId| out.result.blocks.get(block).is_some_and(|b| b.all_insts().any(|x| x == i));
+    let all: Vec<InstId> = out.split.blocks.get(block)?.all_insts().collect();
+    let k = all.iter().position(|&i| i == inst)?;
+    all[k + 1..].iter().copied().find(|&i| placed(i)).or_else(|| out.result.blocks[block].term)
 }
 
 /// What the decor needs besides the step: the selected block and, in exercise mode, the
