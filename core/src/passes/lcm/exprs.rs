@@ -43,7 +43,7 @@
 use super::graph::Graph;
 use crate::entity::{EntitySet, EntityVec};
 use crate::ir::{BlockId, BrilOp, Effect, Function, Imm, Inst, InstId, Lang, Op, Piece, SilOp, Type, ValueDef, ValueId};
-use crate::passes::dce::is_trivial_type;
+use crate::sil::types::is_trivial_without_declarations as is_trivial_type;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 

@@ -36,6 +36,19 @@ pub use ty::{parse as parse_type, Ty};
 use crate::ir::Module;
 use std::sync::Arc;
 
+/// Whether a type text (after `$`) is trivial *for certain* with no declarations but the
+/// standard library's and no generic context — for callers that see one function without its
+/// module (an address, an unknown name or a generic parameter is not trivial).
+pub fn is_trivial_without_declarations(text: &str) -> bool {
+    static ENV: std::sync::OnceLock<TypeEnv> = std::sync::OnceLock::new();
+    let text = text.trim();
+    if text.starts_with('*') {
+        return false;
+    }
+    let env = ENV.get_or_init(TypeEnv::default);
+    parse_type(text).is_ok_and(|t| Classifier::new(env, &[], &[]).classify(&t).class == Class::Trivial)
+}
+
 /// The type environment of a module: its declarations and no assumptions.
 pub fn env_of(m: &Module) -> Arc<TypeEnv> {
     Arc::new(TypeEnv::new(Decls::of_module(m)))
