@@ -116,15 +116,14 @@ test('a link to a middle stage of a custom pipeline opens the same comparison in
   assert.deepEqual(errors, []);
 });
 
-test('SIL: the passes that run on Bril only say why in the pipeline, DCE still runs', { timeout: 90_000 }, async () => {
+test('SIL: LCM runs (nothing to move here), copy propagation says why it runs on Bril only, DCE still runs', { timeout: 90_000 }, async () => {
   const { page, errors } = env;
   await open(page, 'dead1');
   await page.click('#tab-diff');
   await page.waitForSelector('#after-code .dl', WAIT);
   const refused = await page.$$eval('.diff-passes li.problem', (ls) => ls.map((l) => l.textContent));
-  assert.equal(refused.length, 2, refused.join('\n'));
-  assert.match(refused[0], /LCM runs on Bril; @dead1 is SIL: /);
-  assert.match(refused[1], /Copy propagation runs on Bril; @dead1 is SIL: .*SSA/);
+  assert.equal(refused.length, 1, refused.join('\n'));
+  assert.match(refused[0], /Copy propagation runs on Bril; @dead1 is SIL: .*SSA/);
   assert.match(await page.textContent('.diff-counts'), /−6 deleted/);
   await page.click('#tab-copyprop');
   await page.waitForSelector('.view-copyprop .cp-problem', WAIT);
