@@ -203,7 +203,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "ownership",
         title: "Ownership: borrows, copies, reborrows (SIL)",
-        teaches: "OSSA ownership (seed 003): a borrow scope, a copy consumed on two arms, a reborrow, an over consume; open the Ownership tab.",
+        teaches: "OSSA ownership (docs/SIL/Ownership.md): a borrow scope, a copy consumed on two arms, a reborrow, an over consume; open the Ownership tab.",
         lang: Lang::Sil,
         file: "ownership.sil",
         source: example_file!("ownership.sil"),

@@ -198,7 +198,7 @@ pub fn ownership_view(props: &ViewProps) -> Html {
             <p class="own-subtitle">
                 { "OSSA ownership and borrow scopes — Swift's ownership verifier (" }
                 <cite>{ "docs/SIL/Ownership.md" }</cite>{ ", " }<cite>{ "SILOwnershipVerifier.cpp" }</cite>
-                { "). Seed 003: an owned value has a single consumer; a borrow has static scope." }
+                { "). Ownership SSA: an owned value has a single consumer; a borrow has static scope." }
             </p>
         </div>
     };
