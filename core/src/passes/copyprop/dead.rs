@@ -89,9 +89,12 @@ pub fn delete_dead_copies(g: &mut Function, original: &Function, cfg: &Cfg, firs
     // instructions; the bound only guards against a bug looping forever.
     for round in 1..=g.insts.len() as u32 + 1 {
         let facts = run(&Liveness, g, cfg);
+        // In program order, so the trace reads top to bottom: blocks in layout order, each
+        // block's deletions (found walking backwards) reversed.
         let mut dead = Vec::new();
         for &b in &g.layout {
             let mut live = facts.outs[b].clone();
+            let first = dead.len();
             for i in g.blocks[b].all_insts().rev() {
                 if let Some((d, _)) = as_copy(&g.insts[i]) {
                     if !live.contains(d) {
@@ -102,13 +105,11 @@ pub fn delete_dead_copies(g: &mut Function, original: &Function, cfg: &Cfg, firs
                 }
                 live_step(g, &mut live, i);
             }
+            dead[first..].reverse();
         }
         if dead.is_empty() {
             break;
         }
-        // In program order, so the trace reads top to bottom.
-        dead.reverse();
-        dead.sort_by_key(|&(_, b)| g.layout.iter().position(|&x| x == b));
         for (inst, block) in dead {
             let e = Event::Delete { inst, block, round };
             apply_event(g, first_index + events.len(), &e)?;
