@@ -48,7 +48,7 @@ pub use avail::{as_copy, AvailCopies, Copy, CopyId};
 pub use dead::{delete_dead_copies, Liveness};
 pub use holds::{Holding, Holds};
 pub use pass::{CopyProp, COPYPROP_PASS};
-pub use remat::{as_held, rematerialize, Held, HeldExprs};
+pub use remat::{as_held, rematerialize, Held, HeldExprs, HeldTable};
 pub use rewrite::{resolve, Justifier, VIA_SHOWN};
 pub use steps::{delete_reason, list, step_texts};
 pub use trace::{apply_event, replay_to, try_replay_to, AvailRound, BlockSets, CopyInfo, Event, HeldId, HeldInfo, ReplayError, SetChange, Trace, Via};

@@ -107,6 +107,10 @@ impl HeldExprs {
     }
 }
 
+/// Every held expression of a function, in order of first appearance: the ids the trace and
+/// the rematerialisation events use.
+pub type HeldTable = EntityVec<HeldId, Held>;
+
 /// `OP a b` of one held expression with the function's names.
 pub(crate) fn expr_text(f: &Function, h: &Held) -> String {
     let mut s = h.op.name().to_string();
@@ -125,7 +129,7 @@ pub(crate) fn expr_text(f: &Function, h: &Held) -> String {
 /// justify a replacement — so its ids are its own; the events name held expressions by
 /// their id in the second table (every computation, in order of first appearance), which is
 /// what the trace lists.
-pub fn rematerialize(g: &mut Function, cfg: &Cfg, first_index: usize) -> Result<(HeldExprs, EntityVec<HeldId, Held>, Vec<Event>), ReplayError> {
+pub fn rematerialize(g: &mut Function, cfg: &Cfg, first_index: usize) -> Result<(HeldExprs, HeldTable, Vec<Event>), ReplayError> {
     let all = HeldExprs::collect(g, cfg, |_| true);
     let mut read_by_copy: EntitySet<ValueId> = EntitySet::new_empty(g.values.len());
     for (_, i) in g.placed_insts() {
