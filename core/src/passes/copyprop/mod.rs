@@ -48,7 +48,7 @@ pub use avail::{as_copy, AvailCopies, Copy, CopyId};
 pub use dead::{delete_dead_copies, Liveness};
 pub use holds::{Holding, Holds};
 pub use pass::{CopyProp, COPYPROP_PASS};
-pub use remat::{as_held, rematerialize, Held, HeldExprs};
+pub use remat::{as_held, rematerialize, Held, HeldExprs, HeldTable};
 pub use rewrite::{resolve, Justifier, VIA_SHOWN};
 pub use steps::{delete_reason, list, step_texts};
 pub use trace::{apply_event, replay_to, try_replay_to, AvailRound, BlockSets, CopyInfo, Event, HeldId, HeldInfo, ReplayError, SetChange, Trace, Via};
@@ -103,7 +103,8 @@ pub struct CopyPropOutput {
     /// The available-copies analysis of the input (per-block in/out sets, the copy table).
     pub avail: AvailCopies,
     /// The held-expressions analysis of the program after the rewrite and the deletions,
-    /// which decided the rematerialisations.
+    /// on the facts held in variables that copies read (its ids are its own; the trace's
+    /// `held` lists every computation), which decided the rematerialisations.
     pub held: HeldExprs,
 }
 
@@ -187,7 +188,7 @@ pub fn run(f: &Function, cfg: &Cfg) -> Result<CopyPropOutput, CopyPropError> {
     let deletions = dead::delete_dead_copies(&mut g, f, cfg, events.len()).map_err(|e| internal(e.to_string()))?;
     let deleted = deletions.len();
     events.extend(deletions);
-    let (held, remats) = remat::rematerialize(&mut g, cfg, events.len()).map_err(|e| internal(e.to_string()))?;
+    let (held, all_held, remats) = remat::rematerialize(&mut g, cfg, events.len()).map_err(|e| internal(e.to_string()))?;
     if held.facts.rounds.last().is_none_or(|r| !r.changes.is_empty()) {
         return Err(internal("the held-expressions fixpoint did not converge".into()));
     }
@@ -213,10 +214,13 @@ pub fn run(f: &Function, cfg: &Cfg) -> Result<CopyPropOutput, CopyPropError> {
         insts_before: f.placed_insts().count(),
         insts_after: g.placed_insts().count(),
     };
-    let held_info = held
-        .table
-        .iter()
-        .map(|(id, h)| HeldInfo { id, var: h.var, text: format!("{} = {}", g.value_name(h.var), held.expr_text(&g, id)), insts: h.insts.clone() })
+    let held_info = all_held
+        .into_values()
+        .enumerate()
+        .map(|(k, h)| {
+            let text = format!("{} = {}", g.value_name(h.var), remat::expr_text(&g, &h));
+            HeldInfo { id: HeldId(k as u32), var: h.var, text, insts: h.insts }
+        })
         .collect();
     let trace = Trace { function: f.name.clone(), copies, blocks, start, rounds, events, held: held_info };
     Ok(CopyPropOutput { function: g, trace, stats, avail: a, held })

@@ -43,6 +43,7 @@ use super::rewrite::reaching;
 use super::trace::{apply_event, Event, HeldId, ReplayError};
 use super::holds::{Holding, Holds};
 use crate::cfg::Cfg;
+use crate::entity::{EntitySet, EntityVec};
 use crate::ir::{BrilOp, Effect, Function, Imm, Inst, InstId, Op, Type, ValueId};
 use serde::{Deserialize, Serialize};
 
@@ -102,21 +103,41 @@ pub type HeldExprs = Holds<Held>;
 impl HeldExprs {
     /// `OP a b` with the function's names.
     pub fn expr_text(&self, f: &Function, h: HeldId) -> String {
-        let h = &self.table[h];
-        let mut s = h.op.name().to_string();
-        for &a in &h.args {
-            s.push(' ');
-            s.push_str(f.value_name(a));
-        }
-        s
+        expr_text(f, &self.table[h])
     }
 }
 
+/// Every held expression of a function, in order of first appearance: the ids the trace and
+/// the rematerialisation events use.
+pub type HeldTable = EntityVec<HeldId, Held>;
+
+/// `OP a b` of one held expression with the function's names.
+pub(crate) fn expr_text(f: &Function, h: &Held) -> String {
+    let mut s = h.op.name().to_string();
+    for &a in &h.args {
+        s.push(' ');
+        s.push_str(f.value_name(a));
+    }
+    s
+}
+
 /// Replaces each copy of `g` that a held expression justifies (module comment) and returns
-/// the analysis and the events. `cfg` is the graph of `g`; `first_index` is the number of
-/// events before these, for error positions.
-pub fn rematerialize(g: &mut Function, cfg: &Cfg, first_index: usize) -> Result<(HeldExprs, Vec<Event>), ReplayError> {
-    let a = HeldExprs::new(g, cfg);
+/// the analysis, every held expression of `g` and the events. `cfg` is the graph of `g`;
+/// `first_index` is the number of events before these, for error positions.
+///
+/// The analysis solves only the facts held in a variable some copy reads — no other can
+/// justify a replacement — so its ids are its own; the events name held expressions by
+/// their id in the second table (every computation, in order of first appearance), which is
+/// what the trace lists.
+pub fn rematerialize(g: &mut Function, cfg: &Cfg, first_index: usize) -> Result<(HeldExprs, HeldTable, Vec<Event>), ReplayError> {
+    let all = HeldExprs::collect(g, cfg, |_| true);
+    let mut read_by_copy: EntitySet<ValueId> = EntitySet::new_empty(g.values.len());
+    for (_, i) in g.placed_insts() {
+        if let Some((_, t)) = as_copy(&g.insts[i]) {
+            read_by_copy.insert(t);
+        }
+    }
+    let a = HeldExprs::new_filtered(g, cfg, |h| read_by_copy.contains(h.var));
     let mut planned = Vec::new();
     for &b in &g.layout {
         if !a.reachable.contains(b) {
@@ -138,9 +159,11 @@ pub fn rematerialize(g: &mut Function, cfg: &Cfg, first_index: usize) -> Result<
         let x = &a.table[h];
         let touches = |i: InstId| g.insts[i].results.iter().any(|r| *r == x.var || x.args.contains(r));
         let via = reaching(g, cfg, block, pos, touches, |i| a.made_by(i) == Some(h));
-        let e = Event::Rematerialize { inst, block, held: h, from: x.var, op: x.op.clone(), args: x.args.clone(), via };
+        // The same fact in the table of every computation (made by the same instructions).
+        let held = x.insts.first().and_then(|&i| all.made_by(i)).unwrap_or(h);
+        let e = Event::Rematerialize { inst, block, held, from: x.var, op: x.op.clone(), args: x.args.clone(), via };
         apply_event(g, first_index + events.len(), &e)?;
         events.push(e);
     }
-    Ok((a, events))
+    Ok((a, all.table, events))
 }
