@@ -193,18 +193,19 @@ fn opt_unknown_pass_is_an_error_listing_the_passes() {
 }
 
 #[test]
-fn opt_on_sil_notes_the_refused_lcm_and_goes_on() {
+fn opt_on_sil_notes_the_refused_copyprop_and_goes_on() {
     let input = Temp::new("dead.sil", SIL);
-    let o = optlab(&["opt", "--passes", "lcm,dce", "--renumber", "--stats", &input.1], None);
+    let o = optlab(&["opt", "--passes", "copyprop,lcm,dce", "--renumber", "--stats", &input.1], None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let err = stderr(&o);
-    // At the function's header, as compilers print notes.
-    assert!(err.starts_with(&format!("{}:5:1: note: LCM runs on Bril; @dead is SIL", input.1)), "{err}");
+    // At the function's header, as compilers print notes; LCM runs on SIL and has nothing to say.
+    assert!(err.starts_with(&format!("{}:5:1: note: Copy propagation runs on Bril; @dead is SIL", input.1)), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     let out = stdout(&o);
     assert!(!out.contains("integer_literal"), "DCE still ran after the refusal:\n{out}");
     assert!(out.contains("bb0(%0 : $Builtin.Int64):\n  return %0 : $Builtin.Int64"), "{out}");
-    assert!(out.contains("LCM on @dead: LCM runs on Bril"), "the stage's summary: {out}");
+    assert!(out.contains("Copy propagation on @dead: Copy propagation runs on Bril"), "the stage's summary: {out}");
+    assert!(out.contains("LCM on @dead:"), "LCM ran on SIL: {out}");
     assert!(out.contains("DCE on @dead: 2 instructions before, 1 after"), "{out}");
 }
 
