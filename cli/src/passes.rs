@@ -13,7 +13,7 @@ use clap::{ArgMatches, Args, FromArgMatches};
 use optlab_core::interp::{self, RunConfig};
 use optlab_core::ir::{Function, Lang, Module};
 use optlab_core::passes::{dce, lcm, pipeline, Pass, PassInfo, REGISTRY};
-use optlab_core::print::{print_module, Naming};
+use optlab_core::print::{print_function, print_module, Naming};
 use std::fmt::Write;
 
 /// How the CLI drives one pass: what its subcommand prints, the options it adds, and how it
@@ -257,6 +257,21 @@ pub fn lcm(input: &Input, a: LcmArgs) -> Result<String, Failure> {
         }
     }
     if a.emit {
+        // Say why a function comes out as it went in, so an unchanged function is never
+        // mistaken for one LCM did not look at.
+        for o in &outputs {
+            let Some(before) = input.module.function(&o.name) else { continue };
+            if print_function(before, Naming::User) != print_function(&o.result, Naming::User) {
+                continue;
+            }
+            let n = o.exprs.len();
+            let why = if n == 0 {
+                "it has no candidate expression (a pure computation on trivial values)".to_string()
+            } else {
+                format!("none of its {n} candidate expression{} is partially redundant", if n == 1 { "" } else { "s" })
+            };
+            eprintln!("note: @{} left unchanged: {why}", o.name);
+        }
         return Ok(lcm::report::emit(&module));
     }
     match a.format.unwrap_or("json") {

@@ -287,3 +287,18 @@ fn help_lists_every_pass_and_the_default_pipeline() {
         assert!(!text.to_lowercase().contains("seed 0"), "internal names in `{cmd}`: {text}");
     }
 }
+
+#[test]
+fn lcm_emit_says_why_a_function_is_left_unchanged() {
+    let input = Temp::new("dead.sil", SIL);
+    let o = optlab(&["lcm", "--emit", &input.1], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("note: @dead left unchanged: it has no candidate expression"), "{err}");
+    let bril = Temp::new("loop.bril", LOOP);
+    let o = optlab(&["lcm", "--emit", &bril.1], None);
+    let err = stderr(&o);
+    // The loop's computations are each computed once per iteration already: candidates,
+    // none movable.
+    assert!(err.contains("note: @main left unchanged: none of its") && err.contains("partially redundant"), "{err}");
+}
