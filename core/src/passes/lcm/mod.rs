@@ -154,6 +154,16 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
         let message = d.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; ");
         return Err(LcmError::Malformed { function: f.name.clone(), message });
     }
+    if f.lang == crate::ir::Lang::Sil {
+        // The transformation rebuilds SSA form; it needs SSA form to begin with (a value
+        // used where its definition does not dominate is not something it can keep).
+        let cfg = crate::cfg::Cfg::new(f);
+        let dt = crate::dom::DomTree::dominators(f, &cfg);
+        if let Err(d) = crate::dom::verify_ssa(f, &cfg, &dt) {
+            let message = d.iter().map(|d| d.message.clone()).next().unwrap_or_default();
+            return Err(LcmError::Unsupported { function: f.name.clone(), reason: format!("it is not in SSA form: {message}") });
+        }
+    }
     let mut g = f.clone();
     let splits = split::split_critical_edges(&mut g);
     let graph = Graph::new(&g);

@@ -497,3 +497,26 @@ bb2:
     assert!(matches!(err, LcmError::Unsupported { .. }), "{err}");
     assert!(err.to_string().contains("bb0 → bb2 leaves a `switch_enum`"), "{err}");
 }
+
+/// A SIL function whose value is used where its definition does not dominate (the fuzzer
+/// made one by moving a line) is refused with the reason, not transformed into a function the
+/// SSA check then rejects as an internal error.
+#[test]
+fn sil_not_in_ssa_form_is_refused_with_the_reason() {
+    let text = "sil @f : $@convention(thin) (Builtin.Int64) -> Builtin.Int64 {
+bb0(%0 : $Builtin.Int64):
+  br bb1(%2 : $Builtin.Int64)
+bb1(%1 : $Builtin.Int64):
+  %3 = builtin \"add_Int64\"(%0 : $Builtin.Int64, %1 : $Builtin.Int64) : $Builtin.Int64
+  br bb2
+bb2:
+  %2 = builtin \"add_Int64\"(%0 : $Builtin.Int64, %0 : $Builtin.Int64) : $Builtin.Int64
+  return %3 : $Builtin.Int64
+}
+";
+    let m = parse_module(Lang::Sil, "f.sil", text).unwrap_or_else(|d| panic!("{d:?}"));
+    match run_function(&m.functions[0], &Options::default()) {
+        Err(LcmError::Unsupported { reason, .. }) => assert!(reason.contains("not in SSA form"), "{reason}"),
+        other => panic!("expected a refusal, got {:?}", other.map(|o| o.name)),
+    }
+}
