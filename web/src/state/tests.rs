@@ -337,3 +337,24 @@ mod ownership {
         assert_eq!(u.ownership_value().and_then(|v| u.analysis.as_ref().unwrap().ownership.as_ref().unwrap().fo.value(v).map(|i| i.name.clone())).as_deref(), Some("%1"), "the value of the first finding");
     }
 }
+
+/// LCM on SIL in the page: the article's SIL example steps through LCM in its tab, exercise
+/// mode hides what each step found, and the export is the table `optlab lcm` prints.
+#[test]
+fn lcm_on_the_sil_article_steps_hides_results_in_exercise_mode_and_exports() {
+    let s = State::default().apply(Action::LoadExample("lcm-article-sil".into()));
+    let a = s.analysis.clone().expect("analysed");
+    let tab = Tab::pass("lcm");
+    let run = a.run("lcm").expect("LCM ran on SIL");
+    assert!(matches!(run.outcome, optlab_core::passes::Outcome::Ran), "{:?}", run.outcome);
+    assert!(s.step_count(tab) > 7, "every round and step: {}", s.step_count(tab));
+    let t = s.apply(Action::SelectTab(tab)).apply(Action::Step(StepCmd::Last));
+    assert_eq!(t.step_text(), run.steps.describe(run.steps.len() - 1));
+    let e = t.apply(Action::SetExercise(true));
+    assert_eq!(e.step_text(), run.steps.headline(run.steps.len() - 1));
+    let optlab_core::passes::Detail::Lcm { out, .. } = &run.detail else { panic!("LCM's detail") };
+    let expr = out.exprs.iter().next().map(|(_, x)| x.text()).expect("a candidate");
+    let md = optlab_core::passes::lcm::report::table(std::slice::from_ref(&**out), optlab_core::passes::lcm::report::TableFormat::Markdown, Some(&expr))
+        .expect("a Markdown table");
+    assert!(md.contains("| NComp |") && md.contains("sdiv_Int64"), "{md}");
+}
