@@ -182,3 +182,14 @@ bb0(%0 : $Builtin.Int64):
     // An unclosed region runs to the end and leaves the body unterminated: an error.
     assert!(parse_module(Lang::Sil, "t.sil", "sil @f : $() -> () {\nbb0:\n  x %0, r {\n").is_err());
 }
+
+/// A declaration holding a NUL byte prints back as it was written (found by the long fuzz
+/// run: comments were marked with NUL while the item was cleaned, so a NUL in the text was
+/// dropped with them and `class\0Name` printed as `className`), and comment-only lines still go.
+#[test]
+fn a_declaration_with_a_nul_byte_and_comments_prints_back() {
+    let text = "class\u{0}Name {\n  // only a comment\n  var x: Int // trailing\n}\n\nsil @f : $@convention(thin) () -> () {\nbb0:\n  %0 = tuple ()\n  return %0 : $()\n}\n";
+    let m = round_trip(text);
+    let printed = print_module(&m, Naming::User);
+    assert!(printed.contains("class\u{0}Name {\n  var x: Int\n}"), "{printed:?}");
+}

@@ -225,21 +225,36 @@ impl<'a> Parser<'a> {
             }
             i += c.len_utf8();
         };
+        // Drop comment-only lines and trailing blanks; keep the rest verbatim. Line by line
+        // with the comments' byte ranges (a sentinel character for them would collide with
+        // the same character in the source: a NUL byte after `class` merged it with the name).
         let mut text = String::new();
-        let mut last = start;
-        for &(a, b) in &comments {
-            text.push_str(&src[last..a]);
-            text.push('\u{0}');
-            last = b;
+        let mut any_line = false;
+        let mut next_comment = 0;
+        let mut line_start = start;
+        for line in src[start..end].split('\n') {
+            let line_end = line_start + line.len();
+            let mut pos = line_start;
+            let mut had_comment = false;
+            let mut piece = String::new();
+            while next_comment < comments.len() && comments[next_comment].0 < line_end {
+                let (a, b) = comments[next_comment];
+                piece.push_str(&src[pos..a]);
+                pos = b.min(line_end);
+                had_comment = true;
+                next_comment += 1;
+            }
+            piece.push_str(&src[pos..line_end]);
+            let trimmed = piece.trim_end();
+            if !(had_comment && trimmed.trim_start().is_empty()) {
+                if any_line {
+                    text.push('\n');
+                }
+                text.push_str(trimmed);
+                any_line = true;
+            }
+            line_start = line_end + 1;
         }
-        text.push_str(&src[last..end]);
-        // Drop comment-only lines and trailing blanks; keep the rest verbatim.
-        let lines: Vec<&str> = text
-            .lines()
-            .filter(|l| l.trim() != "\u{0}")
-            .map(|l| l.trim_end_matches(|c: char| c.is_whitespace() || c == '\u{0}'))
-            .collect();
-        let text = lines.join("\n").replace('\u{0}', "");
         self.items.push(Item::Raw { text: text.trim_end().to_string(), span: Span::new(start, end) });
         end
     }
