@@ -9,9 +9,11 @@
 //! Bril variables are named and may be assigned by many instructions (`ValueDef::Var`).
 //! Bril blocks may end without a terminator and fall through to the next block in layout.
 
+mod branch;
 mod op;
 mod verify;
 
+pub use branch::{branch_pieces, ArgTypes};
 pub use op::{BrilOp, Effect, Op, SilOp};
 pub use verify::verify;
 

@@ -147,45 +147,4 @@ pub(crate) fn is_local_borrow(f: &Function, v: ValueId) -> bool {
     }
 }
 
-/// The branch's printed form rebuilt from its operands (after a phi argument is erased):
-/// `br bb1(%a : $T, …)`, `cond_br %c, bb1(…), bb2(…)`. Types are the target parameters'.
-pub(crate) fn branch_pieces(f: &Function, inst: &Inst) -> Option<Vec<crate::ir::Piece>> {
-    use crate::ir::Piece;
-    let mut out = Vec::new();
-    let push_succ = |out: &mut Vec<Piece>, s: u32| {
-        out.push(Piece::Succ(s));
-        let Some(succ) = inst.succs.get(s as usize) else { return };
-        if succ.args.is_empty() {
-            return;
-        }
-        out.push(Piece::Text("(".into()));
-        for j in 0..succ.args.len() {
-            if j > 0 {
-                out.push(Piece::Text(", ".into()));
-            }
-            out.push(Piece::SuccArg(s, j as u32));
-            let ty = f.blocks.get(succ.block).and_then(|b| b.params.get(j)).and_then(|&p| f.values[p].ty.as_ref());
-            if let Some(ty) = ty {
-                out.push(Piece::Text(format!(" : {ty}")));
-            }
-        }
-        out.push(Piece::Text(")".into()));
-    };
-    match inst.op {
-        Op::Sil(SilOp::Br) if inst.succs.len() == 1 => {
-            out.push(Piece::Text("br ".into()));
-            push_succ(&mut out, 0);
-        }
-        Op::Sil(SilOp::CondBr) if inst.succs.len() == 2 && !inst.args.is_empty() => {
-            out.push(Piece::Text("cond_br ".into()));
-            out.push(Piece::Arg(0));
-            out.push(Piece::Text(", ".into()));
-            push_succ(&mut out, 0);
-            out.push(Piece::Text(", ".into()));
-            push_succ(&mut out, 1);
-        }
-        _ => return None,
-    }
-    Some(out)
-}
 

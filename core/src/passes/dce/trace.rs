@@ -11,7 +11,8 @@
 use crate::diag::Span;
 use crate::entity::{EntityRef, EntitySet, EntityVec};
 use crate::ir::{BlockId, BrilOp, Function, Inst, InstId, Lang, Op, Piece, SilOp, Succ, ValueDef, ValueId};
-use super::ossa::{branch_pieces, make_end};
+use super::ossa::make_end;
+use crate::ir::{branch_pieces, ArgTypes};
 pub use super::ossa::EndKind;
 use serde::{Deserialize, Serialize};
 
@@ -355,7 +356,7 @@ impl<'f> Replayer<'f> {
                         }
                     }
                     if changed {
-                        if let Some(pieces) = branch_pieces(f, &f.insts[t]) {
+                        if let Some(pieces) = branch_pieces(f, &f.insts[t], ArgTypes::Target) {
                             f.insts[t].sil = pieces;
                         }
                     }

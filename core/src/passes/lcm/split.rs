@@ -15,7 +15,7 @@
 
 use super::graph::Graph;
 use crate::entity::{EntityRef, EntitySet, EntityVec};
-use crate::ir::{Block, BlockId, BrilOp, Function, Inst, InstId, Lang, Op, Piece, SilOp, Succ, ValueId};
+use crate::ir::{branch_pieces, ArgTypes, Block, BlockId, BrilOp, Function, Inst, InstId, Lang, Op, SilOp, Succ, ValueId};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
@@ -198,7 +198,7 @@ pub fn unsplit_if_empty(f: &mut Function, e: &SplitEdge) -> bool {
 pub(crate) fn make_br(f: &Function, target: BlockId, args: Vec<ValueId>) -> Inst {
     let mut inst = Inst::new(Op::Sil(SilOp::Br));
     inst.succs.push(Succ { block: target, args });
-    if let Some(p) = branch_pieces(f, &inst) {
+    if let Some(p) = branch_pieces(f, &inst, ArgTypes::Argument) {
         inst.sil = p;
     }
     inst
@@ -206,50 +206,11 @@ pub(crate) fn make_br(f: &Function, target: BlockId, args: Vec<ValueId>) -> Inst
 
 /// Rebuilds the printed form of a SIL `br`/`cond_br` after its successor arguments changed.
 pub(crate) fn rebuild_branch(f: &mut Function, term: InstId) {
-    if let Some(p) = branch_pieces(f, &f.insts[term]) {
+    if let Some(p) = branch_pieces(f, &f.insts[term], ArgTypes::Argument) {
         f.insts[term].sil = p;
     }
 }
 
-/// The branch's printed form from its operands: `br bb1(%a : $T, …)`,
-/// `cond_br %c, bb1(…), bb2(…)`. Types are the arguments'.
-fn branch_pieces(f: &Function, inst: &Inst) -> Option<Vec<Piece>> {
-    let mut out = Vec::new();
-    let push_succ = |out: &mut Vec<Piece>, s: u32| {
-        out.push(Piece::Succ(s));
-        let Some(succ) = inst.succs.get(s as usize) else { return };
-        if succ.args.is_empty() {
-            return;
-        }
-        out.push(Piece::Text("(".into()));
-        for (j, &a) in succ.args.iter().enumerate() {
-            if j > 0 {
-                out.push(Piece::Text(", ".into()));
-            }
-            out.push(Piece::SuccArg(s, j as u32));
-            if let Some(ty) = f.values.get(a).and_then(|v| v.ty.as_ref()) {
-                out.push(Piece::Text(format!(" : {ty}")));
-            }
-        }
-        out.push(Piece::Text(")".into()));
-    };
-    match inst.op {
-        Op::Sil(SilOp::Br) if inst.succs.len() == 1 => {
-            out.push(Piece::Text("br ".into()));
-            push_succ(&mut out, 0);
-        }
-        Op::Sil(SilOp::CondBr) if inst.succs.len() == 2 && !inst.args.is_empty() => {
-            out.push(Piece::Text("cond_br ".into()));
-            out.push(Piece::Arg(0));
-            out.push(Piece::Text(", ".into()));
-            push_succ(&mut out, 0);
-            out.push(Piece::Text(", ".into()));
-            push_succ(&mut out, 1);
-        }
-        _ => return None,
-    }
-    Some(out)
-}
 
 /// Removes the fresh entry again if nothing was inserted into it.
 pub fn remove_entry_if_empty(f: &mut Function, entry: BlockId) -> bool {
