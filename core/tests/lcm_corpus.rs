@@ -4,13 +4,14 @@
 //! the per-benchmark table of dynamic instruction counts (brili's `-p` count) and
 //! evaluations of candidate expressions, before and after.
 
+
+mod common;
 use optlab_core::interp::{bril, RunConfig};
 use optlab_core::ir::{BrilOp, Function, Imm, Inst, Module, Op, Type, ValueDef};
 use optlab_core::passes::lcm::{run_module, Options};
 use optlab_core::print::{print_module, Naming};
 use optlab_core::{parse_module, Lang};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// Operations whose computations are candidate expressions, by the definition.
 const CANDIDATE_OPS: &[BrilOp] = {
@@ -76,7 +77,8 @@ fn count_lines(stdout: &str) -> BTreeMap<&str, u64> {
 
 #[test]
 fn every_core_benchmark_prints_its_out_file_and_evaluates_no_more() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/bril/benchmarks/core");
+    let Some(shared) = common::shared_dir() else { return };
+    let dir = shared.join("corpus/bril/benchmarks/core");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -143,7 +145,8 @@ fn every_core_benchmark_prints_its_out_file_and_evaluates_no_more() {
 #[test]
 fn every_swift_corpus_function_is_transformed_or_refused_with_a_reason() {
     use optlab_core::passes::lcm::{run_module_lenient, LcmError};
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/swift");
+    let Some(shared) = common::shared_dir() else { return };
+    let dir = shared.join("corpus/swift");
     let mut files = Vec::new();
     let mut stack = vec![dir];
     while let Some(d) = stack.pop() {
