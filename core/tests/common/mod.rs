@@ -1,6 +1,8 @@
 //! Shared helpers for the integration tests.
 #![allow(dead_code)]
 
+pub mod filecheck;
+
 use std::path::PathBuf;
 
 /// `../shared` beside the repository (or `$OPTLAB_SHARED`). `None`, with a printed notice,

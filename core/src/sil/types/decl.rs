@@ -622,10 +622,14 @@ impl<'a, 'd> Reader<'a, 'd> {
             self.skip_decl();
             return;
         }
-        if let Some(t) = self.ty(&qualified) {
-            self.out.aliases.push(Alias { name: qualified, params, ty: t, span });
+        match self.ty(&qualified) {
+            // The declaration ends with its type: the next line is the next declaration.
+            Some(t) => {
+                self.out.aliases.push(Alias { name: qualified, params, ty: t, span });
+                self.skip_decl_tail();
+            }
+            None => self.skip_decl(),
         }
-        self.skip_decl();
     }
 
     /// `var name: Type [= value] [{ accessors }]` — stored unless it has accessors that

@@ -305,7 +305,7 @@ impl fmt::Display for Ty {
                 }
                 f.write_str(" -> ")?;
                 match func.results.as_slice() {
-                    [one] if one.label.is_none() && !matches!(one.ty, Ty::Tuple(_)) => write!(f, "{one}"),
+                    [one] if one.label.is_none() && (one.conv.is_some() || !matches!(one.ty, Ty::Tuple(_))) => write!(f, "{one}"),
                     rs => {
                         f.write_str("(")?;
                         list(f, rs, ", ")?;

@@ -1,0 +1,175 @@
+//! Types as `sil-opt` prints them after lowering, so the output can be checked against
+//! Swift's own FileCheck lines: a file's `typealias`es are looked through (`Int` declared as
+//! `Builtin.Int64` prints as `Builtin.Int64`) and a protocol used as a type is an existential
+//! (`C` prints as `any C`). `AnyObject` stays sugar, as Swift prints it.
+
+use crate::sil::types::decl::{Found, Kind};
+use crate::sil::types::ty::{self, Elem, FnTy, Req, Seg, Ty};
+use crate::sil::types::Decls;
+
+/// How deep typealiases may refer to each other before we stop looking through them.
+const MAX_ALIAS_DEPTH: usize = 16;
+
+pub struct Canon<'d> {
+    decls: &'d Decls,
+}
+
+impl<'d> Canon<'d> {
+    pub fn new(decls: &'d Decls) -> Canon<'d> {
+        Canon { decls }
+    }
+
+    /// A type text (without `$`) in printed form; text that does not read is kept as it is.
+    pub fn text(&self, text: &str) -> String {
+        match ty::parse(text.trim()) {
+            Ok(t) => self.ty(&t, &[], 0).to_string(),
+            Err(_) => text.trim().to_string(),
+        }
+    }
+
+    /// A type inside an instruction: as [`Canon::text`], and a function type's generic
+    /// parameters get their canonical names (`<T> (@in T)` prints as `<τ_0_0> (@in τ_0_0)`,
+    /// as SIL prints the callee types of `function_ref` and `apply`).
+    pub fn inst_text(&self, text: &str) -> String {
+        match ty::parse(text.trim()) {
+            Ok(t) => canonical_generics(&self.ty(&t, &[], 0)).to_string(),
+            Err(_) => text.trim().to_string(),
+        }
+    }
+
+    /// Every `$type` in a printed instruction fragment, canonical.
+    pub fn fragment(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let b = text.as_bytes();
+        let mut i = 0;
+        let mut in_str = false;
+        let mut last = 0;
+        while i < b.len() {
+            match b[i] {
+                b'"' => in_str = !in_str,
+                b'$' if !in_str && (i == 0 || b[i - 1] != b'@') => {
+                    let end = crate::parse::sil::scan::type_end(text, i + 1).max(i + 1);
+                    out.push_str(&text[last..=i]);
+                    let t = &text[i + 1..end];
+                    let trailing = &t[t.trim_end().len()..];
+                    out.push_str(&self.inst_text(t));
+                    out.push_str(trailing);
+                    last = end;
+                    i = end;
+                    continue;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        out.push_str(&text[last..]);
+        out
+    }
+
+    fn ty(&self, t: &Ty, shadow: &[String], depth: usize) -> Ty {
+        let go = |t: &Ty| self.ty(t, shadow, depth);
+        match t {
+            Ty::Named(segs) if segs.len() == 1 && !shadow.contains(&segs[0].name) => {
+                let s = &segs[0];
+                let args: Vec<Ty> = s.args.iter().map(go).collect();
+                match self.decls.lookup(&s.name) {
+                    Some(Found::Alias(a)) if a.name != "AnyObject" && a.params.is_empty() && depth < MAX_ALIAS_DEPTH => {
+                        self.ty(&a.ty, shadow, depth + 1)
+                    }
+                    Some(Found::Nominal(n)) if n.kind == Kind::Protocol && s.args.is_empty() => {
+                        Ty::Existential(vec![Ty::Named(vec![Seg { name: s.name.clone(), args }])])
+                    }
+                    _ => Ty::Named(vec![Seg { name: s.name.clone(), args }]),
+                }
+            }
+            Ty::Named(segs) => Ty::Named(segs.iter().map(|s| Seg { name: s.name.clone(), args: s.args.iter().map(go).collect() }).collect()),
+            Ty::Address(x) => Ty::Address(Box::new(go(x))),
+            Ty::Tuple(es) => Ty::Tuple(es.iter().map(|e| Elem { ty: go(&e.ty), ..e.clone() }).collect()),
+            Ty::Function(func) => {
+                let mut inner: Vec<String> = shadow.to_vec();
+                inner.extend(func.generics.iter().map(|g| g.name.clone()));
+                let go2 = |t: &Ty| self.ty(t, &inner, depth);
+                Ty::Function(Box::new(FnTy {
+                    params: func.params.iter().map(|e| Elem { ty: go2(&e.ty), ..e.clone() }).collect(),
+                    results: func.results.iter().map(|e| Elem { ty: go2(&e.ty), ..e.clone() }).collect(),
+                    // Requirements name protocols as constraints, not as existential types.
+                    reqs: func
+                        .reqs
+                        .iter()
+                        .map(|r| match r {
+                            Req::Same(a, b) => Req::Same(go2(a), go2(b)),
+                            c => c.clone(),
+                        })
+                        .collect(),
+                    ..(**func).clone()
+                }))
+            }
+            Ty::Metatype { repr, instance } => Ty::Metatype { repr: repr.clone(), instance: Box::new(go(instance)) },
+            Ty::Existential(ps) => Ty::Existential(ps.iter().map(|p| match self.ty(p, shadow, depth) {
+                Ty::Existential(mut one) if one.len() == 1 => one.remove(0),
+                other => other,
+            }).collect()),
+            Ty::Storage(k, x) => Ty::Storage(*k, Box::new(go(x))),
+            Ty::Opaque(x) => Ty::Opaque(Box::new(go(x))),
+            Ty::MoveOnly(x) => Ty::MoveOnly(Box::new(go(x))),
+            Ty::Attributed(a, x) => Ty::Attributed(a.clone(), Box::new(go(x))),
+            other => other.clone(),
+        }
+    }
+}
+
+/// `<T, U> (@in T) -> @out U` as `<τ_0_0, τ_0_1> (@in τ_0_0) -> @out τ_0_1`.
+fn canonical_generics(t: &Ty) -> Ty {
+    let Ty::Function(f) = t else { return t.clone() };
+    if f.generics.is_empty() || f.generics.iter().all(|g| g.name.starts_with('τ')) {
+        return t.clone();
+    }
+    let names: Vec<(String, String)> = f.generics.iter().enumerate().map(|(i, g)| (g.name.clone(), format!("τ_0_{i}"))).collect();
+    let map = |n: &str| names.iter().find(|(a, _)| a == n).map(|(_, b)| Ty::name(b));
+    let sub = |t: &Ty| t.subst(&map);
+    Ty::Function(Box::new(FnTy {
+        generics: f.generics.iter().zip(&names).map(|(g, (_, b))| ty::GenericParam { name: b.clone(), bounds: g.bounds.clone() }).collect(),
+        reqs: f
+            .reqs
+            .iter()
+            .map(|r| match r {
+                Req::Conforms(a, b) => Req::Conforms(sub(a), b.clone()),
+                Req::Same(a, b) => Req::Same(sub(a), sub(b)),
+            })
+            .collect(),
+        params: f.params.iter().map(|e| Elem { ty: sub(&e.ty), ..e.clone() }).collect(),
+        results: f.results.iter().map(|e| Elem { ty: sub(&e.ty), ..e.clone() }).collect(),
+        ..(**f).clone()
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decls() -> Decls {
+        Decls::parse(
+            "typealias AnyObject = Builtin.AnyObject\ntypealias Int = Builtin.Int64\npublic protocol C : AnyObject {}\nprotocol Error {}\nprotocol Comparable {}\nstruct SI<T> { var element: T }\n",
+        )
+    }
+
+    #[test]
+    fn aliases_and_existentials_print_as_sil_opt_prints_them() {
+        let d = decls();
+        let c = Canon::new(&d);
+        assert_eq!(c.text("Int"), "Builtin.Int64");
+        assert_eq!(c.text("(Int, Int)"), "(Builtin.Int64, Builtin.Int64)");
+        assert_eq!(c.text("*C"), "*any C");
+        assert_eq!(c.text("SI<AnyObject>"), "SI<AnyObject>");
+        assert_eq!(
+            c.text("@convention(thin) <T>(@in T, @owned C) -> (@out T, @error Error)"),
+            "@convention(thin) <T> (@in T, @owned any C) -> (@out T, @error any Error)"
+        );
+        assert_eq!(
+            c.text("@convention(thin) <T where T : Comparable> (@in_guaranteed T) -> @out T"),
+            "@convention(thin) <T where T : Comparable> (@in_guaranteed T) -> @out T"
+        );
+        assert_eq!(c.fragment("%1 : $C, %2 : $Int"), "%1 : $any C, %2 : $Builtin.Int64");
+        assert_eq!(c.fragment("function_ref @$s4main1fyyF : $@convention(thin) () -> ()"), "function_ref @$s4main1fyyF : $@convention(thin) () -> ()");
+    }
+}

@@ -1,0 +1,1 @@
+//! Seed 001's copy elimination (placeholder until written).

@@ -1,0 +1,150 @@
+//! AddressLowering: opaque values get storage (seed 001, Swift's `AddressLowering.cpp`).
+//!
+//! In opaque-values SIL an address-only value (`%0 : @owned $T`) is an SSA value like any
+//! other; the pass that ends that stage gives every such value a memory location and
+//! rewrites each instruction into its address form. It runs in three steps, each kept as
+//! data so the lab can show it:
+//!
+//! 1. **assignment** ([`storage::assign`]): every opaque value, in reverse postorder;
+//! 2. **allocation** ([`storage::allocate`], users before definitions): a value is built
+//!    directly inside its user's storage (*use-projection*: an operand of `tuple`, `struct`,
+//!    `enum`, `init_existential_value`, `store`, or the `@out` result), reads its operand's
+//!    storage (*reuse*: `begin_borrow`, `unchecked_enum_data`, a `switch_enum` payload), or
+//!    is a part of it (*def-projection*: `struct_extract`, `tuple_extract`, `destructure_*`);
+//!    what is left is a root: an indirect argument, an `@out` argument, or an `alloc_stack`;
+//! 3. **rewriting** ([`rewrite`]): `copy_value` → `copy_addr`, `destroy_value` →
+//!    `destroy_addr`, calls through addresses, `enum` → `init_enum_data_addr` +
+//!    `inject_enum_addr`, and so on. Copies appear only where the input copied; moves
+//!    (`copy_addr [take]`) only where a value must be moved into storage it was not built in.
+//!
+//! The rewritten function is printed and read back by the SIL parser, so the output is SIL
+//! the lab can show, run and check like any input (with [`verify_lowered`] on top of the IR
+//! verifier).
+
+mod canon;
+pub mod copyelim;
+mod rewrite;
+mod sig;
+pub mod storage;
+mod verify;
+
+pub use canon::Canon;
+pub use sig::{ParamConv, Sig};
+pub use storage::{OpaqueValue, Storage};
+pub use verify::verify_lowered;
+
+use crate::ir::{Function, InstId, Lang, Module};
+use crate::sil::types::{Decls, FunctionTypes};
+use serde::Serialize;
+
+/// One instruction of the input and what step 3 made of it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Rewrite {
+    /// The input instruction (`None` for a block's arguments and the entry's new ones).
+    pub inst: Option<InstId>,
+    /// The block, by its label.
+    pub block: String,
+    /// The input line (or the block label line).
+    pub before: String,
+    /// The lines that replace it, in order (empty: deleted).
+    pub after: Vec<String>,
+    /// Why, in a few words (`copy_value → copy_addr`).
+    pub why: String,
+}
+
+/// An `alloc_stack` the pass created.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StackSlot {
+    pub name: String,
+    pub ty: String,
+    /// The opaque values that live in it (the root first, then its projections).
+    pub values: Vec<String>,
+    /// `alloc_stack [lexical]`: a value in it has a lexical borrow scope.
+    pub lexical: bool,
+}
+
+/// The result of lowering one function.
+#[derive(Clone, Debug)]
+pub struct Lowering {
+    /// Step 1: the opaque values in reverse postorder, with their storage (step 2).
+    pub values: Vec<OpaqueValue>,
+    pub stacks: Vec<StackSlot>,
+    /// Step 3, in program order.
+    pub rewrites: Vec<Rewrite>,
+    /// The lowered function as text (user names), and parsed back.
+    pub text: String,
+    pub function: Function,
+}
+
+/// Why a function was not lowered (for users).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Refusal {
+    pub message: String,
+    /// The instruction that stopped it, if one did.
+    pub inst: Option<InstId>,
+}
+
+impl Refusal {
+    pub fn new(message: impl Into<String>) -> Refusal {
+        Refusal { message: message.into(), inst: None }
+    }
+    pub fn at(inst: InstId, message: impl Into<String>) -> Refusal {
+        Refusal { message: message.into(), inst: Some(inst) }
+    }
+}
+
+/// Lowers one function of an opaque-values module. `decls` are the module's declarations
+/// (field names, typealiases); `ft` classifies its types.
+pub fn lower(f: &Function, ft: &FunctionTypes, decls: &Decls) -> Result<Lowering, Refusal> {
+    if f.lang != Lang::Sil {
+        return Err(Refusal::new("AddressLowering runs on SIL"));
+    }
+    if f.is_declaration() {
+        return Err(Refusal::new(format!("@{} is a declaration: it has no body to lower", f.name)));
+    }
+    let cx = storage::Cx::new(f, ft, decls)?;
+    let values = storage::allocate(&cx)?;
+    let out = rewrite::rewrite(&cx, &values)?;
+    let function = reparse(&out.text, decls)?;
+    Ok(Lowering { values, stacks: out.stacks, rewrites: out.rewrites, text: out.text, function })
+}
+
+fn reparse(text: &str, _decls: &Decls) -> Result<Function, Refusal> {
+    let m = crate::parse::sil::parse("lowered.sil", text).map_err(|d| {
+        let first = d.iter().next().map_or_else(String::new, |d| d.message.clone());
+        Refusal::new(format!("internal error: the lowered function does not read back ({first}):\n{text}"))
+    })?;
+    m.functions.into_iter().next().ok_or_else(|| Refusal::new("internal error: the lowered text has no function"))
+}
+
+/// A function's name and how many opaque values it had, or why it was not lowered.
+pub type FunctionReport = (String, Result<usize, Refusal>);
+
+/// A module with every function that has opaque values lowered (the others unchanged),
+/// and what happened to each, for `optlab address-lowering` and the FileCheck suite.
+pub fn lower_module(m: &Module) -> (Module, Vec<FunctionReport>) {
+    let env = crate::sil::types::env_of(m);
+    let mut out = m.clone();
+    let mut report = Vec::new();
+    for (k, f) in m.functions.iter().enumerate() {
+        if f.is_declaration() {
+            let canon = Canon::new(&env.decls);
+            if let Some(h) = out.functions[k].sil.as_mut() {
+                h.ty = format!("${}", canon.text(h.ty.trim().trim_start_matches('$')));
+            }
+            continue;
+        }
+        let ft = FunctionTypes::new(f, env.clone());
+        match lower(f, &ft, &env.decls) {
+            Ok(l) => {
+                report.push((f.name.clone(), Ok(l.values.len())));
+                out.functions[k] = l.function;
+            }
+            Err(r) => report.push((f.name.clone(), Err(r))),
+        }
+    }
+    (out, report)
+}
+
+#[cfg(test)]
+mod tests;

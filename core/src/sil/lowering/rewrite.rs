@@ -1,0 +1,1007 @@
+//! Step 3 of AddressLowering: every instruction into its address form.
+//!
+//! The output is built as text, line by line, in Swift's own spelling (`copy_addr [take] %1
+//! to [init] %0 : $*T`), and each input instruction's replacement is recorded as a
+//! [`Rewrite`] for the step-by-step view.
+
+use super::sig::ParamConv;
+use super::storage::{is_return_tuple, Cx, Storage};
+use super::{OpaqueValue, Refusal, Rewrite, StackSlot};
+use crate::ir::{BlockId, InstId, Op, SilOp, ValueId};
+use std::collections::{HashMap, HashSet};
+
+pub(super) struct Out {
+    pub text: String,
+    pub stacks: Vec<StackSlot>,
+    pub rewrites: Vec<Rewrite>,
+}
+
+struct W<'c, 'a> {
+    cx: &'c Cx<'a>,
+    st: HashMap<ValueId, Storage>,
+    /// Addresses already materialized, and the block where.
+    memo: HashMap<ValueId, (String, BlockId)>,
+    taken: HashSet<String>,
+    cur: BlockId,
+    /// The lines of the instruction being rewritten.
+    after: Vec<String>,
+    out_names: Vec<String>,
+    stacks: Vec<(String, String)>,
+    /// Instructions a rewrite of an earlier one already took care of, with why.
+    folded: HashMap<InstId, String>,
+    /// `end_borrow`s to emit after an instruction.
+    pending: HashMap<InstId, Vec<String>>,
+    /// New names of values whose input name now means something else (loadable `@in`
+    /// arguments: the argument is the address, the loaded value keeps the name).
+    rename: HashMap<ValueId, String>,
+    /// Lines to emit at the start of a block (a `try_apply`'s cleanups in its successors).
+    block_start: HashMap<BlockId, Vec<String>>,
+    /// New parameter lists (a `try_apply`'s normal block receives only the direct results).
+    block_params: HashMap<BlockId, Vec<String>>,
+    /// Blocks to print last (as `sil-opt` does with a rewritten `try_apply`'s normal block).
+    moved_last: Vec<BlockId>,
+}
+
+fn trim_pct(s: &str) -> &str {
+    s.trim_start_matches('%')
+}
+
+impl<'c, 'a> W<'c, 'a> {
+    fn fresh(&mut self, base: &str) -> String {
+        let base: String = trim_pct(base).chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }).collect();
+        let mut n = format!("%{base}");
+        let mut k = 1;
+        while self.taken.contains(&n) {
+            n = format!("%{base}_{k}");
+            k += 1;
+        }
+        self.taken.insert(n.clone());
+        n
+    }
+
+    fn emit(&mut self, line: String) {
+        self.after.push(line);
+    }
+
+    fn name(&self, v: ValueId) -> String {
+        self.rename.get(&v).cloned().unwrap_or_else(|| self.cx.name(v))
+    }
+
+    fn ty(&self, v: ValueId) -> String {
+        self.cx.canon.text(self.cx.ty(v).unwrap_or("()"))
+    }
+
+    fn opaque(&self, v: ValueId) -> bool {
+        self.cx.is_opaque(v)
+    }
+
+    fn storage(&self, v: ValueId) -> Option<&Storage> {
+        self.st.get(&v)
+    }
+
+    /// `[trivial]` or `[init]`/`[take]`… for a loadable type.
+    fn qual(&self, ty: &str, nontrivial: &'static str) -> &'static str {
+        if self.cx.is_trivial(ty) {
+            "[trivial]"
+        } else {
+            nontrivial
+        }
+    }
+
+    /// The address of an opaque value here, emitting projections as needed.
+    fn addr(&mut self, v: ValueId) -> Result<String, Refusal> {
+        self.addr_depth(v, 0)
+    }
+
+    fn addr_depth(&mut self, v: ValueId, depth: usize) -> Result<String, Refusal> {
+        if depth > 64 {
+            return Err(Refusal::new("internal error: storage projections nest too deeply"));
+        }
+        if let Some((n, b)) = self.memo.get(&v) {
+            if *b == self.cur || self.cx.dom.dominates(*b, self.cur) {
+                return Ok(n.clone());
+            }
+        }
+        let s = self.storage(v).cloned().ok_or_else(|| Refusal::new(format!("internal error: `{}` has no storage", self.cx.name(v))))?;
+        let name = match s {
+            Storage::Argument => return Ok(self.name(v)),
+            Storage::Result { index } => return Ok(self.out_names[index].clone()),
+            Storage::Stack { index } => return Ok(self.stacks[index].0.clone()),
+            Storage::Same { of } => return self.addr_depth(of, depth + 1),
+            Storage::Address { of } | Storage::IntoStore { dest: of, .. } => return Ok(self.name(of)),
+            Storage::Split => return Err(Refusal::new(format!("internal error: `{}` has no storage of its own", self.cx.name(v)))),
+            Storage::EnumData { of, case } => {
+                let p = self.addr_depth(of, depth + 1)?;
+                let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
+                let t = self.ty(of);
+                self.emit(format!("{n} = unchecked_take_enum_data_addr {p} : $*{t}, {}", enumelt(&case)));
+                n
+            }
+            Storage::Element { of, index, field } => {
+                let p = self.addr_depth(of, depth + 1)?;
+                let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
+                let line = self.projection(&n, &p, of, index, field.as_deref());
+                self.emit(line);
+                n
+            }
+            Storage::Into { user, index, field } => {
+                let p = self.addr_depth(user, depth + 1)?;
+                let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
+                let line = self.projection(&n, &p, user, index, field.as_deref());
+                self.emit(line);
+                n
+            }
+            Storage::IntoEnum { user, case } => {
+                let p = self.addr_depth(user, depth + 1)?;
+                let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
+                let t = self.ty(user);
+                self.emit(format!("{n} = init_enum_data_addr {p} : $*{t}, {}", enumelt(&case)));
+                n
+            }
+            Storage::IntoExistential { user, concrete } => {
+                let p = self.addr_depth(user, depth + 1)?;
+                let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
+                let t = self.ty(user);
+                let c = self.cx.canon.text(&concrete);
+                self.emit(format!("{n} = init_existential_addr {p} : $*{t}, ${c}"));
+                n
+            }
+        };
+        self.memo.insert(v, (name.clone(), self.cur));
+        Ok(name)
+    }
+
+    /// `%n = tuple_element_addr %p : $*(T, T), 1` or `struct_element_addr … #S.f`.
+    fn projection(&self, n: &str, parent: &str, agg: ValueId, index: u32, field: Option<&str>) -> String {
+        let t = self.ty(agg);
+        match field {
+            Some(fl) => format!("{n} = struct_element_addr {parent} : $*{t}, {fl}"),
+            None => format!("{n} = tuple_element_addr {parent} : $*{t}, {index}"),
+        }
+    }
+
+    /// A fresh projection (not remembered) of element `k` of an aggregate.
+    fn element_addr(&mut self, agg: ValueId, parent: &str, k: usize, is_struct: bool) -> Result<String, Refusal> {
+        let field = if is_struct {
+            let fs = self.cx.ty(agg).and_then(|t| self.cx.fields(t)).ok_or_else(|| {
+                Refusal::new(format!("the fields of `{}` are not declared in the file", self.cx.ty(agg).unwrap_or("?")))
+            })?;
+            Some(fs.get(k).cloned().ok_or_else(|| Refusal::new("a struct with more operands than declared fields"))?)
+        } else {
+            None
+        };
+        let n = self.fresh(&format!("{}_{k}", trim_pct(parent)));
+        let line = self.projection(&n, parent, agg, k as u32, field.as_deref());
+        self.emit(line);
+        Ok(n)
+    }
+
+    /// Puts value `x` into the (uninitialized) address `dst`: a move for an opaque value, a
+    /// store for a loadable one.
+    fn put(&mut self, x: ValueId, dst: &str) -> Result<(), Refusal> {
+        if self.opaque(x) {
+            let src = self.addr(x)?;
+            let t = self.ty(x);
+            self.emit(format!("copy_addr [take] {src} to [init] {dst} : $*{t}"));
+        } else {
+            let t = self.ty(x);
+            let q = self.qual(self.cx.ty(x).unwrap_or(""), "[init]");
+            let xn = self.name(x);
+            self.emit(format!("store {xn} to {q} {dst} : $*{t}"));
+        }
+        Ok(())
+    }
+
+    fn deallocs(&mut self) {
+        for k in (0..self.stacks.len()).rev() {
+            let (n, t) = self.stacks[k].clone();
+            let t = t.trim_start_matches("[lexical] ").trim_start_matches('$');
+            self.emit(format!("dealloc_stack {n} : $*{t}"));
+        }
+    }
+
+    fn line(&self, i: InstId) -> String {
+        self.cx.lines.get(&i).cloned().unwrap_or_default()
+    }
+
+    /// Rewrites one instruction into `self.after`; returns why.
+    fn inst(&mut self, id: InstId) -> Result<String, Refusal> {
+        let cx = self.cx;
+        let f = cx.f;
+        let i = &f.insts[id];
+        if let Some(why) = self.folded.get(&id) {
+            return Ok(why.clone());
+        }
+        let line = self.line(id);
+        let op = match &i.op {
+            Op::Sil(o) => o.clone(),
+            _ => return Err(Refusal::at(id, "not SIL")),
+        };
+        let any_opaque = i.uses().any(|v| self.opaque(v)) || i.results.iter().any(|&v| self.opaque(v));
+        let is_call = matches!(op, SilOp::Apply | SilOp::TryApply);
+        if is_call {
+            return self.call(id);
+        }
+        if matches!(op, SilOp::Return) {
+            return self.ret(id);
+        }
+        if matches!(op, SilOp::Throw) {
+            self.deallocs();
+            self.emit(cx.canon.fragment(&line));
+            return Ok("unchanged (stack slots deallocated first)".into());
+        }
+        if !any_opaque {
+            self.emit(cx.canon.fragment(&line));
+            return Ok("unchanged".into());
+        }
+        let a0 = i.args.first().copied();
+        let v0 = i.results.first().copied();
+        match op {
+            SilOp::CopyValue => {
+                let (x, v) = (a0.unwrap(), v0.unwrap());
+                let src = self.addr(x)?;
+                let t = self.ty(x);
+                match self.storage(v).cloned() {
+                    Some(Storage::IntoStore { .. }) => {
+                        return Ok("the copy is made at its store, straight into the destination".into());
+                    }
+                    _ => {
+                        let d = self.addr(v)?;
+                        self.emit(format!("copy_addr {src} to [init] {d} : $*{t}"));
+                    }
+                }
+                Ok("copy_value → copy_addr (a copy the input made)".into())
+            }
+            SilOp::DestroyValue => {
+                let x = a0.unwrap();
+                let a = self.addr(x)?;
+                let t = self.ty(x);
+                self.emit(format!("destroy_addr {a} : $*{t}"));
+                Ok("destroy_value → destroy_addr".into())
+            }
+            SilOp::BeginBorrow | SilOp::MoveValue => Ok(format!("{op} of an opaque value: it keeps its storage; nothing to emit")),
+            SilOp::EndBorrow => Ok("the borrowed opaque value was read in place: nothing to end".into()),
+            SilOp::LoadBorrow => Ok("load_borrow of an opaque value: read in place".into()),
+            SilOp::Load => {
+                let (a, v) = (a0.unwrap(), v0.unwrap());
+                let take = i.attrs.iter().any(|x| x == "take");
+                let src = self.name(a);
+                let t = self.ty(v);
+                let (d, init) = match self.storage(v).cloned() {
+                    Some(Storage::IntoStore { dest, assign }) => (self.name(dest), !assign),
+                    _ => (self.addr(v)?, true),
+                };
+                let tk = if take { "[take] " } else { "" };
+                let ini = if init { "[init] " } else { "" };
+                self.emit(format!("copy_addr {tk}{src} to {ini}{d} : $*{t}"));
+                Ok(format!("load [{}] → copy_addr{}", if take { "take" } else { "copy" }, if take { " [take] (a move)" } else { " (a copy the input made)" }))
+            }
+            SilOp::Store => {
+                let (x, a) = (a0.unwrap(), i.args[1]);
+                if let Some(Storage::IntoStore { dest, assign }) = self.storage(x).cloned() {
+                    if dest == a {
+                        let Some(d) = cx.def_inst(x).filter(|&d| matches!(cx.f.insts[d].op, Op::Sil(SilOp::CopyValue))) else {
+                            return Ok("the stored value was built at this address: nothing to store".into());
+                        };
+                        let src = self.addr(cx.f.insts[d].args[0])?;
+                        let t = self.ty(x);
+                        let dn = self.name(dest);
+                        let init = if assign { "" } else { "[init] " };
+                        self.emit(format!("copy_addr {src} to {init}{dn} : $*{t}"));
+                        return Ok(format!("store of a copy → copy_addr{} straight into the destination", if assign { "" } else { " [init]" }));
+                    }
+                }
+                let src = self.addr(x)?;
+                let t = self.ty(x);
+                let d = self.name(a);
+                let init = if i.attrs.iter().any(|x| x == "assign") { "" } else { "[init] " };
+                self.emit(format!("copy_addr [take] {src} to {init}{d} : $*{t}"));
+                Ok("store → copy_addr [take] (a move into the address)".into())
+            }
+            SilOp::Tuple | SilOp::Struct => {
+                let a = v0.unwrap();
+                if matches!(self.storage(a), Some(Storage::Split)) {
+                    return Ok("the returned tuple: its elements go to the results at the return".into());
+                }
+                if !self.opaque(a) {
+                    return Err(Refusal::at(id, "a loadable aggregate of address-only values"));
+                }
+                let is_struct = matches!(op, SilOp::Struct);
+                let mut moved = 0;
+                let args = i.args.clone();
+                for (k, &x) in args.iter().enumerate() {
+                    if let Some(Storage::Into { user, index, .. }) = self.storage(x) {
+                        if *user == a && *index as usize == k {
+                            continue;
+                        }
+                    }
+                    let p = self.addr(a)?;
+                    let e = self.element_addr(a, &p, k, is_struct)?;
+                    self.put(x, &e)?;
+                    moved += 1;
+                }
+                Ok(if moved == 0 {
+                    format!("{op}: every operand was built in place")
+                } else {
+                    format!("{op}: {moved} operand{} moved or stored into place", if moved == 1 { "" } else { "s" })
+                })
+            }
+            SilOp::Enum => {
+                let a = v0.unwrap();
+                let case = enum_case(&line);
+                let p = self.addr(a)?;
+                let t = self.ty(a);
+                if let Some(x) = a0 {
+                    let built = matches!(self.storage(x), Some(Storage::IntoEnum { user, .. }) if *user == a);
+                    if !built {
+                        let d = self.fresh(&format!("{}_data", trim_pct(&p)));
+                        self.emit(format!("{d} = init_enum_data_addr {p} : $*{t}, {case}"));
+                        self.put(x, &d)?;
+                    }
+                }
+                self.emit(format!("inject_enum_addr {p} : $*{t}, {case}"));
+                Ok("enum → init_enum_data_addr + inject_enum_addr".into())
+            }
+            SilOp::StructExtract | SilOp::TupleExtract | SilOp::DestructureStruct | SilOp::DestructureTuple => self.extract(id),
+            SilOp::DebugValue => {
+                let x = a0.unwrap();
+                let a = self.addr(x)?;
+                let t = self.ty(x);
+                let rest = debug_rest(&line);
+                let expr = if rest.contains("expr op_deref") { "" } else { ", expr op_deref" };
+                self.emit(format!("debug_value {a} : $*{t}{rest}{expr}"));
+                Ok("debug_value of the value → of its address".into())
+            }
+            SilOp::FixLifetime => {
+                let x = a0.unwrap();
+                let a = self.addr(x)?;
+                let t = self.ty(x);
+                self.emit(format!("fix_lifetime {a} : $*{t}"));
+                Ok("fix_lifetime of the address".into())
+            }
+            SilOp::Br => self.br(id),
+            SilOp::SwitchEnum => {
+                let x = a0.unwrap();
+                let a = self.addr(x)?;
+                let t = self.ty(x);
+                let rest = line.split_once(", ").map_or("", |(_, r)| r);
+                self.emit(format!("switch_enum_addr {a} : $*{t}, {}", enumelt_cases(rest)));
+                Ok("switch_enum → switch_enum_addr; payloads are taken in place in each case".into())
+            }
+            SilOp::UncheckedEnumData => {
+                self.addr(v0.unwrap())?;
+                Ok("unchecked_enum_data → unchecked_take_enum_data_addr (reused storage)".into())
+            }
+            SilOp::Other(ref o) if o == "init_existential_value" => {
+                let a = v0.unwrap();
+                let x = a0.unwrap();
+                let built = matches!(self.storage(x), Some(Storage::IntoExistential { user, .. }) if *user == a);
+                if !built {
+                    let p = self.addr(a)?;
+                    let t = self.ty(a);
+                    let c = self.ty(x);
+                    let d = self.fresh(&format!("{}_box", trim_pct(&p)));
+                    self.emit(format!("{d} = init_existential_addr {p} : $*{t}, ${c}"));
+                    self.put(x, &d)?;
+                }
+                Ok("init_existential_value → init_existential_addr".into())
+            }
+            other => Err(Refusal::at(id, format!("`{other}` on an address-only value is not lowered here"))),
+        }
+    }
+
+    fn extract(&mut self, id: InstId) -> Result<String, Refusal> {
+        let cx = self.cx;
+        let i = &cx.f.insts[id];
+        let agg = i.args[0];
+        if matches!(self.storage(agg), Some(Storage::Split)) {
+            return Ok("the call's results were bound at the call".into());
+        }
+        if !self.opaque(agg) {
+            return Err(Refusal::at(id, "a projection of a loadable aggregate yielding an address-only value"));
+        }
+        let results = i.results.clone();
+        let owned = matches!(i.op, Op::Sil(SilOp::DestructureStruct | SilOp::DestructureTuple));
+        for (k, &r) in results.iter().enumerate() {
+            if self.opaque(r) {
+                self.addr(r)?;
+                continue;
+            }
+            let (idx, field) = match self.storage_of_loadable(id, k) {
+                Some(x) => x,
+                None => return Err(Refusal::at(id, "cannot find the element this projection reads")),
+            };
+            let p = self.addr(agg)?;
+            let e = self.fresh(&format!("{}_addr", trim_pct(&self.name(r))));
+            let line = self.projection(&e, &p, agg, idx, field.as_deref());
+            self.emit(line);
+            let t = self.ty(r);
+            let rn = self.name(r);
+            let raw_t = cx.ty(r).unwrap_or("").to_string();
+            if owned {
+                let q = self.qual(&raw_t, "[take]");
+                self.emit(format!("{rn} = load {q} {e} : $*{t}"));
+            } else if cx.is_trivial(&raw_t) {
+                self.emit(format!("{rn} = load [trivial] {e} : $*{t}"));
+            } else {
+                let us = cx.real_uses(r);
+                if let [(u, _)] = us[..] {
+                    if matches!(cx.f.insts[u].op, Op::Sil(SilOp::CopyValue)) {
+                        let c = cx.f.insts[u].results[0];
+                        let cn = self.name(c);
+                        self.emit(format!("{cn} = load [copy] {e} : $*{t}"));
+                        self.folded.insert(u, "folded into the load [copy] of the projected field".into());
+                        continue;
+                    }
+                }
+                self.emit(format!("{rn} = load_borrow {e} : $*{t}"));
+                // The borrow ends after its last use in this block.
+                let (b, _) = cx.pos[&id];
+                let last = us.iter().filter(|(u, _)| cx.pos.get(u).is_some_and(|p| p.0 == b)).max_by_key(|(u, _)| cx.pos[u].1);
+                if us.iter().any(|(u, _)| cx.pos.get(u).is_some_and(|p| p.0 != b)) {
+                    return Err(Refusal::at(id, "a borrowed field used outside its block"));
+                }
+                let at = last.map_or(id, |(u, _)| *u);
+                self.pending.entry(at).or_default().push(format!("end_borrow {rn} : ${t}"));
+            }
+        }
+        Ok(format!("{} of an opaque aggregate → element addresses", cx.f.insts[id].op))
+    }
+
+    fn storage_of_loadable(&self, id: InstId, k: usize) -> Option<(u32, Option<String>)> {
+        let cx = self.cx;
+        let i = &cx.f.insts[id];
+        let agg = i.args[0];
+        let line = self.line(id);
+        match &i.op {
+            Op::Sil(SilOp::TupleExtract) => match i.imm {
+                crate::ir::Imm::Index(x) => Some((x, None)),
+                _ => line.rsplit(", ").next()?.trim().parse().ok().map(|x| (x, None)),
+            },
+            Op::Sil(SilOp::StructExtract) => {
+                let field = match &i.imm {
+                    crate::ir::Imm::Name(n) => n.clone(),
+                    _ => line.rsplit(", ").next()?.trim().to_string(),
+                };
+                let idx = cx.ty(agg).and_then(|t| cx.fields(t)).and_then(|fs| fs.iter().position(|x| *x == field))? as u32;
+                Some((idx, Some(field)))
+            }
+            Op::Sil(SilOp::DestructureStruct) => {
+                let fs = cx.ty(agg).and_then(|t| cx.fields(t))?;
+                Some((k as u32, Some(fs.get(k)?.clone())))
+            }
+            _ => Some((k as u32, None)),
+        }
+    }
+
+    fn br(&mut self, id: InstId) -> Result<String, Refusal> {
+        let cx = self.cx;
+        let i = &cx.f.insts[id];
+        let s = i.succs[0].clone();
+        let params = cx.f.blocks[s.block].params.clone();
+        let mut keep = Vec::new();
+        let mut moved = 0;
+        for (k, &x) in s.args.iter().enumerate() {
+            let p = params[k];
+            if self.opaque(p) {
+                let d = self.addr(p)?;
+                let src = self.addr(x)?;
+                let t = self.ty(x);
+                self.emit(format!("copy_addr [take] {src} to [init] {d} : $*{t}"));
+                moved += 1;
+            } else {
+                keep.push(format!("{} : ${}", self.name(x), self.ty(x)));
+            }
+        }
+        let label = cx.f.block_name(s.block);
+        if keep.is_empty() {
+            self.emit(format!("br {label}"));
+        } else {
+            self.emit(format!("br {label}({})", keep.join(", ")));
+        }
+        Ok(format!("{moved} opaque phi operand{} moved into the phi's storage", if moved == 1 { "" } else { "s" }))
+    }
+
+    fn call(&mut self, id: InstId) -> Result<String, Refusal> {
+        let cx = self.cx;
+        let f = cx.f;
+        let i = &f.insts[id];
+        let line = self.line(id);
+        let c = cx.call(id).ok_or_else(|| Refusal::at(id, "a call whose callee type does not read"))?;
+        let try_apply = matches!(i.op, Op::Sil(SilOp::TryApply));
+        let indirect_params = c.sig.params.iter().any(|p| matches!(p.0, ParamConv::In | ParamConv::InGuaranteed));
+        if !indirect_params && c.sig.indirect_results() == 0 {
+            self.emit(cx.canon.fragment(&line));
+            return Ok("no indirect arguments or results: unchanged".into());
+        }
+        // The value of each formal result: the apply's result, or a try_apply's normal
+        // block argument.
+        let normal = try_apply.then(|| i.succs.first().map(|s| s.block)).flatten();
+        let r = match normal {
+            Some(nb) => f.blocks[nb].params.first().copied(),
+            None => i.results.first().copied(),
+        };
+        let nres = c.sig.results.len();
+        let mut values: Vec<Option<ValueId>> = vec![None; nres];
+        if nres == 1 {
+            values[0] = r.filter(|&r| !cx.real_uses(r).is_empty());
+        } else if let Some(r) = r {
+            let us = cx.real_uses(r);
+            match us[..] {
+                [] => {}
+                [(d, _)] if matches!(f.insts[d].op, Op::Sil(SilOp::DestructureTuple)) => {
+                    for (k, &x) in f.insts[d].results.iter().enumerate().take(nres) {
+                        values[k] = Some(x);
+                    }
+                    self.folded.insert(d, "the call's results are bound at the call".into());
+                }
+                _ => return Err(Refusal::at(id, "the tuple of a call's results is used other than by destructure_tuple")),
+            }
+        }
+        let mut cleanups: Vec<Vec<String>> = Vec::new();
+        // Arguments first: their temporaries are allocated before the results'.
+        let mut params_text = Vec::new();
+        for (k, (conv, pty)) in c.sig.params.iter().enumerate() {
+            let x = *i.args.get(k + 1).ok_or_else(|| Refusal::at(id, "fewer arguments than the callee's parameters"))?;
+            match conv {
+                ParamConv::In | ParamConv::InGuaranteed if self.opaque(x) => params_text.push(self.addr(x)?),
+                ParamConv::In | ParamConv::InGuaranteed => {
+                    let t = self.ty(x);
+                    let raw = cx.ty(x).unwrap_or("").to_string();
+                    let _ = pty;
+                    let tmp = self.fresh(&format!("{}_tmp", trim_pct(&self.name(x))));
+                    self.emit(format!("{tmp} = alloc_stack ${t}"));
+                    let xn = self.name(x);
+                    if *conv == ParamConv::In || cx.is_trivial(&raw) {
+                        let q = self.qual(&raw, "[init]");
+                        self.emit(format!("store {xn} to {q} {tmp} : $*{t}"));
+                        params_text.push(tmp.clone());
+                        cleanups.push(vec![format!("dealloc_stack {tmp} : $*{t}")]);
+                    } else {
+                        let b = self.fresh(&format!("{}_borrow", trim_pct(&xn)));
+                        let sb = self.fresh(&format!("{}_in", trim_pct(&xn)));
+                        self.emit(format!("{b} = begin_borrow {xn} : ${t}"));
+                        self.emit(format!("{sb} = store_borrow {b} to {tmp} : $*{t}"));
+                        params_text.push(sb.clone());
+                        cleanups.push(vec![format!("end_borrow {sb} : $*{t}"), format!("end_borrow {b} : ${t}"), format!("dealloc_stack {tmp} : $*{t}")]);
+                    }
+                }
+                _ => params_text.push(self.name(x)),
+            }
+        }
+        let mut outs = Vec::new();
+        let mut direct_names = Vec::new();
+        let mut direct_tys = Vec::new();
+        for (k, (indirect, rty)) in c.sig.results.iter().enumerate() {
+            let v = values[k];
+            let rt = cx.canon.text(&rty.to_string());
+            if !indirect {
+                let n = match v {
+                    Some(v) => self.name(v),
+                    None => self.fresh("result"),
+                };
+                direct_names.push(n);
+                direct_tys.push(rt);
+                continue;
+            }
+            match v {
+                Some(v) if self.opaque(v) => outs.push(self.addr(v)?),
+                Some(v) => {
+                    let tmp = self.fresh(&format!("{}_out", trim_pct(&self.name(v))));
+                    self.emit(format!("{tmp} = alloc_stack ${rt}"));
+                    let raw = cx.ty(v).unwrap_or("").to_string();
+                    let q = self.qual(&raw, "[take]");
+                    let vn = self.name(v);
+                    cleanups.push(vec![format!("{vn} = load {q} {tmp} : $*{rt}"), format!("dealloc_stack {tmp} : $*{rt}")]);
+                    outs.push(tmp);
+                }
+                None => {
+                    let tmp = self.fresh("unused_result");
+                    self.emit(format!("{tmp} = alloc_stack ${rt}"));
+                    let mut cl = Vec::new();
+                    if !cx.is_trivial(&rty.to_string()) {
+                        cl.push(format!("destroy_addr {tmp} : $*{rt}"));
+                    }
+                    cl.push(format!("dealloc_stack {tmp} : $*{rt}"));
+                    cleanups.push(cl);
+                    outs.push(tmp);
+                }
+            }
+        }
+        let res = match direct_names.len() {
+            0 => self.fresh(&r.map_or("call".to_string(), |r| self.cx.name(r))),
+            1 => direct_names[0].clone(),
+            _ => self.fresh("results"),
+        };
+        let mut all = outs;
+        all.extend(params_text);
+        if let Some(nb) = normal {
+            return self.finish_try_apply(id, &c, nb, all, cleanups, direct_names, direct_tys);
+        }
+        let subs = self.subs_text(&c);
+        let ft = cx.canon.inst_text(&c.fn_ty);
+        self.emit(format!("{res} = {} {}{subs}({}) : ${ft}", c.head, c.callee, all.join(", ")));
+        for cl in cleanups.into_iter().rev() {
+            for l in cl {
+                self.emit(l);
+            }
+        }
+        if direct_names.len() > 1 {
+            self.emit(format!("({}) = destructure_tuple {res} : $({})", direct_names.join(", "), direct_tys.join(", ")));
+        }
+        Ok(format!(
+            "apply through addresses: {} @out address{}, indirect arguments by address",
+            c.sig.indirect_results(),
+            if c.sig.indirect_results() == 1 { "" } else { "es" }
+        ))
+    }
+
+    /// A `try_apply`'s results arrive in its normal block: the block receives the direct
+    /// results only; the temporaries are loaded and freed there, and freed (not loaded) in
+    /// the error block.
+    #[allow(clippy::too_many_arguments)]
+    fn finish_try_apply(
+        &mut self,
+        id: InstId,
+        c: &super::storage::Call,
+        normal: BlockId,
+        args: Vec<String>,
+        cleanups: Vec<Vec<String>>,
+        direct_names: Vec<String>,
+        direct_tys: Vec<String>,
+    ) -> Result<String, Refusal> {
+        let cx = self.cx;
+        let f = cx.f;
+        let i = &f.insts[id];
+        let error = i.succs.get(1).map(|s| s.block).ok_or_else(|| Refusal::at(id, "try_apply without an error block"))?;
+        if f.blocks[normal].params.len() > 1 || cx.cfg_preds(normal) > 1 {
+            return Err(Refusal::at(id, "a try_apply whose normal block has other predecessors"));
+        }
+        let subs = self.subs_text(c);
+        let ft = cx.canon.inst_text(&c.fn_ty);
+        let tail = cx.canon.fragment(&c.between);
+        self.emit(format!("try_apply {}{subs}({}) : ${ft}, {tail}", c.callee, args.join(", ")));
+        let (param, mut start) = match direct_names.len() {
+            0 => (format!("{} : $()", self.fresh("none")), Vec::new()),
+            1 => (format!("{} : ${}", direct_names[0], direct_tys[0]), Vec::new()),
+            _ => {
+                let t = self.fresh("results");
+                let ty = format!("({})", direct_tys.join(", "));
+                (format!("{t} : ${ty}"), vec![format!("({}) = destructure_tuple {t} : ${ty}", direct_names.join(", "))])
+            }
+        };
+        let mut on_error = Vec::new();
+        for cl in cleanups.into_iter().rev() {
+            on_error.extend(cl.iter().filter(|l| !l.contains(" = load ") && !l.starts_with("destroy_addr") && !l.starts_with("end_borrow")).cloned());
+            start.extend(cl);
+        }
+        self.block_params.insert(normal, vec![param]);
+        self.block_start.entry(normal).or_default().extend(start);
+        self.block_start.entry(error).or_default().extend(on_error);
+        self.moved_last.push(normal);
+        Ok("try_apply through addresses; the normal block receives the direct results".into())
+    }
+
+    fn subs_text(&self, c: &super::storage::Call) -> String {
+        if c.subs_text.is_empty() {
+            return String::new();
+        }
+        let inner = c.subs_text.trim_start_matches('<').strip_suffix('>').unwrap_or("");
+        let parts: Vec<String> = super::sig::parse_subs(inner).iter().map(|t| self.cx.canon.text(&t.to_string())).collect();
+        format!("<{}>", parts.join(", "))
+    }
+
+    fn ret(&mut self, id: InstId) -> Result<String, Refusal> {
+        let cx = self.cx;
+        let f = cx.f;
+        let i = &f.insts[id];
+        let line = self.line(id);
+        let results = cx.sig.results.clone();
+        if results.iter().all(|r| !r.0) && !i.args.first().is_some_and(|&r| self.opaque(r)) {
+            self.deallocs();
+            self.emit(cx.canon.fragment(&line));
+            return Ok("unchanged (stack slots deallocated first)".into());
+        }
+        let r = i.args[0];
+        enum El {
+            Value(ValueId),
+            Addr(String, String),
+        }
+        let mut els: Vec<El> = Vec::new();
+        if results.len() == 1 {
+            els.push(El::Value(r));
+        } else if is_return_tuple(cx, r) {
+            let d = cx.def_inst(r).unwrap();
+            els.extend(f.insts[d].args.iter().map(|&x| El::Value(x)));
+        } else if self.opaque(r) {
+            let p = self.addr(r)?;
+            for (k, (_, t)) in results.iter().enumerate() {
+                let e = self.element_addr(r, &p, k, false)?;
+                els.push(El::Addr(e, cx.canon.text(&t.to_string())));
+            }
+        } else {
+            let names: Vec<String> = (0..results.len()).map(|k| self.fresh(&format!("ret{k}"))).collect();
+            let t = self.ty(r);
+            let rn = self.name(r);
+            self.emit(format!("({}) = destructure_tuple {rn} : ${t}", names.join(", ")));
+            for (k, n) in names.into_iter().enumerate() {
+                let _ = k;
+                els.push(El::Addr(n, String::new()));
+            }
+            return Err(Refusal::at(id, "returning a loadable tuple value with @out results is not lowered here"));
+        }
+        let mut direct = Vec::new();
+        for (k, (indirect, t)) in results.iter().enumerate() {
+            if *indirect {
+                continue;
+            }
+            let tt = cx.canon.text(&t.to_string());
+            match &els[k] {
+                El::Value(x) => direct.push((self.name(*x), tt)),
+                El::Addr(p, _) => {
+                    let n = self.fresh(&format!("ret{k}"));
+                    let q = self.qual(&t.to_string(), "[take]");
+                    self.emit(format!("{n} = load {q} {p} : $*{tt}"));
+                    direct.push((n, tt));
+                }
+            }
+        }
+        let mut j = 0;
+        for (k, (indirect, t)) in results.iter().enumerate() {
+            if !*indirect {
+                continue;
+            }
+            let out = self.out_names[j].clone();
+            match &els[k] {
+                El::Value(x) => {
+                    let x = *x;
+                    if self.opaque(x) {
+                        if self.storage(x) != Some(&Storage::Result { index: j }) {
+                            let src = self.addr(x)?;
+                            let tt = self.ty(x);
+                            self.emit(format!("copy_addr [take] {src} to [init] {out} : $*{tt}"));
+                        }
+                    } else {
+                        self.put(x, &out)?;
+                    }
+                }
+                El::Addr(p, tt) => {
+                    let _ = t;
+                    self.emit(format!("copy_addr [take] {p} to [init] {out} : $*{tt}"));
+                }
+            }
+            j += 1;
+        }
+        let (rv, rt) = match direct.len() {
+            0 => {
+                let n = self.fresh("unit");
+                self.emit(format!("{n} = tuple ()"));
+                (n, "()".to_string())
+            }
+            1 => direct[0].clone(),
+            _ => {
+                let n = self.fresh("ret");
+                let parts: Vec<String> = direct.iter().map(|(v, t)| format!("{v} : ${t}")).collect();
+                let tys: Vec<String> = direct.iter().map(|(_, t)| t.clone()).collect();
+                self.emit(format!("{n} = tuple ({})", parts.join(", ")));
+                (n, format!("({})", tys.join(", ")))
+            }
+        };
+        self.deallocs();
+        self.emit(format!("return {rv} : ${rt}"));
+        Ok("return: @out results are written to their addresses; the direct ones are returned".into())
+    }
+}
+
+fn enum_case(line: &str) -> String {
+    line.split(", ").find(|p| p.trim_start().starts_with('#')).map(|p| enumelt(p.trim())).unwrap_or_default()
+}
+
+/// `#Optional.some` → `#Optional.some!enumelt`, as SIL prints enum element references.
+pub(super) fn enumelt(case: &str) -> String {
+    if case.starts_with('#') && !case.contains('!') {
+        format!("{case}!enumelt")
+    } else {
+        case.to_string()
+    }
+}
+
+/// Every `case #E.c: bbN` of a `switch_enum` tail with its element reference spelled out.
+fn enumelt_cases(rest: &str) -> String {
+    rest.split(", ")
+        .map(|p| match p.strip_prefix("case ").and_then(|r| r.rsplit_once(": ")) {
+            Some((c, t)) => format!("case {}: {t}", enumelt(c.trim())),
+            None => p.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `debug_value %2 : $T, let, name "x", argno 3` → `, let, name "x", argno 3`.
+fn debug_rest(line: &str) -> String {
+    let Some(d) = line.find(": $") else { return String::new() };
+    let end = crate::parse::sil::scan::type_end(line, d + 3);
+    line[end..].trim_end().to_string()
+}
+
+pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
+    let f = cx.f;
+    let mut w = W {
+        cx,
+        st: values.iter().map(|v| (v.value, v.storage.clone())).collect(),
+        memo: HashMap::new(),
+        taken: f.values.iter().map(|(v, _)| f.value_in_code(v)).collect(),
+        cur: f.entry().unwrap(),
+        after: Vec::new(),
+        out_names: Vec::new(),
+        stacks: Vec::new(),
+        folded: HashMap::new(),
+        pending: HashMap::new(),
+        rename: HashMap::new(),
+        block_start: HashMap::new(),
+        block_params: HashMap::new(),
+        moved_last: Vec::new(),
+    };
+    let n_out = cx.sig.indirect_results();
+    for k in 0..n_out {
+        let n = w.fresh(&format!("out{k}"));
+        w.out_names.push(n);
+    }
+    // Stack slots, in the order step 2 numbered them.
+    let mut slots: Vec<(usize, ValueId)> =
+        values.iter().filter_map(|v| if let Storage::Stack { index } = v.storage { Some((index, v.value)) } else { None }).collect();
+    slots.sort();
+    let mut stack_slots = Vec::new();
+    // A slot holding a value with a lexical borrow scope is itself lexical.
+    let lexical: Vec<ValueId> = f
+        .layout
+        .iter()
+        .flat_map(|&b| f.blocks[b].all_insts())
+        .filter(|&i| matches!(f.insts[i].op, Op::Sil(SilOp::BeginBorrow)) && f.insts[i].attrs.iter().any(|a| a == "lexical"))
+        .filter_map(|i| f.insts[i].args.first().copied())
+        .collect();
+    for &(_, v) in &slots {
+        let n = w.fresh(&format!("{}_addr", cx.name(v)));
+        let t = w.ty(v);
+        let lex = lexical.iter().any(|&x| x == v || rooted_in(&w.st, x, v));
+        w.stacks.push((n.clone(), if lex { format!("[lexical] ${t}") } else { format!("${t}") }));
+        let members: Vec<String> = std::iter::once(cx.name(v)).chain(values.iter().filter(|o| rooted_in(&w.st, o.value, v)).map(|o| o.name.clone())).collect();
+        stack_slots.push(StackSlot { name: n, ty: t, values: members, lexical: lex });
+    }
+    let h = f.sil.as_ref().unwrap();
+    let mut head = String::from("sil ");
+    if let Some(l) = &h.linkage {
+        head.push_str(l);
+        head.push(' ');
+    }
+    for a in &h.attrs {
+        head.push_str(&format!("[{a}] "));
+    }
+    head.push_str(&format!("{} : ${}", crate::parse::sil::lexer::global_ref(&f.name), cx.canon.text(h.ty.trim().trim_start_matches('$'))));
+    let mut blocks_text: Vec<(BlockId, String)> = Vec::new();
+    let mut rewrites = Vec::new();
+    for &b in f.layout.iter() {
+        let mut text = String::new();
+        w.cur = b;
+        let blk = &f.blocks[b];
+        let entry = Some(b) == f.entry();
+        let mut params = Vec::new();
+        let mut pre = Vec::new();
+        if entry {
+            for (k, n) in w.out_names.clone().iter().enumerate() {
+                let t = cx.sig.results.iter().filter(|r| r.0).nth(k).map(|r| cx.canon.text(&r.1.to_string())).unwrap_or_default();
+                params.push(format!("{n} : $*{t}"));
+            }
+        }
+        for (k, &p) in blk.params.iter().enumerate() {
+            let name = cx.name(p);
+            let t = w.ty(p);
+            let own = f.values[p].ownership.as_deref().map(|o| format!("@{o} ")).unwrap_or_default();
+            if entry {
+                let conv = cx.param_conv(k);
+                if w.opaque(p) || conv == ParamConv::Inout || cx.ty(p).is_some_and(|t| t.starts_with('*')) {
+                    let t = t.trim_start_matches('*').to_string();
+                    params.push(format!("{name} : $*{t}"));
+                } else if conv.is_indirect() {
+                    let a = w.fresh(&format!("{}_addr", trim_pct(&name)));
+                    params.push(format!("{a} : $*{t}"));
+                    let raw = cx.ty(p).unwrap_or("").to_string();
+                    if conv == ParamConv::In || cx.is_trivial(&raw) {
+                        let q = w.qual(&raw, "[take]");
+                        pre.push(format!("{name} = load {q} {a} : $*{t}"));
+                    } else {
+                        pre.push(format!("{name} = load_borrow {a} : $*{t}"));
+                    }
+                } else {
+                    params.push(format!("{name} : {own}${t}"));
+                }
+            } else if !w.opaque(p) {
+                params.push(format!("{name} : {own}${t}"));
+            }
+        }
+        let label = f.block_name(b);
+        let before_label = {
+            let ps: Vec<String> = blk
+                .params
+                .iter()
+                .map(|&p| {
+                    let own = f.values[p].ownership.as_deref().map(|o| format!("@{o} ")).unwrap_or_default();
+                    format!("{} : {own}${}", cx.name(p), cx.ty(p).unwrap_or(""))
+                })
+                .collect();
+            if ps.is_empty() { format!("{label}:") } else { format!("{label}({}):", ps.join(", ")) }
+        };
+        if let Some(ps) = w.block_params.get(&b) {
+            params = ps.clone();
+        }
+        let new_label = if params.is_empty() { format!("{label}:") } else { format!("{label}({}):", params.join(", ")) };
+        text.push_str(&new_label);
+        text.push('\n');
+        // Block start: stack slots (entry), loads of loadable indirect arguments, payloads.
+        w.after.clear();
+        if entry {
+            for (n, t) in w.stacks.clone() {
+                w.emit(format!("{n} = alloc_stack {t}"));
+            }
+        }
+        for l in pre {
+            w.emit(l);
+        }
+        if let Some(ls) = w.block_start.remove(&b) {
+            for l in ls {
+                w.emit(l);
+            }
+        }
+        for &p in &blk.params {
+            if let Some(Storage::EnumData { .. }) = w.storage(p) {
+                w.addr(p)?;
+            }
+        }
+        let start = std::mem::take(&mut w.after);
+        for l in &start {
+            text.push_str(&format!("  {l}\n"));
+        }
+        rewrites.push(Rewrite {
+            inst: None,
+            block: label.clone(),
+            before: before_label,
+            after: std::iter::once(new_label).chain(start).collect(),
+            why: if entry { "arguments: @out results first, opaque arguments become addresses; stack slots allocated".into() } else { "block arguments".into() },
+        });
+        for id in blk.all_insts() {
+            w.after.clear();
+            let why = w.inst(id)?;
+            if let Some(extra) = w.pending.remove(&id) {
+                for l in extra {
+                    w.emit(l);
+                }
+            }
+            let lines = std::mem::take(&mut w.after);
+            for l in &lines {
+                text.push_str(&format!("  {l}\n"));
+            }
+            rewrites.push(Rewrite { inst: Some(id), block: label.clone(), before: w.line(id), after: lines, why });
+        }
+        blocks_text.push((b, text));
+    }
+    // A rewritten try_apply's normal block prints last, as sil-opt's output has it.
+    let (last, first): (Vec<_>, Vec<_>) = blocks_text.into_iter().partition(|(b, _)| w.moved_last.contains(b));
+    let bodies: Vec<String> = first.into_iter().chain(last).map(|(_, t)| t).collect();
+    let mut text = format!("{head} {{\n{}", bodies.join("\n"));
+    text.push_str(&format!("}} // end sil function '{}'\n", f.name));
+    Ok(Out { text, stacks: stack_slots, rewrites })
+}
+
+/// Whether `v`'s storage is (a projection of) the stack slot of `root`.
+fn rooted_in(st: &HashMap<ValueId, Storage>, v: ValueId, root: ValueId) -> bool {
+    let mut cur = v;
+    for _ in 0..64 {
+        let Some(s) = st.get(&cur) else { return false };
+        match s.parent() {
+            Some(p) if p == root => return true,
+            Some(p) => cur = p,
+            None => return false,
+        }
+    }
+    false
+}

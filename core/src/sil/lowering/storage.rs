@@ -1,0 +1,728 @@
+//! Steps 1 and 2 of AddressLowering: which values are opaque, and where each one lives.
+
+use super::canon::Canon;
+use super::sig::{parse_subs, ParamConv, Sig};
+use super::Refusal;
+use crate::cfg::Cfg;
+use crate::dom::DomTree;
+use crate::ir::{BlockId, Function, Imm, InstId, Op, SilOp, Type, ValueDef, ValueId};
+use crate::print::{function_lines, Naming};
+use crate::sil::types::{Class, Decls, FunctionTypes};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// Where an opaque value lives after lowering.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Storage {
+    /// An indirect function argument: the argument's address is the storage.
+    Argument,
+    /// The `index`-th `@out` result: a new leading function argument.
+    Result { index: usize },
+    /// Its own `alloc_stack` (the `index`-th the pass creates).
+    Stack { index: usize },
+    /// Reuses its operand's storage (`begin_borrow`, `move_value`).
+    Same { of: ValueId },
+    /// The address it was loaded from (`load_borrow`).
+    Address { of: ValueId },
+    /// Reused storage: the payload of an enum, taken in place
+    /// (`unchecked_enum_data`, a `switch_enum` payload).
+    EnumData { of: ValueId, case: String },
+    /// Def-projection: an element or field of its operand's storage.
+    Element { of: ValueId, index: u32, field: Option<String> },
+    /// Use-projection: built directly inside element `index` of its user's storage.
+    Into { user: ValueId, index: u32, field: Option<String> },
+    /// Use-projection: built directly as the payload of its user `enum`.
+    IntoEnum { user: ValueId, case: String },
+    /// Use-projection: built directly in the existential box of its user.
+    IntoExistential { user: ValueId, concrete: String },
+    /// Use-projection: built directly at the address it is stored to.
+    IntoStore { dest: ValueId, assign: bool },
+    /// No storage of its own: the tuple a multi-result function returns, or the tuple of
+    /// a call's results — its elements have storage.
+    Split,
+}
+
+impl Storage {
+    /// The kind, in a few words (the table's middle column).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Storage::Argument => "indirect argument",
+            Storage::Result { .. } => "@out argument",
+            Storage::Stack { .. } => "alloc_stack",
+            Storage::Same { .. } => "reused (same value)",
+            Storage::Address { .. } => "reused (borrowed address)",
+            Storage::EnumData { .. } => "reused (enum payload)",
+            Storage::Element { .. } => "def-projection",
+            Storage::Into { .. } | Storage::IntoEnum { .. } | Storage::IntoExistential { .. } | Storage::IntoStore { .. } => "use-projection",
+            Storage::Split => "no storage (its elements have)",
+        }
+    }
+
+    /// The value whose storage this one is part of, for the storage tree.
+    pub fn parent(&self) -> Option<ValueId> {
+        match self {
+            Storage::Same { of } | Storage::Address { of } | Storage::EnumData { of, .. } | Storage::Element { of, .. } => Some(*of),
+            Storage::Into { user, .. } | Storage::IntoEnum { user, .. } | Storage::IntoExistential { user, .. } => Some(*user),
+            Storage::IntoStore { dest, .. } => Some(*dest),
+            _ => None,
+        }
+    }
+}
+
+/// Step 1's row, with step 2's answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OpaqueValue {
+    pub value: ValueId,
+    /// `%copy0`
+    pub name: String,
+    pub ty: String,
+    /// What defines it: `function argument`, `copy_value`, `bb2 argument`.
+    pub def: String,
+    pub storage: Storage,
+    /// Why this storage, in one sentence.
+    pub why: String,
+}
+
+/// A use: the instruction and the operand's position in [`crate::ir::Inst::uses`].
+pub(super) type Use = (InstId, usize);
+
+/// What the three steps share about the input function.
+pub(super) struct Cx<'a> {
+    pub f: &'a Function,
+    pub ft: &'a FunctionTypes,
+    pub decls: &'a Decls,
+    pub canon: Canon<'a>,
+    pub sig: Sig,
+    pub dom: DomTree,
+    pub rpo: Vec<BlockId>,
+    /// Object type text of every value that has one.
+    pub vty: HashMap<ValueId, String>,
+    pub uses: HashMap<ValueId, Vec<Use>>,
+    /// Block and position of each placed instruction.
+    pub pos: HashMap<InstId, (BlockId, usize)>,
+    /// Each instruction's line as the user wrote it (printed with user names).
+    pub lines: HashMap<InstId, String>,
+    /// Every opaque value in reverse postorder (step 1).
+    pub order: Vec<ValueId>,
+}
+
+impl<'a> Cx<'a> {
+    pub fn new(f: &'a Function, ft: &'a FunctionTypes, decls: &'a Decls) -> Result<Cx<'a>, Refusal> {
+        let h = f.sil.as_ref().ok_or_else(|| Refusal::new("not a SIL function"))?;
+        let sig = Sig::of_text(&h.ty, &[]).ok_or_else(|| Refusal::new(format!("@{}'s type `{}` does not read as a function type", f.name, h.ty)))?;
+        if sig.yields {
+            return Err(Refusal::new("coroutines (`@yields`) are not lowered here"));
+        }
+        let cfg = Cfg::new(f);
+        let dom = DomTree::dominators(f, &cfg);
+        let rpo: Vec<BlockId> = cfg.reverse_postorder().collect();
+        let mut lines = HashMap::new();
+        for bl in function_lines(f, Naming::User).blocks {
+            for l in bl.lines {
+                if let Some(i) = l.inst() {
+                    lines.insert(i, l.text.trim().to_string());
+                }
+            }
+        }
+        let mut cx = Cx {
+            f,
+            ft,
+            decls,
+            canon: Canon::new(decls),
+            sig,
+            dom,
+            rpo,
+            vty: HashMap::new(),
+            uses: HashMap::new(),
+            pos: HashMap::new(),
+            lines,
+            order: Vec::new(),
+        };
+        cx.index()?;
+        Ok(cx)
+    }
+
+    fn index(&mut self) -> Result<(), Refusal> {
+        let f = self.f;
+        for (v, d) in f.values.iter() {
+            if let Some(Type::Sil(t)) = &d.ty {
+                self.vty.insert(v, t.trim().to_string());
+            }
+        }
+        for &b in &f.layout {
+            for (k, i) in f.blocks[b].all_insts().enumerate() {
+                self.pos.insert(i, (b, k));
+                let inst = &f.insts[i];
+                for (n, v) in inst.uses().enumerate() {
+                    self.uses.entry(v).or_default().push((i, n));
+                }
+                if matches!(inst.op, Op::Sil(SilOp::Apply)) {
+                    if let Some(call) = self.call(i) {
+                        if let Some(&r) = inst.results.first() {
+                            let all: Vec<String> = call.sig.results.iter().map(|r| r.1.to_string()).collect();
+                            let t = if all.len() == 1 { all[0].clone() } else { format!("({})", all.join(", ")) };
+                            self.vty.insert(r, t);
+                        }
+                    }
+                }
+            }
+        }
+        self.infer_types();
+        // Step 1: the opaque values, in reverse postorder.
+        for &b in &self.rpo.clone() {
+            let blk = &f.blocks[b];
+            for &p in &blk.params {
+                if self.is_opaque(p) {
+                    self.order.push(p);
+                }
+            }
+            for i in blk.all_insts() {
+                for &r in &f.insts[i].results {
+                    if self.is_opaque(r) {
+                        self.order.push(r);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Result types the parser leaves open, from the declarations: the fields of a
+    /// destructured struct, an enum's payload, the type an instruction names last.
+    fn infer_types(&mut self) {
+        let f = self.f;
+        for &b in &f.layout {
+            for i in f.blocks[b].all_insts() {
+                let inst = &f.insts[i];
+                let Some(&r0) = inst.results.first() else { continue };
+                if self.vty.contains_key(&r0) && inst.results.iter().all(|r| self.vty.contains_key(r)) {
+                    continue;
+                }
+                let agg = inst.args.first().and_then(|&a| self.vty.get(&a).cloned());
+                let line = self.lines.get(&i).cloned().unwrap_or_default();
+                let found: Vec<Option<String>> = match &inst.op {
+                    Op::Sil(SilOp::DestructureStruct) => match agg.as_deref().and_then(|t| self.members(t)) {
+                        Some(ms) => ms.into_iter().map(|(_, t)| Some(t)).collect(),
+                        None => continue,
+                    },
+                    Op::Sil(SilOp::StructExtract) => {
+                        let field = line.rsplit(", ").next().unwrap_or("").trim().to_string();
+                        vec![agg.as_deref().and_then(|t| self.members(t)).and_then(|ms| ms.into_iter().find(|(n, _)| *n == field).map(|(_, t)| t))]
+                    }
+                    Op::Sil(SilOp::UncheckedEnumData) => {
+                        let case = line.rsplit(", ").next().unwrap_or("").trim().to_string();
+                        vec![agg.as_deref().and_then(|t| self.payload(t, &case))]
+                    }
+                    Op::Sil(SilOp::UncheckedBitwiseCast | SilOp::UnconditionalCheckedCast) | Op::Sil(SilOp::Other(_)) => {
+                        vec![crate::sil::types::function::dollar_types(&line).last().cloned()]
+                    }
+                    _ => continue,
+                };
+                for (&r, t) in inst.results.iter().zip(found) {
+                    if let Some(t) = t {
+                        self.vty.entry(r).or_insert(t);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The stored properties of a struct type with its generic arguments substituted:
+    /// `(#S.field, type)`.
+    pub fn members(&self, ty_text: &str) -> Option<Vec<(String, String)>> {
+        let (n, args) = self.nominal_of(ty_text)?;
+        let map: HashMap<&str, &crate::sil::types::Ty> = n.params.iter().map(|p| p.name.as_str()).zip(args.iter()).collect();
+        Some(n.fields.iter().map(|fl| (format!("#{}.{}", n.name, fl.name), fl.ty.subst(&|x| map.get(x).map(|t| (*t).clone())).to_string())).collect())
+    }
+
+    /// The payload type of `#E.case!enumelt` of an enum type.
+    pub fn payload(&self, ty_text: &str, case: &str) -> Option<String> {
+        let (n, args) = self.nominal_of(ty_text)?;
+        let map: HashMap<&str, &crate::sil::types::Ty> = n.params.iter().map(|p| p.name.as_str()).zip(args.iter()).collect();
+        let cname = case.trim_start_matches('#').split('!').next()?.rsplit('.').next()?;
+        let c = n.cases.iter().find(|c| c.name == cname)?;
+        Some(c.payload.as_ref()?.subst(&|x| map.get(x).map(|t| (*t).clone())).to_string())
+    }
+
+    fn nominal_of(&self, ty_text: &str) -> Option<(&crate::sil::types::decl::Nominal, Vec<crate::sil::types::Ty>)> {
+        let t = crate::sil::types::ty::parse(ty_text.trim()).ok()?;
+        let crate::sil::types::Ty::Named(segs) = &t else { return None };
+        let last = segs.last()?;
+        Some((self.decls.nominal(&last.name)?, last.args.clone()))
+    }
+
+    /// How many blocks branch to `b`.
+    pub fn cfg_preds(&self, b: BlockId) -> usize {
+        self.f.layout.iter().filter(|&&p| self.f.successors(p).contains(&b)).count()
+    }
+
+    pub fn ty(&self, v: ValueId) -> Option<&str> {
+        self.vty.get(&v).map(|s| s.as_str())
+    }
+
+    /// An object value of an address-only type.
+    pub fn is_opaque(&self, v: ValueId) -> bool {
+        match self.ty(v) {
+            Some(t) if !t.starts_with('*') => self.ft.class_of(t) == Class::AddressOnly,
+            _ => false,
+        }
+    }
+
+    pub fn is_trivial(&self, t: &str) -> bool {
+        self.ft.is_trivial(t)
+    }
+
+    pub fn name(&self, v: ValueId) -> String {
+        self.f.value_in_code(v)
+    }
+
+    pub fn def_inst(&self, v: ValueId) -> Option<InstId> {
+        match self.f.values[v].def {
+            ValueDef::Result { inst, .. } => Some(inst),
+            _ => None,
+        }
+    }
+
+    /// Uses that are not `debug_value`s (they do not decide where a value lives).
+    pub fn real_uses(&self, v: ValueId) -> Vec<Use> {
+        self.uses
+            .get(&v)
+            .map(|us| us.iter().copied().filter(|(i, _)| !matches!(self.f.insts[*i].op, Op::Sil(SilOp::DebugValue))).collect())
+            .unwrap_or_default()
+    }
+
+    /// Whether the definition of `a` dominates the definition of `b` (an entry argument
+    /// dominates everything).
+    pub fn def_dominates(&self, a: ValueId, b: ValueId) -> bool {
+        let at = |v: ValueId| -> Option<(BlockId, isize)> {
+            match self.f.values[v].def {
+                ValueDef::Param { block, .. } => Some((block, -1)),
+                ValueDef::Result { inst, .. } => self.pos.get(&inst).map(|&(bl, k)| (bl, k as isize)),
+                _ => None,
+            }
+        };
+        match (at(a), at(b)) {
+            (Some((ba, ka)), Some((bb, kb))) if ba == bb => ka < kb || (ka == -1 && kb == -1),
+            (Some((ba, _)), Some((bb, _))) => self.dom.strictly_dominates(ba, bb),
+            _ => false,
+        }
+    }
+
+    /// The callee's signature at a call site, substituted, and the pieces of its text.
+    pub fn call(&self, i: InstId) -> Option<Call> {
+        let line = self.lines.get(&i)?;
+        split_call(line)
+    }
+
+    /// The stored property names of a struct type, in order.
+    pub fn fields(&self, struct_ty: &str) -> Option<Vec<String>> {
+        let t = crate::sil::types::ty::parse(struct_ty).ok()?;
+        let name = match &t {
+            crate::sil::types::Ty::Named(segs) => segs.last()?.name.clone(),
+            _ => return None,
+        };
+        let n = self.decls.nominal(&name)?;
+        Some(n.fields.iter().map(|fl| format!("#{}.{}", name, fl.name)).collect())
+    }
+
+    /// The function argument that entry parameter `k` binds, with its convention (the
+    /// `@out` results come first in the lowered signature, not in the input).
+    pub fn param_conv(&self, k: usize) -> ParamConv {
+        self.sig.params.get(k).map_or(ParamConv::Direct, |p| p.0)
+    }
+}
+
+/// An `apply`/`try_apply` line taken apart.
+#[derive(Clone, Debug)]
+pub(super) struct Call {
+    /// `apply [nothrow]` up to the callee.
+    pub head: String,
+    pub callee: String,
+    /// `<T>` with the brackets, or empty.
+    pub subs_text: String,
+    /// After the argument list's `)` up to ` : $` (for try_apply: `normal bb1, error bb2`).
+    pub between: String,
+    /// The callee's type text (after `$`).
+    pub fn_ty: String,
+    pub sig: Sig,
+}
+
+pub(super) fn split_call(line: &str) -> Option<Call> {
+    let body = line.split_once(" = ").map_or(line, |(_, r)| r).trim();
+    let pct = body.find('%')?;
+    let head = body[..pct].trim_end().to_string();
+    let rest = &body[pct..];
+    let end = rest[1..].find(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(rest.len(), |e| e + 1);
+    let callee = rest[..end].to_string();
+    let mut rest = &rest[end..];
+    let mut subs_text = String::new();
+    if rest.starts_with('<') {
+        let close = balanced(rest, '<', '>')?;
+        subs_text = rest[..=close].to_string();
+        rest = &rest[close + 1..];
+    }
+    if !rest.starts_with('(') {
+        return None;
+    }
+    let close = balanced(rest, '(', ')')?;
+    rest = &rest[close + 1..];
+    let colon = rest.find(" : $")?;
+    let between = rest[..colon].trim().to_string();
+    let ty_start = colon + 4;
+    let ty_end = crate::parse::sil::scan::type_end(rest, ty_start).max(ty_start);
+    let fn_ty = rest[ty_start..ty_end].trim().to_string();
+    let after = rest[ty_end..].trim().trim_start_matches(',').trim().to_string();
+    let between = if after.is_empty() { between } else { after };
+    let subs = parse_subs(subs_text.trim_start_matches('<').strip_suffix('>').unwrap_or(""));
+    let sig = Sig::of_text(&fn_ty, &subs)?;
+    Some(Call { head, callee, subs_text, between, fn_ty, sig })
+}
+
+fn balanced(s: &str, open: char, close: char) -> Option<usize> {
+    let mut depth = 0;
+    for (i, c) in s.char_indices() {
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            depth -= 1;
+            if depth == 0 {
+                return Some(i);
+            }
+        }
+    }
+    None
+}
+
+/// Step 2: storage for every opaque value, users before definitions.
+pub(super) fn allocate(cx: &Cx) -> Result<Vec<OpaqueValue>, Refusal> {
+    let f = cx.f;
+    let mut storage: HashMap<ValueId, (Storage, String)> = HashMap::new();
+    let mut stacks = 0usize;
+    for &v in cx.order.iter().rev() {
+        let s = decide(cx, v, &storage, &mut stacks)?;
+        storage.insert(v, s);
+    }
+    // Stack slots are numbered in program order (the order the `alloc_stack`s print).
+    let mut renumber = HashMap::new();
+    for &v in &cx.order {
+        if let Some((Storage::Stack { index }, _)) = storage.get(&v) {
+            let n = renumber.len();
+            renumber.insert(*index, n);
+        }
+    }
+    let mut out = Vec::new();
+    for &v in &cx.order {
+        let (mut s, why) = storage.remove(&v).expect("decided");
+        if let Storage::Stack { index } = &mut s {
+            *index = renumber[index];
+        }
+        let def = match f.values[v].def {
+            ValueDef::Param { block, .. } if Some(block) == f.entry() => "function argument".to_string(),
+            ValueDef::Param { block, .. } => format!("{} argument", f.block_name(block)),
+            ValueDef::Result { inst, .. } => f.insts[inst].op.to_string(),
+            _ => "value".to_string(),
+        };
+        out.push(OpaqueValue { value: v, name: cx.name(v), ty: cx.ty(v).unwrap_or("").to_string(), def, storage: s, why });
+    }
+    Ok(out)
+}
+
+fn case_name(imm: &Imm, line: &str) -> String {
+    if let Imm::Name(n) = imm {
+        if n.starts_with('#') {
+            return n.clone();
+        }
+    }
+    line.split(", ").find(|p| p.trim_start().starts_with('#')).map(|p| p.trim().to_string()).unwrap_or_default()
+}
+
+fn decide(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)>, stacks: &mut usize) -> Result<(Storage, String), Refusal> {
+    let f = cx.f;
+    let name = cx.name(v);
+    match f.values[v].def {
+        ValueDef::Param { block, index } if Some(block) == f.entry() => {
+            let conv = cx.param_conv(index as usize);
+            let why = match conv {
+                ParamConv::In => format!("`{name}` is an @in argument: the caller's address becomes its storage"),
+                ParamConv::InGuaranteed => format!("`{name}` is an @in_guaranteed argument: it is read in place"),
+                _ => format!("`{name}` is a function argument of an address-only type: passed by address"),
+            };
+            return Ok((Storage::Argument, why));
+        }
+        ValueDef::Param { block, index } => {
+            // A switch_enum payload is the enum's own payload, taken in place.
+            for &p in &f.layout {
+                let Some(t) = f.blocks[p].term else { continue };
+                let ti = &f.insts[t];
+                if ti.succs.iter().any(|s| s.block == block) && matches!(ti.op, Op::Sil(SilOp::SwitchEnum)) {
+                    let e = ti.args[0];
+                    if cx.is_opaque(e) && index == 0 {
+                        let line = cx.lines.get(&t).cloned().unwrap_or_default();
+                        let case = switch_case(&line, &f.block_name(block)).unwrap_or_default();
+                        return Ok((
+                            Storage::EnumData { of: e, case: case.clone() },
+                            format!("the payload of `{}` in case {case}: reuses the enum's storage (unchecked_take_enum_data_addr)", cx.name(e)),
+                        ));
+                    }
+                    return Err(Refusal::at(t, "a switch_enum payload of an address-only type whose enum is loadable"));
+                }
+                if ti.succs.first().is_some_and(|s| s.block == block) && matches!(ti.op, Op::Sil(SilOp::TryApply)) {
+                    if cx.call(t).is_some_and(|c| c.sig.results.len() > 1) {
+                        return Ok((Storage::Split, format!("`{name}` is the tuple of the call's results: each result gets its own storage")));
+                    }
+                    return Ok(use_projection(cx, v, done).unwrap_or_else(|| {
+                        let k = *stacks;
+                        *stacks += 1;
+                        (Storage::Stack { index: k }, format!("`{name}`, the call's result, gets its own alloc_stack"))
+                    }));
+                }
+                if ti.succs.iter().any(|s| s.block == block) && !matches!(ti.op, Op::Sil(SilOp::Br | SilOp::CondBr)) {
+                    return Err(Refusal::at(t, format!("`{}` with an address-only block argument is not lowered here", ti.op)));
+                }
+            }
+            let k = *stacks;
+            *stacks += 1;
+            return Ok((Storage::Stack { index: k }, format!("`{name}` is a phi: it gets its own alloc_stack and each incoming value is moved into it")));
+        }
+        ValueDef::Result { inst, index } => {
+            let i = &f.insts[inst];
+            let op0 = i.args.first().copied();
+            let opaque0 = op0.is_some_and(|a| cx.is_opaque(a));
+            match &i.op {
+                Op::Sil(SilOp::BeginBorrow | SilOp::MoveValue) if opaque0 => {
+                    let a = op0.unwrap();
+                    return Ok((Storage::Same { of: a }, format!("`{name}` = {} of `{}`: the same storage", i.op, cx.name(a))));
+                }
+                Op::Sil(SilOp::LoadBorrow) => {
+                    let a = op0.unwrap();
+                    return Ok((Storage::Address { of: a }, format!("`{name}` borrows the value at `{}` in place", cx.name(a))));
+                }
+                Op::Sil(SilOp::UncheckedEnumData) if opaque0 => {
+                    let a = op0.unwrap();
+                    let case = case_name(&i.imm, cx.lines.get(&inst).map_or("", |s| s.as_str()));
+                    return Ok((
+                        Storage::EnumData { of: a, case: case.clone() },
+                        format!("reused storage: the payload {case} of `{}`, taken in place", cx.name(a)),
+                    ));
+                }
+                Op::Sil(SilOp::StructExtract | SilOp::TupleExtract | SilOp::DestructureStruct | SilOp::DestructureTuple)
+                    if opaque0 && !is_call_results(cx, op0.unwrap()) =>
+                {
+                    let a = op0.unwrap();
+                    let (idx, field) = element_of(cx, inst, index, a);
+                    let what = field.clone().unwrap_or_else(|| format!("element {idx}"));
+                    return Ok((
+                        Storage::Element { of: a, index: idx, field },
+                        format!("def-projection: {what} of `{}`'s storage", cx.name(a)),
+                    ));
+                }
+                Op::Sil(SilOp::Apply) if is_call_results(cx, v) => {
+                    return Ok((Storage::Split, format!("`{name}` is the tuple of the call's results: each result gets its own storage")));
+                }
+                Op::Sil(SilOp::Tuple) if is_return_tuple(cx, v) => {
+                    return Ok((Storage::Split, format!("`{name}` is what the function returns: its elements go to the results")));
+                }
+                _ => {}
+            }
+        }
+        _ => {}
+    }
+    if let Some(s) = use_projection(cx, v, done) {
+        return Ok(s);
+    }
+    let k = *stacks;
+    *stacks += 1;
+    let n = cx.real_uses(v).len();
+    let why = match n {
+        0 => format!("`{name}` is never used: it still needs storage to be written to"),
+        1 => format!("`{name}`'s one use cannot hold it: a new alloc_stack"),
+        _ => format!("`{name}` has {n} uses: a new alloc_stack"),
+    };
+    Ok((Storage::Stack { index: k }, why))
+}
+
+/// `switch_enum %0 : $E, case #E.a!enumelt: bb1, …`: the case that leads to `label`.
+pub(super) fn switch_case(line: &str, label: &str) -> Option<String> {
+    for part in line.split(", ") {
+        let p = part.trim();
+        if let Some(rest) = p.strip_prefix("case ") {
+            let (case, target) = rest.rsplit_once(": ")?;
+            if target.trim() == label {
+                return Some(case.trim().to_string());
+            }
+        }
+    }
+    None
+}
+
+fn element_of(cx: &Cx, inst: InstId, result: u32, agg: ValueId) -> (u32, Option<String>) {
+    let i = &cx.f.insts[inst];
+    let line = cx.lines.get(&inst).map_or("", |s| s.as_str());
+    match &i.op {
+        Op::Sil(SilOp::TupleExtract) => {
+            let idx = match i.imm {
+                Imm::Index(k) => k,
+                _ => line.rsplit(", ").next().and_then(|s| s.trim().parse().ok()).unwrap_or(0),
+            };
+            (idx, None)
+        }
+        Op::Sil(SilOp::StructExtract) => {
+            let field = match &i.imm {
+                Imm::Name(n) => n.clone(),
+                _ => line.rsplit(", ").next().unwrap_or("").trim().to_string(),
+            };
+            let idx = cx.ty(agg).and_then(|t| cx.fields(t)).and_then(|fs| fs.iter().position(|x| *x == field)).unwrap_or(0) as u32;
+            (idx, Some(field))
+        }
+        Op::Sil(SilOp::DestructureStruct) => {
+            let field = cx.ty(agg).and_then(|t| cx.fields(t)).and_then(|fs| fs.get(result as usize).cloned());
+            (result, field)
+        }
+        _ => (result, None),
+    }
+}
+
+/// The value of a call with several formal results: a tuple of them, split at the call.
+pub(super) fn is_call_results(cx: &Cx, v: ValueId) -> bool {
+    if let ValueDef::Param { block, index: 0 } = cx.f.values[v].def {
+        return cx.f.layout.iter().any(|&p| {
+            cx.f.blocks[p].term.is_some_and(|t| {
+                let ti = &cx.f.insts[t];
+                matches!(ti.op, Op::Sil(SilOp::TryApply))
+                    && ti.succs.first().is_some_and(|s| s.block == block)
+                    && cx.call(t).is_some_and(|c| c.sig.results.len() > 1)
+            })
+        });
+    }
+    cx.def_inst(v).is_some_and(|d| matches!(cx.f.insts[d].op, Op::Sil(SilOp::Apply)) && cx.call(d).is_some_and(|c| c.sig.results.len() > 1))
+}
+
+/// The tuple a multi-result function returns (its only use is the `return`).
+pub(super) fn is_return_tuple(cx: &Cx, v: ValueId) -> bool {
+    let Some(d) = cx.def_inst(v) else { return false };
+    if !matches!(cx.f.insts[d].op, Op::Sil(SilOp::Tuple)) || cx.sig.results.len() < 2 {
+        return false;
+    }
+    let us = cx.real_uses(v);
+    us.len() == 1 && matches!(cx.f.insts[us[0].0].op, Op::Sil(SilOp::Return))
+}
+
+/// Whether a value stored in `s` may be built before its user is defined: the storage's
+/// root must already exist where `v` is defined.
+fn root_ready(cx: &Cx, s: &Storage, v: ValueId, done: &HashMap<ValueId, (Storage, String)>, depth: usize) -> bool {
+    if depth > 64 {
+        return false;
+    }
+    match s {
+        Storage::Stack { .. } | Storage::Result { .. } => true,
+        Storage::Into { user, .. } | Storage::IntoEnum { user, .. } | Storage::IntoExistential { user, .. } => {
+            done.get(user).is_some_and(|(p, _)| root_ready(cx, p, v, done, depth + 1))
+        }
+        Storage::IntoStore { dest, .. } => cx.def_dominates(*dest, v),
+        _ => false,
+    }
+}
+
+/// Uses that only read a value in place (they do not decide where it lives: the value
+/// stays where its consuming use puts it, and they read it there first).
+fn reads_in_place(op: &Op) -> bool {
+    matches!(op, Op::Sil(SilOp::CopyValue | SilOp::BeginBorrow | SilOp::DebugValue | SilOp::FixLifetime | SilOp::EndBorrow))
+}
+
+fn use_projection(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)>) -> Option<(Storage, String)> {
+    let f = cx.f;
+    let all = cx.real_uses(v);
+    let us: Vec<Use> = all.iter().copied().filter(|(i, _)| !reads_in_place(&f.insts[*i].op)).collect();
+    let [(u, k)] = us[..] else { return None };
+    if us.len() != all.len() && !matches!(f.insts[u].op, Op::Sil(SilOp::Tuple | SilOp::Struct | SilOp::Enum)) {
+        return None;
+    }
+    let ui = &f.insts[u];
+    let name = cx.name(v);
+    match &ui.op {
+        Op::Sil(SilOp::Return) if cx.sig.results.len() == 1 && cx.sig.results[0].0 => {
+            if matches!(f.values[v].def, ValueDef::Param { block, .. } if Some(block) == f.entry()) {
+                return None;
+            }
+            Some((Storage::Result { index: 0 }, format!("`{name}` is returned @out: it is built in the result's address")))
+        }
+        Op::Sil(SilOp::Tuple | SilOp::Struct) => {
+            let a = *ui.results.first()?;
+            if is_return_tuple(cx, a) {
+                let (indirect, _) = cx.sig.results.get(k)?;
+                if !indirect {
+                    return None;
+                }
+                let index = cx.sig.results[..k].iter().filter(|r| r.0).count();
+                return Some((Storage::Result { index }, format!("`{name}` is returned as @out result {index}: built in that address")));
+            }
+            let (ps, _) = done.get(&a)?;
+            if !root_ready(cx, ps, v, done, 0) {
+                return None;
+            }
+            let field = if matches!(ui.op, Op::Sil(SilOp::Struct)) {
+                cx.ty(a).and_then(|t| cx.fields(t)).and_then(|fs| fs.get(k).cloned())
+            } else {
+                None
+            };
+            let what = field.clone().unwrap_or_else(|| format!("element {k}"));
+            Some((
+                Storage::Into { user: a, index: k as u32, field },
+                format!("use-projection: built directly as {what} of `{}`", cx.name(a)),
+            ))
+        }
+        Op::Sil(SilOp::Enum) => {
+            let a = *ui.results.first()?;
+            let (ps, _) = done.get(&a)?;
+            if !root_ready(cx, ps, v, done, 0) {
+                return None;
+            }
+            let case = case_name(&ui.imm, cx.lines.get(&u).map_or("", |s| s.as_str()));
+            Some((Storage::IntoEnum { user: a, case: case.clone() }, format!("use-projection: built directly as the {case} payload of `{}`", cx.name(a))))
+        }
+        Op::Sil(SilOp::Other(o)) if o == "init_existential_value" => {
+            let a = *ui.results.first()?;
+            let (ps, _) = done.get(&a)?;
+            if !root_ready(cx, ps, v, done, 0) {
+                return None;
+            }
+            let concrete = cx.ty(v)?.to_string();
+            Some((Storage::IntoExistential { user: a, concrete }, format!("use-projection: built directly in the existential box of `{}`", cx.name(a))))
+        }
+        Op::Sil(SilOp::Store) if k == 0 => {
+            if matches!(f.values[v].def, ValueDef::Param { block, .. } if Some(block) == f.entry()) {
+                return None;
+            }
+            let dest = *ui.args.get(1)?;
+            let d = cx.def_inst(v)?;
+            if matches!(f.insts[d].op, Op::Sil(SilOp::CopyValue)) {
+                // The copy is made at the store, straight into the destination: its source
+                // must still be there, untouched, when the store comes.
+                let src = *f.insts[d].args.first()?;
+                if !quiet_between(cx, v, u, src) {
+                    return None;
+                }
+            } else if !cx.def_dominates(dest, v) || !quiet_between(cx, v, u, dest) {
+                return None;
+            }
+            let assign = ui.attrs.iter().any(|a| a == "assign");
+            Some((
+                Storage::IntoStore { dest, assign },
+                format!("use-projection: built directly at `{}`, where it is stored", cx.name(dest)),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// Nothing touches `dest` between the definition of `v` and the store `u` (same block only).
+fn quiet_between(cx: &Cx, v: ValueId, u: InstId, dest: ValueId) -> bool {
+    let Some(d) = cx.def_inst(v) else { return false };
+    let (Some(&(bd, kd)), Some(&(bu, ku))) = (cx.pos.get(&d), cx.pos.get(&u)) else { return false };
+    if bd != bu || kd > ku {
+        return false;
+    }
+    let insts: Vec<InstId> = cx.f.blocks[bd].all_insts().collect();
+    insts[kd + 1..ku].iter().all(|&i| !cx.f.insts[i].uses().any(|x| x == dest))
+}
