@@ -90,8 +90,9 @@ fn check_dead_traps(p: &Pipeline, opts: &Options, seeds: std::ops::Range<u64>) -
     Ok(())
 }
 
+/// The registered passes that run on Bril (the programs here are Bril).
 fn slugs() -> Vec<&'static str> {
-    REGISTRY.iter().map(|p| p.info().slug).collect()
+    REGISTRY.iter().filter(|p| p.info().accepts(optlab_core::ir::Lang::Bril)).map(|p| p.info().slug).collect()
 }
 
 proptest! {

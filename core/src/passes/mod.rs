@@ -15,6 +15,7 @@
 //! [`REGISTRY`] lists the passes in the order users see them; the CLI's subcommands, the web
 //! app's tabs and its pipeline picker are built from it. [`pipeline`] runs a list of them.
 
+pub mod address_lowering;
 pub mod analyses;
 pub mod copyprop;
 pub mod dce;
@@ -105,6 +106,8 @@ pub enum Detail {
     /// so they are built once, here).
     Lcm { out: Box<lcm::LcmOutput>, steps: Box<lcm::LcmSteps> },
     CopyProp(Box<copyprop::CopyPropOutput>),
+    AddressLowering(Box<crate::sil::lowering::Lowering>),
+    CopyElim(Box<crate::sil::lowering::copyelim::CopyElim>),
 }
 
 impl Detail {
@@ -115,6 +118,8 @@ impl Detail {
             Detail::Dce(r) => serde_json::to_value(&r.trace),
             Detail::Lcm { out, .. } => serde_json::to_value(&out.trace),
             Detail::CopyProp(o) => serde_json::to_value(&o.trace),
+            Detail::AddressLowering(l) => serde_json::to_value(l.trace()),
+            Detail::CopyElim(c) => serde_json::to_value(&c.candidates),
         };
         v.unwrap_or(serde_json::Value::Null)
     }
@@ -183,7 +188,13 @@ pub trait Pass: Sync {
 }
 
 /// Every pass, in the order users see them.
-pub static REGISTRY: &[&dyn Pass] = &[&dce::DCE_PASS, &lcm::LCM_PASS, &copyprop::COPYPROP_PASS];
+pub static REGISTRY: &[&dyn Pass] = &[
+    &dce::DCE_PASS,
+    &lcm::LCM_PASS,
+    &copyprop::COPYPROP_PASS,
+    &address_lowering::ADDRESS_LOWERING_PASS,
+    &address_lowering::COPY_ELIM_PASS,
+];
 
 /// The pass named `slug`.
 pub fn by_slug(slug: &str) -> Option<&'static dyn Pass> {

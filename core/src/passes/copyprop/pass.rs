@@ -15,7 +15,7 @@ static INFO: PassInfo = PassInfo {
     name: "Global copy propagation (available copies; Aho, Lam, Sethi, Ullman §9.1)",
     summary: "makes each use of x read y where a copy x = id y reaches it on every path, then deletes the copies left dead and recomputes those that stay where their source holds the same computation on every path",
     langs: &[Lang::Bril],
-    refusal: "its values are in SSA form, so every use already names its one definition and there is no copy to propagate; removing `copy_value` is the copy elimination that follows AddressLowering (opaque values), which this lab does not implement",
+    refusal: "its values are in SSA form, so every use already names its one definition and there is no copy to propagate; removing a `copy_value` is copy elimination (the copy-elim pass)",
 };
 
 impl Pass for CopyProp {

@@ -1,1 +1,331 @@
-//! Seed 001's copy elimination (placeholder until written).
+//! Copy elimination on opaque values — the proposal's own example (seed 001):
+//!
+//! ```text
+//! %copy = copy_value %arg : $T
+//! %ret = apply %callee<T>(%copy) : $@convention(thin) <τ_0_0> (@in τ_0_0) -> ()
+//! destroy_value %arg : $T
+//! ```
+//!
+//! The copy is redundant — `apply %callee<T>(%arg)` and no `destroy_value` — because three
+//! facts hold: (1) `%arg` cannot be mutated, (2) it is consumed in scope by the
+//! `destroy_value`, (3) it is not used after `%copy` has been consumed. Each fact is proved
+//! here on the CFG from the ownership analysis and kept with the blocks and instructions it
+//! rests on, so the lab can show why a copy went, or which fact kept it.
+
+use crate::cfg::Cfg;
+use crate::ir::{BlockId, Function, InstId, Op, SilOp, ValueDef, ValueId};
+use crate::sil::ownership::{analyze, Kind};
+use crate::sil::types::FunctionTypes;
+use serde::Serialize;
+use std::collections::HashSet;
+
+/// One of the three facts, proved or refuted.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Fact {
+    pub holds: bool,
+    /// The fact for this copy, as a sentence (with the reason it fails when it does).
+    pub text: String,
+    /// Where it is decided: the blocks to highlight on the CFG.
+    pub blocks: Vec<BlockId>,
+    /// The instructions it names.
+    pub insts: Vec<InstId>,
+}
+
+/// A `copy_value` and what copy elimination decided about it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Candidate {
+    pub copy: InstId,
+    /// `%arg`, the copied value.
+    pub source: ValueId,
+    /// `%copy`.
+    pub value: ValueId,
+    /// The one use that consumes `%copy`.
+    pub consumer: Option<InstId>,
+    /// The `destroy_value` that ends `%arg`.
+    pub destroy: Option<InstId>,
+    /// `%copy` has exactly one use and it consumes the copy; otherwise the three facts are
+    /// not asked.
+    pub single_consumer: Fact,
+    /// (1) cannot be mutated, (2) consumed in scope by a destroy, (3) not used after the copy
+    /// is consumed.
+    pub facts: Vec<Fact>,
+    pub eliminated: bool,
+}
+
+impl Candidate {
+    /// The first fact that fails, if any.
+    pub fn refusal(&self) -> Option<&Fact> {
+        if !self.single_consumer.holds {
+            return Some(&self.single_consumer);
+        }
+        self.facts.iter().find(|f| !f.holds)
+    }
+}
+
+/// The result: every candidate, and the function with the redundant copies removed.
+#[derive(Clone, Debug)]
+pub struct CopyElim {
+    pub candidates: Vec<Candidate>,
+    pub function: Function,
+}
+
+/// Decides every `copy_value` of `f` and removes the redundant ones (one at a time: each
+/// removal is decided on the function as the previous ones left it).
+pub fn run(f: &Function, ft: &FunctionTypes) -> CopyElim {
+    let mut out = f.clone();
+    let mut decided: Vec<Candidate> = Vec::new();
+    let mut done: HashSet<InstId> = HashSet::new();
+    loop {
+        let cands = candidates(&out, ft);
+        let next = cands.iter().find(|c| c.refusal().is_none() && !done.contains(&c.copy)).cloned();
+        match next {
+            Some(mut c) => {
+                eliminate(&mut out, &c);
+                done.insert(c.copy);
+                c.eliminated = true;
+                decided.push(c);
+            }
+            None => {
+                decided.extend(cands.into_iter().filter(|c| !done.contains(&c.copy)));
+                break;
+            }
+        }
+    }
+    decided.sort_by_key(|c| position(f, c.copy));
+    CopyElim { candidates: decided, function: out }
+}
+
+fn position(f: &Function, i: InstId) -> usize {
+    let mut k = 0;
+    for &b in &f.layout {
+        for x in f.blocks[b].all_insts() {
+            if x == i {
+                return k;
+            }
+            k += 1;
+        }
+    }
+    usize::MAX
+}
+
+fn eliminate(f: &mut Function, c: &Candidate) {
+    let (Some(u), Some(d)) = (c.consumer, c.destroy) else { return };
+    for a in f.insts[u].args.iter_mut() {
+        if *a == c.value {
+            *a = c.source;
+        }
+    }
+    for s in f.insts[u].succs.iter_mut() {
+        for a in s.args.iter_mut() {
+            if *a == c.value {
+                *a = c.source;
+            }
+        }
+    }
+    for &b in &f.layout.clone() {
+        f.blocks[b].insts.retain(|&i| i != c.copy && i != d);
+    }
+}
+
+/// Every `copy_value` of `f` with its facts.
+pub fn candidates(f: &Function, ft: &FunctionTypes) -> Vec<Candidate> {
+    let fo = analyze(f, ft);
+    let cfg = Cfg::new(f);
+    let mut out = Vec::new();
+    for &b in &f.layout {
+        for i in f.blocks[b].all_insts() {
+            let inst = &f.insts[i];
+            if !matches!(inst.op, Op::Sil(SilOp::CopyValue)) {
+                continue;
+            }
+            let (Some(&a), Some(&c)) = (inst.args.first(), inst.results.first()) else { continue };
+            out.push(decide(f, &fo, &cfg, i, a, c));
+        }
+    }
+    out
+}
+
+/// `v` is passed to an `@in` parameter of a call: with opaque values that consumes it (the
+/// callee owns the value from then on).
+fn passed_in(f: &Function, i: InstId, v: ValueId) -> bool {
+    let inst = &f.insts[i];
+    if !matches!(inst.op, Op::Sil(SilOp::Apply | SilOp::TryApply)) {
+        return false;
+    }
+    let line = crate::print::function_lines(f, crate::print::Naming::User)
+        .blocks
+        .iter()
+        .flat_map(|b| b.lines.iter())
+        .find(|l| l.inst() == Some(i))
+        .map(|l| l.text.trim().to_string())
+        .unwrap_or_default();
+    let Some(call) = super::storage::split_call(&line) else { return false };
+    inst.args.iter().skip(1).zip(&call.sig.params).any(|(&a, p)| a == v && p.0 == super::ParamConv::In)
+}
+
+fn where_is(f: &Function, i: InstId) -> Option<(BlockId, usize)> {
+    for &b in &f.layout {
+        if let Some(k) = f.blocks[b].all_insts().position(|x| x == i) {
+            return Some((b, k));
+        }
+    }
+    None
+}
+
+fn decide(f: &Function, fo: &crate::sil::ownership::FunctionOwnership, cfg: &Cfg, copy: InstId, a: ValueId, c: ValueId) -> Candidate {
+    let an = f.value_in_code(a);
+    let cn = f.value_in_code(c);
+    let copy_block = where_is(f, copy).map(|p| p.0);
+    let users: Vec<InstId> = fo.operands.iter().filter(|o| o.value == c).map(|o| o.inst).collect();
+    let consuming: Vec<InstId> = fo
+        .operands
+        .iter()
+        .filter(|o| o.value == c && (o.constraint.ending || passed_in(f, o.inst, c)))
+        .map(|o| o.inst)
+        .collect();
+    let consumer = match (&users[..], &consuming[..]) {
+        ([u], [x]) if u == x => Some(*u),
+        _ => None,
+    };
+    let inst_text = |i: InstId| crate::print::function_lines(f, crate::print::Naming::User)
+        .blocks
+        .iter()
+        .flat_map(|b| b.lines.iter())
+        .find(|l| l.inst() == Some(i))
+        .map(|l| l.text.trim().to_string())
+        .unwrap_or_default();
+    let single_consumer = match consumer {
+        Some(u) => Fact {
+            holds: true,
+            text: format!("`{cn}` has one use, `{}`, and it consumes the copy", inst_text(u)),
+            blocks: where_is(f, u).map(|p| vec![p.0]).unwrap_or_default(),
+            insts: vec![u],
+        },
+        None => Fact {
+            holds: false,
+            text: format!("`{cn}` has {} use{} and {} consuming: only a copy with a single consuming use is removed", users.len(), if users.len() == 1 { "" } else { "s" }, consuming.len()),
+            blocks: Vec::new(),
+            insts: users.clone(),
+        },
+    };
+    // (1) Immutable: an SSA object value has no storage anything could write.
+    let def_block = match f.values[a].def {
+        ValueDef::Param { block, .. } => Some(block),
+        ValueDef::Result { inst, .. } => where_is(f, inst).map(|p| p.0),
+        _ => None,
+    };
+    let is_object = f.values[a].ty.as_ref().is_some_and(|t| !t.to_string().trim_start_matches('$').starts_with('*'));
+    let f1 = Fact {
+        holds: is_object,
+        text: if is_object {
+            format!("`{an}` cannot be mutated: it is an SSA value, and no instruction writes an SSA value")
+        } else {
+            format!("`{an}` is an address: its contents can be written")
+        },
+        blocks: def_block.into_iter().collect(),
+        insts: Vec::new(),
+    };
+    // (2) Consumed in scope by a destroy_value, after the copy's consumer.
+    let kind = fo.kind(a);
+    let lt = fo.lifetime(a);
+    let ends: Vec<InstId> = lt.map(|l| l.consuming.clone()).unwrap_or_default();
+    let destroy = match &ends[..] {
+        [d] if matches!(f.insts[*d].op, Op::Sil(SilOp::DestroyValue)) => Some(*d),
+        _ => None,
+    };
+    let reach = consumer.and_then(|u| destroy.map(|d| path_after(f, cfg, u, d)));
+    let f2 = match (kind, destroy, &reach) {
+        (Kind::Owned, Some(d), Some(Some(_))) => Fact {
+            holds: true,
+            text: format!("`{an}` is consumed in scope by `{}`, after the copy is consumed", inst_text(d)),
+            blocks: where_is(f, d).map(|p| vec![p.0]).unwrap_or_default(),
+            insts: vec![d],
+        },
+        (Kind::Owned, Some(d), _) => Fact {
+            holds: false,
+            text: format!("`{an}` is destroyed by `{}`, but not after the copy is consumed", inst_text(d)),
+            blocks: where_is(f, d).map(|p| vec![p.0]).unwrap_or_default(),
+            insts: vec![d],
+        },
+        (Kind::Owned, None, _) => Fact {
+            holds: false,
+            text: format!(
+                "`{an}`'s lifetime does not end in one destroy_value ({} consuming use{}): it is needed whole elsewhere",
+                ends.len(),
+                if ends.len() == 1 { "" } else { "s" }
+            ),
+            blocks: ends.iter().filter_map(|&e| where_is(f, e).map(|p| p.0)).collect(),
+            insts: ends.clone(),
+        },
+        (k, _, _) => Fact {
+            holds: false,
+            text: format!("`{an}` is {}: this function does not own it, so it cannot give it away", k.word()),
+            blocks: def_block.into_iter().collect(),
+            insts: Vec::new(),
+        },
+    };
+    // (3) Not used between the copy's consumption and the destroy.
+    let f3 = match (consumer, destroy, reach) {
+        (Some(u), Some(d), Some(Some(path))) => {
+            let mut late: Vec<InstId> = Vec::new();
+            for &(b, from, to) in &path {
+                let insts: Vec<InstId> = f.blocks[b].all_insts().collect();
+                for &i in &insts[from..to] {
+                    if i != d && i != u && f.insts[i].uses().any(|x| x == a) {
+                        late.push(i);
+                    }
+                }
+            }
+            let blocks: Vec<BlockId> = path.iter().map(|p| p.0).collect();
+            if late.is_empty() {
+                Fact {
+                    holds: true,
+                    text: format!("`{an}` is not used after `{cn}` is consumed: nothing between `{}` and `{}` reads it", inst_text(u), inst_text(d)),
+                    blocks,
+                    insts: vec![u, d],
+                }
+            } else {
+                Fact {
+                    holds: false,
+                    text: format!("`{an}` is used after `{cn}` is consumed: `{}`", inst_text(late[0])),
+                    blocks,
+                    insts: late,
+                }
+            }
+        }
+        _ => Fact { holds: false, text: format!("no path from the copy's consumer to `{an}`'s destroy to check"), blocks: copy_block.into_iter().collect(), insts: Vec::new() },
+    };
+    Candidate { copy, source: a, value: c, consumer, destroy, single_consumer, facts: vec![f1, f2, f3], eliminated: false }
+}
+
+/// The instruction ranges from just after `u` up to `d` on every path (`(block, from, to)`,
+/// half-open), or `None` if some path from `u` leaves the function without reaching `d`.
+fn path_after(f: &Function, cfg: &Cfg, u: InstId, d: InstId) -> Option<Vec<(BlockId, usize, usize)>> {
+    let (bu, ku) = where_is(f, u)?;
+    let (bd, kd) = where_is(f, d)?;
+    if bu == bd && kd > ku {
+        return Some(vec![(bu, ku + 1, kd)]);
+    }
+    let len = |b: BlockId| f.blocks[b].all_insts().count();
+    let mut out = vec![(bu, ku + 1, len(bu))];
+    let mut seen: HashSet<BlockId> = HashSet::new();
+    let mut work: Vec<BlockId> = cfg.succs(bu).to_vec();
+    if work.is_empty() {
+        return None;
+    }
+    while let Some(b) = work.pop() {
+        if !seen.insert(b) {
+            continue;
+        }
+        if b == bd {
+            out.push((b, 0, kd));
+            continue;
+        }
+        if b == bu || cfg.succs(b).is_empty() {
+            return None;
+        }
+        out.push((b, 0, len(b)));
+        work.extend(cfg.succs(b).iter().copied());
+    }
+    Some(out)
+}

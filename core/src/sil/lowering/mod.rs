@@ -76,6 +76,20 @@ pub struct Lowering {
     pub function: Function,
 }
 
+/// What `--trace json` shows: the three steps as data.
+#[derive(Serialize)]
+pub struct Trace<'a> {
+    pub values: &'a [OpaqueValue],
+    pub stacks: &'a [StackSlot],
+    pub rewrites: &'a [Rewrite],
+}
+
+impl Lowering {
+    pub fn trace(&self) -> Trace<'_> {
+        Trace { values: &self.values, stacks: &self.stacks, rewrites: &self.rewrites }
+    }
+}
+
 /// Why a function was not lowered (for users).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Refusal {

@@ -102,7 +102,13 @@ impl<'c, 'a> W<'c, 'a> {
                 return Ok(n.clone());
             }
         }
-        let s = self.storage(v).cloned().ok_or_else(|| Refusal::new(format!("internal error: `{}` has no storage", self.cx.name(v))))?;
+        let Some(s) = self.storage(v).cloned() else {
+            let def = match self.cx.def_inst(v) {
+                Some(d) => format!("`{}`", self.cx.f.insts[d].op),
+                None => "a block argument".to_string(),
+            };
+            return Err(Refusal::new(format!("`{}`, defined by {def}, is used as an address-only value: that is not lowered here yet", self.cx.name(v))));
+        };
         let name = match s {
             Storage::Argument => return Ok(self.name(v)),
             Storage::Result { index } => return Ok(self.out_names[index].clone()),
@@ -609,7 +615,11 @@ impl<'c, 'a> W<'c, 'a> {
             }
         }
         let res = match direct_names.len() {
-            0 => self.fresh(&r.map_or("call".to_string(), |r| self.cx.name(r))),
+            0 => match r {
+                // No formal results: the call's `()` keeps its name.
+                Some(r) if nres == 0 => self.name(r),
+                _ => self.fresh(&r.map_or("call".to_string(), |r| self.cx.name(r))),
+            },
             1 => direct_names[0].clone(),
             _ => self.fresh("results"),
         };

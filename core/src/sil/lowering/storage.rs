@@ -114,6 +114,15 @@ impl<'a> Cx<'a> {
         if sig.yields {
             return Err(Refusal::new("coroutines (`@yields`) are not lowered here"));
         }
+        if let Some(entry) = f.entry() {
+            let n = f.blocks[entry].params.len();
+            if n != sig.params.len() && n == sig.params.len() + sig.indirect_results() {
+                return Err(Refusal::new(format!(
+                    "@{} is already lowered: its arguments include its @out results, so its address-only values are addresses",
+                    f.name
+                )));
+            }
+        }
         let cfg = Cfg::new(f);
         let dom = DomTree::dominators(f, &cfg);
         let rpo: Vec<BlockId> = cfg.reverse_postorder().collect();
@@ -169,6 +178,7 @@ impl<'a> Cx<'a> {
             }
         }
         self.infer_types();
+        self.check_supported()?;
         // Step 1: the opaque values, in reverse postorder.
         for &b in &self.rpo.clone() {
             let blk = &f.blocks[b];
@@ -182,6 +192,55 @@ impl<'a> Cx<'a> {
                     if self.is_opaque(r) {
                         self.order.push(r);
                     }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses, before any work, an instruction on an opaque value that step 3 cannot
+    /// rewrite: the message names it, and nothing half-lowered is ever shown.
+    fn check_supported(&self) -> Result<(), Refusal> {
+        let f = self.f;
+        for &b in &f.layout {
+            for i in f.blocks[b].all_insts() {
+                let inst = &f.insts[i];
+                let touches = inst.uses().any(|v| self.is_opaque(v)) || inst.results.iter().any(|&v| self.is_opaque(v));
+                if !touches {
+                    continue;
+                }
+                let ok = match &inst.op {
+                    Op::Sil(o) => matches!(
+                        o,
+                        SilOp::CopyValue
+                            | SilOp::DestroyValue
+                            | SilOp::BeginBorrow
+                            | SilOp::EndBorrow
+                            | SilOp::MoveValue
+                            | SilOp::LoadBorrow
+                            | SilOp::Load
+                            | SilOp::Store
+                            | SilOp::Tuple
+                            | SilOp::Struct
+                            | SilOp::Enum
+                            | SilOp::StructExtract
+                            | SilOp::TupleExtract
+                            | SilOp::DestructureStruct
+                            | SilOp::DestructureTuple
+                            | SilOp::DebugValue
+                            | SilOp::FixLifetime
+                            | SilOp::Br
+                            | SilOp::SwitchEnum
+                            | SilOp::UncheckedEnumData
+                            | SilOp::Apply
+                            | SilOp::TryApply
+                            | SilOp::Return
+                            | SilOp::Throw
+                    ) || matches!(o, SilOp::Other(n) if n == "init_existential_value"),
+                    _ => false,
+                };
+                if !ok {
+                    return Err(Refusal::at(i, format!("`{}` on an address-only value is not lowered here yet", inst.op)));
                 }
             }
         }

@@ -1,0 +1,117 @@
+//! AddressLowering and copy elimination behind the pass contract.
+
+use crate::ir::{Function, Lang};
+use crate::passes::{Analyses, Count, Detail, Options, Outcome, Pass, PassInfo, PassRun};
+use crate::sil::lowering::{self, copyelim, storage::Storage, verify_lowered};
+use crate::sil::types::FunctionTypes;
+use crate::steps::Steps;
+
+pub struct AddressLowering;
+pub struct CopyElim;
+
+pub static ADDRESS_LOWERING_PASS: AddressLowering = AddressLowering;
+pub static COPY_ELIM_PASS: CopyElim = CopyElim;
+
+static LOWERING_INFO: PassInfo = PassInfo {
+    slug: "address-lowering",
+    title: "AddressLowering",
+    name: "AddressLowering of opaque values (Swift's AddressLowering pass, from the SIL opaque-values proposal)",
+    summary: "gives every address-only SSA value a memory location — an indirect argument, an @out result, an alloc_stack, or a part of another value's storage — and rewrites each instruction into its address form",
+    langs: &[Lang::Sil],
+    refusal: "Bril has no address-only types: every value already lives in a variable",
+};
+
+static COPY_ELIM_INFO: PassInfo = PassInfo {
+    slug: "copy-elim",
+    title: "Copy elimination",
+    name: "Copy elimination on opaque values (the SIL opaque-values proposal's redundant copy)",
+    summary: "removes `%copy = copy_value %arg` and `destroy_value %arg` when %arg cannot be mutated, is consumed in scope by the destroy, and is not used after %copy is consumed",
+    langs: &[Lang::Sil],
+    refusal: "Bril has no copy_value: its copies are `id`, which copy propagation handles",
+};
+
+impl Pass for AddressLowering {
+    fn info(&self) -> &'static PassInfo {
+        &LOWERING_INFO
+    }
+
+    fn run(&self, f: &Function, a: &Analyses, _opts: &Options) -> PassRun {
+        let ft = a.types(f);
+        let l = match lowering::lower(f, ft, &a.type_env.decls) {
+            Ok(l) => l,
+            Err(r) if r.message.starts_with("internal error") => return PassRun::not_run(&LOWERING_INFO, f, Outcome::Failed(r.message)),
+            Err(r) => return PassRun::not_run(&LOWERING_INFO, f, Outcome::Refused(r.message)),
+        };
+        let after = FunctionTypes::new(&l.function, a.type_env.clone());
+        let problems = verify_lowered(&l.function, &after);
+        if let Some(p) = problems.first() {
+            return PassRun::not_run(&LOWERING_INFO, f, Outcome::Failed(format!("internal error in AddressLowering: the result is not lowered ({p})")));
+        }
+        let count = |pred: fn(&Storage) -> bool| l.values.iter().filter(|v| pred(&v.storage)).count();
+        let counts = vec![
+            Count::of(l.values.len(), "opaque value", "opaque values"),
+            Count::of(l.stacks.len(), "alloc_stack", "alloc_stacks"),
+            Count::of(count(|s| matches!(s, Storage::Element { .. } | Storage::Into { .. } | Storage::IntoEnum { .. } | Storage::IntoExistential { .. } | Storage::IntoStore { .. })), "projection", "projections"),
+            Count::of(count(|s| matches!(s, Storage::Same { .. } | Storage::Address { .. } | Storage::EnumData { .. })), "reused", "reused"),
+            Count::of(l.rewrites.iter().filter(|r| r.after.len() != 1 || r.after.first() != Some(&r.before)).count(), "line rewritten", "lines rewritten"),
+        ];
+        let steps = Steps::new(step_texts(f, &l));
+        PassRun { pass: &LOWERING_INFO, function: l.function.clone(), outcome: Outcome::Ran, detail: Detail::AddressLowering(Box::new(l)), counts, steps }
+    }
+}
+
+/// One sentence per step: the assignment, the allocation, then each rewritten line.
+pub fn step_texts(f: &Function, l: &lowering::Lowering) -> Vec<String> {
+    let names: Vec<&str> = l.values.iter().map(|v| v.name.as_str()).collect();
+    let mut out = vec![match names.len() {
+        0 => format!("Step 1, storage assignment: @{} has no opaque (address-only) values", f.name),
+        n => format!("Step 1, storage assignment: {n} opaque value{} in reverse postorder: {}", if n == 1 { "" } else { "s" }, names.join(", ")),
+    }];
+    let roots = l.stacks.len();
+    let projections = l.values.iter().filter(|v| v.storage.kind() == "use-projection" || v.storage.kind() == "def-projection").count();
+    out.push(format!(
+        "Step 2, storage allocation: {roots} alloc_stack{}, {projections} projection{} into other values' storage",
+        if roots == 1 { "" } else { "s" },
+        if projections == 1 { "" } else { "s" }
+    ));
+    for r in &l.rewrites {
+        let changed = r.after.len() != 1 || r.after[0] != r.before;
+        if !changed {
+            continue;
+        }
+        let new = if r.after.is_empty() { "nothing".to_string() } else { r.after.join("; ") };
+        out.push(format!("Step 3 in {}: `{}` → `{new}` ({})", r.block, r.before, r.why));
+    }
+    out
+}
+
+impl Pass for CopyElim {
+    fn info(&self) -> &'static PassInfo {
+        &COPY_ELIM_INFO
+    }
+
+    fn run(&self, f: &Function, a: &Analyses, _opts: &Options) -> PassRun {
+        let r = copyelim::run(f, a.types(f));
+        let removed = r.candidates.iter().filter(|c| c.eliminated).count();
+        let counts = vec![
+            Count::of(r.candidates.len(), "copy_value", "copy_values"),
+            Count::of(removed, "removed", "removed"),
+            Count::of(r.candidates.len() - removed, "kept", "kept"),
+        ];
+        let mut steps: Vec<String> = r
+            .candidates
+            .iter()
+            .map(|c| {
+                let copy = f.value_in_code(c.value);
+                match c.refusal() {
+                    None => format!("`{copy}` removed: {}", c.facts.iter().map(|x| x.text.clone()).collect::<Vec<_>>().join("; ")),
+                    Some(x) => format!("`{copy}` kept: {}", x.text),
+                }
+            })
+            .collect();
+        if steps.is_empty() {
+            steps.push(format!("@{} has no copy_value", f.name));
+        }
+        PassRun { pass: &COPY_ELIM_INFO, function: r.function.clone(), outcome: Outcome::Ran, detail: Detail::CopyElim(Box::new(r)), counts, steps: Steps::new(steps) }
+    }
+}
