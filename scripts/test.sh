@@ -4,7 +4,8 @@
 #
 #   native      cargo test --workspace --locked (core's corpus suites find ../shared)
 #   clippy      cargo clippy --workspace --all-targets --locked -- -D warnings
-#   filecheck   FileCheck conformance: Swift's dead_code_elimination.sil through optlab dce
+#   filecheck   FileCheck conformance: Swift's dead_code_elimination.sil through optlab dce,
+#               and address_lowering.sil through AddressLowering (per function, with a tally)
 #   fuzz        optlab-fuzz, fixed seed: mutated corpus files through every stage of core;
 #               fails on any panic or abort (memory or time cap)
 #   wasm        trunk build --release (offline) → dist/
@@ -87,6 +88,13 @@ stage_filecheck() {
     "$target/debug/optlab" dce --renumber "$sil" >"$out" || return 1
     "$fc" "$sil" --input-file "$out" || return 1
     echo "FileCheck: $(grep -c '// CHECK' "$sil") check lines of dead_code_elimination.sil pass"
+    # AddressLowering on Swift's address_lowering.sil, function by function (as its RUN line,
+    # -emit-sorted-sil, with each function's own check lines): the tally and every function
+    # that does not pass, with the reason; the test fails on any change to that list.
+    cargo test --locked -q -p optlab-core --test address_lowering_filecheck -- --nocapture 2>&1 \
+        | grep -E '^(address_lowering.sil:|  [A-Za-z0-9_]+: |      expected:|test result)' || return 1
+    # grep succeeded; the test's own verdict:
+    cargo test --locked -q -p optlab-core --test address_lowering_filecheck >/dev/null 2>&1 || return 1
 }
 
 # A fixed-seed run of the mutation fuzzer (fuzz/src/main.rs): the same inputs every time, so

@@ -67,8 +67,12 @@ fn address_lowering_sil_passes_filecheck_per_function() {
         std::fs::write(&check_path, lines.join("\n") + "\n").expect("write checks");
         let printed = print_function(f, Naming::Renumber);
         if let Err(msg) = run_filecheck(&check_path, &printed, &tag) {
-            let first: Vec<&str> = msg.lines().filter(|l| l.contains("error:") || l.contains("note:")).take(2).collect();
-            failures.push((name.clone(), format!("FileCheck: {}", first.join(" / "))));
+            // `…checks:4:11: error: CHECK: expected string not found in input` then the line.
+            let mut lines = msg.lines();
+            let err = lines.find(|l| l.contains("error:")).unwrap_or("");
+            let what = err.split("error: ").nth(1).unwrap_or(err);
+            let check = lines.next().unwrap_or("").trim();
+            failures.push((name.clone(), format!("FileCheck: {what}: `{check}`")));
             if std::env::var_os("SHOW").is_some_and(|s| s == name.as_str()) {
                 eprintln!("{msg}\n{printed}");
             }

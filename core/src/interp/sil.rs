@@ -5,7 +5,9 @@
 //! (recursion bounded by an explicit frame stack), `return`; the ownership and debugging
 //! instructions that do not change a trivial value are no-ops or the identity.
 //!
-//! Everything else — memory, classes, enums, `try_apply` — stops the run with
+//! Memory (`alloc_stack`, `copy_addr`, `load`/`store`, element and enum-payload addresses)
+//! and enums are modelled in [`memory`], so a generic function runs before and after
+//! AddressLowering. Everything else — classes, `try_apply` — stops the run with
 //! "not modelled: <instruction>" at its span: a run either means what the program means or
 //! ends with an error, never a plausible wrong answer.
 //!
@@ -30,6 +32,13 @@ pub enum SilValue {
     Struct { name: Arc<str>, fields: Vec<SilValue> },
     Tuple(Vec<SilValue>),
     Func(Arc<str>),
+    /// An enum case with its payload (`Optional.some(5)`).
+    Enum { case: Arc<str>, payload: Option<Box<SilValue>> },
+    /// The address of a memory cell, or of a part of it (element indices; [`memory::PAYLOAD`]
+    /// selects an enum's payload).
+    Addr { cell: u32, path: Vec<u32> },
+    /// Memory that holds no value: allocated and not yet initialized, or moved out of.
+    Uninit,
 }
 
 impl SilValue {
@@ -78,6 +87,10 @@ impl fmt::Display for SilValue {
                 write_list(f, elems)?;
                 f.write_str(")")
             }
+            SilValue::Enum { case, payload: Some(p) } => write!(f, "{case}({p})"),
+            SilValue::Enum { case, payload: None } => write!(f, "{case}"),
+            SilValue::Addr { cell, .. } => write!(f, "<address of cell {cell}>"),
+            SilValue::Uninit => f.write_str("<uninitialized>"),
             SilValue::Func(name) => write!(f, "@{name}"),
         }
     }
@@ -231,6 +244,8 @@ struct Machine<'m> {
     /// Per function, the blocks of its layout: a jump checks its target here in O(1)
     /// (`layout.contains` on every executed jump made a run quadratic in the blocks).
     placed: Vec<EntitySet<BlockId>>,
+    /// Memory for `alloc_stack` and the addresses lowered SIL passes around.
+    mem: memory::Memory,
 }
 
 /// Runs `function` on already-built argument values.
@@ -262,6 +277,7 @@ pub fn run_values(module: &Module, function: &str, args: &[SilValue], cfg: &RunC
                 set
             })
             .collect(),
+        mem: memory::Memory::default(),
     };
     let (value, error) = match m.execute(function, args) {
         Ok(v) => (Some(v), None),
@@ -414,7 +430,7 @@ impl<'m> Machine<'m> {
                 } else {
                     let fname = field.rsplit('.').next().unwrap_or(field);
                     self.struct_fields
-                        .get(&*name)
+                        .get(name.split('<').next().unwrap_or(&name).trim())
                         .and_then(|fs| fs.iter().position(|x| x == fname))
                         .filter(|&k| k < fields.len())
                         .ok_or_else(|| ErrorKind::NotModelled(format!("field `{field}` of struct `{name}`")))?
@@ -480,6 +496,9 @@ impl<'m> Machine<'m> {
                 Vec::new()
             }
             SilOp::DebugValue | SilOp::FixLifetime | SilOp::EndBorrow | SilOp::DestroyValue | SilOp::EndLifetime => {
+                if !inst.results.is_empty() {
+                    return Err(malformed(format!("`{op}` has no result")));
+                }
                 Vec::new()
             }
             // On the values this interpreter can hold (integers, structs and tuples of them),
@@ -507,7 +526,11 @@ impl<'m> Machine<'m> {
                 return Ok(Next::Return(v));
             }
             SilOp::Unreachable => return Err(ErrorKind::Trap("unreachable executed".into())),
-            other => return Err(ErrorKind::NotModelled(other.name().to_string())),
+            other => match self.memory_step(f, frame, inst, other)? {
+                Some(vals) => vals,
+                // It branched.
+                None => return Ok(Next::Continue),
+            },
         };
         set_results(frame, inst, result)?;
         frame.pos += 1;
@@ -736,6 +759,8 @@ fn builtin(name: &str, args: &[SilValue]) -> Result<SilValue, ErrorKind> {
         _ => return Err(unknown()),
     })
 }
+
+mod memory;
 
 #[cfg(test)]
 mod tests;

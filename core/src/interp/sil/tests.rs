@@ -227,11 +227,11 @@ fn calls_of_bodyless_functions_are_printed() {
 fn unmodelled_instructions_and_undef_stop_the_run() {
     let mut a = Asm::new("main");
     let b0 = a.place("bb0", &[("p", "*Container")]);
-    a.i(b0, SilOp::StructElementAddr, &["q"], &["p"], Imm::Name("#Container.i".into()), None);
+    a.i(b0, SilOp::RefElementAddr, &["q"], &["p"], Imm::Name("#Container.i".into()), None);
     a.i(b0, SilOp::Return, &[], &["q"], Imm::None, None);
     let m = module(vec![a.f], &[]);
     let r = run_values(&m, "main", &[SilValue::unit()], &RunConfig::default());
-    assert_eq!(r.result.error.unwrap().kind, ErrorKind::NotModelled("struct_element_addr".into()));
+    assert_eq!(r.result.error.unwrap().kind, ErrorKind::NotModelled("ref_element_addr".into()));
 
     let mut a = Asm::new("loop");
     let b0 = a.place("bb0", &[]);
