@@ -110,6 +110,15 @@ fn position(f: &Function, i: InstId) -> usize {
 
 fn eliminate(f: &mut Function, c: &Candidate) {
     let (Some(u), Some(d)) = (c.consumer, c.destroy) else { return };
+    // The address form: the temporary's alloc_stack and dealloc_stack go with the copy.
+    let temp_insts: Vec<InstId> = if matches!(f.insts[c.copy].op, Op::Sil(SilOp::CopyAddr)) {
+        uses_of(f, c.value).into_iter().filter(|&i| matches!(f.insts[i].op, Op::Sil(SilOp::DeallocStack))).chain(def_of(f, c.value)).collect()
+    } else {
+        Vec::new()
+    };
+    for &b in &f.layout.clone() {
+        f.blocks[b].insts.retain(|i| !temp_insts.contains(i));
+    }
     for a in f.insts[u].args.iter_mut() {
         if *a == c.value {
             *a = c.source;
@@ -135,14 +144,158 @@ pub fn candidates(f: &Function, ft: &FunctionTypes) -> Vec<Candidate> {
     for &b in &f.layout {
         for i in f.blocks[b].all_insts() {
             let inst = &f.insts[i];
-            if !matches!(inst.op, Op::Sil(SilOp::CopyValue)) {
-                continue;
+            match inst.op {
+                Op::Sil(SilOp::CopyValue) => {
+                    let (Some(&a), Some(&c)) = (inst.args.first(), inst.results.first()) else { continue };
+                    out.push(decide(f, &fo, &cfg, i, a, c));
+                }
+                // The same copy after lowering: `copy_addr %src to [init] %tmp` into a stack
+                // temporary that is only consumed.
+                Op::Sil(SilOp::CopyAddr) if !inst.attrs.iter().any(|a| a == "take") => {
+                    if let [src, tmp] = inst.args[..] {
+                        if let Some(c) = decide_addr(f, &cfg, i, src, tmp) {
+                            out.push(c);
+                        }
+                    }
+                }
+                _ => {}
             }
-            let (Some(&a), Some(&c)) = (inst.args.first(), inst.results.first()) else { continue };
-            out.push(decide(f, &fo, &cfg, i, a, c));
         }
     }
     out
+}
+
+fn uses_of(f: &Function, v: ValueId) -> Vec<InstId> {
+    f.layout.iter().flat_map(|&b| f.blocks[b].all_insts()).filter(|&i| f.insts[i].uses().any(|x| x == v)).collect()
+}
+
+fn def_of(f: &Function, v: ValueId) -> Option<InstId> {
+    match f.values[v].def {
+        ValueDef::Result { inst, .. } => Some(inst),
+        _ => None,
+    }
+}
+
+fn line_of(f: &Function, i: InstId) -> String {
+    crate::print::function_lines(f, crate::print::Naming::User)
+        .blocks
+        .iter()
+        .flat_map(|b| b.lines.iter())
+        .find(|l| l.inst() == Some(i))
+        .map(|l| l.text.trim().to_string())
+        .unwrap_or_default()
+}
+
+/// Whether instruction `i` only reads the memory at `a` (a copy from it, a load that does
+/// not take, an `@in_guaranteed` argument, a debug use).
+fn only_reads(f: &Function, i: InstId, a: ValueId) -> bool {
+    let inst = &f.insts[i];
+    match &inst.op {
+        Op::Sil(SilOp::CopyAddr) => inst.args.first() == Some(&a) && inst.args.get(1) != Some(&a) && !inst.attrs.iter().any(|x| x == "take"),
+        Op::Sil(SilOp::Load) => !inst.attrs.iter().any(|x| x == "take"),
+        Op::Sil(SilOp::DebugValue | SilOp::LoadBorrow) => true,
+        Op::Sil(SilOp::Apply) => {
+            let Some(call) = super::storage::split_call(&line_of(f, i)) else { return false };
+            let outs = call.sig.indirect_results();
+            inst.args.iter().skip(1 + outs).zip(&call.sig.params).all(|(&x, p)| x != a || p.0 == super::ParamConv::InGuaranteed)
+                && !inst.args.iter().skip(1).take(outs).any(|&x| x == a)
+        }
+        _ => false,
+    }
+}
+
+/// The address form of the proposal's example: `copy_addr %src to [init] %tmp` where
+/// `%tmp` is an `alloc_stack` used only by this copy, one use that takes its value (a call's
+/// `@in` argument, `copy_addr [take]`, `load [take]`), and its `dealloc_stack`.
+fn decide_addr(f: &Function, cfg: &Cfg, copy: InstId, src: ValueId, tmp: ValueId) -> Option<Candidate> {
+    let alloc = def_of(f, tmp)?;
+    if !matches!(f.insts[alloc].op, Op::Sil(SilOp::AllocStack)) {
+        return None;
+    }
+    let sn = f.value_in_code(src);
+    let tn = f.value_in_code(tmp);
+    let users: Vec<InstId> = uses_of(f, tmp).into_iter().filter(|&i| i != copy && !matches!(f.insts[i].op, Op::Sil(SilOp::DeallocStack))).collect();
+    let takes = |u: InstId| {
+        let i = &f.insts[u];
+        matches!(i.op, Op::Sil(SilOp::CopyAddr | SilOp::Load)) && i.args.first() == Some(&tmp) && i.attrs.iter().any(|a| a == "take")
+    };
+    let consumer = match users[..] {
+        [u] if passed_in(f, u, tmp) || takes(u) => Some(u),
+        _ => None,
+    };
+    let single_consumer = match consumer {
+        Some(u) => Fact {
+            holds: true,
+            text: format!("the temporary `{tn}` is only filled by the copy and consumed by `{}`", line_of(f, u)),
+            blocks: where_is(f, u).map(|p| vec![p.0]).unwrap_or_default(),
+            insts: vec![u],
+        },
+        None => Fact {
+            holds: false,
+            text: format!(
+                "the temporary `{tn}` has {} use{} besides the copy: only a temporary with one use that takes its value (an @in argument, a [take]) is removed",
+                users.len(),
+                if users.len() == 1 { "" } else { "s" }
+            ),
+            blocks: Vec::new(),
+            insts: users.clone(),
+        },
+    };
+    let destroys: Vec<InstId> = uses_of(f, src).into_iter().filter(|&i| matches!(f.insts[i].op, Op::Sil(SilOp::DestroyAddr))).collect();
+    let destroy = match destroys[..] {
+        [d] => Some(d),
+        _ => None,
+    };
+    let path = consumer.zip(destroy).and_then(|(u, d)| path_after(f, cfg, u, d));
+    let (bc, kc) = where_is(f, copy)?;
+    // Everything that touches %src between the copy and the destroy.
+    let mut between: Vec<InstId> = Vec::new();
+    if let (Some(u), Some(p)) = (consumer, &path) {
+        if let Some((bu, ku)) = where_is(f, u) {
+            if bu == bc && ku > kc {
+                between.extend(f.blocks[bc].all_insts().skip(kc + 1).take(ku - kc - 1));
+            }
+        }
+        for &(b, from, to) in p {
+            between.extend(f.blocks[b].all_insts().skip(from).take(to - from));
+        }
+    }
+    let touching: Vec<InstId> = between.iter().copied().filter(|&i| Some(i) != destroy && f.insts[i].uses().any(|x| x == src)).collect();
+    let writes: Vec<InstId> = touching.iter().copied().filter(|&i| !only_reads(f, i, src)).collect();
+    let f1 = Fact {
+        holds: writes.is_empty() && path.is_some(),
+        text: if writes.is_empty() {
+            format!("`{sn}` is not written between the copy and its destroy: every use there only reads it")
+        } else {
+            format!("`{sn}` is written between the copy and its destroy: `{}`", line_of(f, writes[0]))
+        },
+        blocks: vec![bc],
+        insts: writes.clone(),
+    };
+    let f2 = match (destroy, &path) {
+        (Some(d), Some(_)) => Fact { holds: true, text: format!("`{sn}` is consumed in scope by `{}`, after the temporary is consumed", line_of(f, d)), blocks: where_is(f, d).map(|p| vec![p.0]).unwrap_or_default(), insts: vec![d] },
+        (Some(d), None) => Fact { holds: false, text: format!("`{sn}` is destroyed by `{}`, but not after the temporary is consumed on every path", line_of(f, d)), blocks: where_is(f, d).map(|p| vec![p.0]).unwrap_or_default(), insts: vec![d] },
+        (None, _) => Fact { holds: false, text: format!("`{sn}` is not ended by exactly one destroy_addr ({} found)", destroys.len()), blocks: Vec::new(), insts: destroys.clone() },
+    };
+    let after_consume: Vec<InstId> = match (consumer, &path) {
+        (Some(_), Some(p)) => p
+            .iter()
+            .flat_map(|&(b, from, to)| f.blocks[b].all_insts().skip(from).take(to - from).collect::<Vec<_>>())
+            .filter(|&i| Some(i) != destroy && f.insts[i].uses().any(|x| x == src))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let f3 = Fact {
+        holds: path.is_some() && after_consume.is_empty(),
+        text: match after_consume.first() {
+            None if path.is_some() => format!("`{sn}` is not used after the temporary `{tn}` is consumed"),
+            None => format!("no path from the temporary's consumer to `{sn}`'s destroy to check"),
+            Some(&i) => format!("`{sn}` is used after the temporary `{tn}` is consumed: `{}`", line_of(f, i)),
+        },
+        blocks: path.as_ref().map(|p| p.iter().map(|x| x.0).collect()).unwrap_or_default(),
+        insts: after_consume,
+    };
+    Some(Candidate { copy, source: src, value: tmp, consumer, destroy, single_consumer, facts: vec![f1, f2, f3], eliminated: false })
 }
 
 /// `v` is passed to an `@in` parameter of a call: with opaque values that consumes it (the
@@ -160,7 +313,9 @@ fn passed_in(f: &Function, i: InstId, v: ValueId) -> bool {
         .map(|l| l.text.trim().to_string())
         .unwrap_or_default();
     let Some(call) = super::storage::split_call(&line) else { return false };
-    inst.args.iter().skip(1).zip(&call.sig.params).any(|(&a, p)| a == v && p.0 == super::ParamConv::In)
+    // After lowering the @out addresses come first.
+    let outs = if inst.args.len() == 1 + call.sig.params.len() { 0 } else { call.sig.indirect_results() };
+    inst.args.iter().skip(1 + outs).zip(&call.sig.params).any(|(&a, p)| a == v && p.0 == super::ParamConv::In)
 }
 
 fn where_is(f: &Function, i: InstId) -> Option<(BlockId, usize)> {
