@@ -52,7 +52,7 @@ impl Pass for AddressLowering {
             Count::of(l.values.len(), "opaque value", "opaque values"),
             Count::of(l.stacks.len(), "alloc_stack", "alloc_stacks"),
             Count::of(count(|s| matches!(s, Storage::Element { .. } | Storage::Into { .. } | Storage::IntoEnum { .. } | Storage::IntoExistential { .. } | Storage::IntoStore { .. })), "projection", "projections"),
-            Count::of(count(|s| matches!(s, Storage::Same { .. } | Storage::Address { .. } | Storage::EnumData { .. })), "reused", "reused"),
+            Count::of(count(|s| matches!(s, Storage::Same { .. } | Storage::Cast { .. } | Storage::Address { .. } | Storage::EnumData { .. })), "reused", "reused"),
             Count::of(l.rewrites.iter().filter(|r| r.after.len() != 1 || r.after.first() != Some(&r.before)).count(), "line rewritten", "lines rewritten"),
         ];
         let steps = Steps::new(step_texts(f, &l));

@@ -38,6 +38,8 @@ struct W<'c, 'a> {
     block_start: HashMap<BlockId, Vec<String>>,
     /// New parameter lists (a `try_apply`'s normal block receives only the direct results).
     block_params: HashMap<BlockId, Vec<String>>,
+    /// The stack slot a loadable side of an `unconditional_checked_cast` goes through.
+    cast_slots: HashMap<InstId, String>,
     /// Blocks to print last (as `sil-opt` does with a rewritten `try_apply`'s normal block).
     moved_last: Vec<BlockId>,
 }
@@ -142,6 +144,13 @@ impl<'c, 'a> W<'c, 'a> {
                 let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
                 let t = self.ty(user);
                 self.emit(format!("{n} = init_enum_data_addr {p} : $*{t}, {}", enumelt(&case)));
+                n
+            }
+            Storage::Cast { of } => {
+                let p = self.addr_depth(of, depth + 1)?;
+                let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
+                let (tf, tv) = (self.ty(of), self.ty(v));
+                self.emit(format!("{n} = unchecked_addr_cast {p} : $*{tf} to $*{tv}"));
                 n
             }
             Storage::IntoExistential { user, concrete } => {
@@ -374,6 +383,8 @@ impl<'c, 'a> W<'c, 'a> {
                 self.emit(format!("switch_enum_addr {a} : $*{t}, {}", enumelt_cases(rest)));
                 Ok("switch_enum → switch_enum_addr; payloads are taken in place in each case".into())
             }
+            SilOp::UncheckedBitwiseCast => self.bitwise_cast(id),
+            SilOp::UnconditionalCheckedCast => self.checked_cast(id),
             SilOp::UncheckedEnumData => {
                 self.addr(v0.unwrap())?;
                 Ok("unchecked_enum_data → unchecked_take_enum_data_addr (reused storage)".into())
@@ -421,37 +432,100 @@ impl<'c, 'a> W<'c, 'a> {
             let e = self.fresh(&format!("{}_addr", trim_pct(&self.name(r))));
             let line = self.projection(&e, &p, agg, idx, field.as_deref());
             self.emit(line);
-            let t = self.ty(r);
-            let rn = self.name(r);
-            let raw_t = cx.ty(r).unwrap_or("").to_string();
-            if owned {
-                let q = self.qual(&raw_t, "[take]");
-                self.emit(format!("{rn} = load {q} {e} : $*{t}"));
-            } else if cx.is_trivial(&raw_t) {
-                self.emit(format!("{rn} = load [trivial] {e} : $*{t}"));
-            } else {
-                let us = cx.real_uses(r);
-                if let [(u, _)] = us[..] {
-                    if matches!(cx.f.insts[u].op, Op::Sil(SilOp::CopyValue)) {
-                        let c = cx.f.insts[u].results[0];
-                        let cn = self.name(c);
-                        self.emit(format!("{cn} = load [copy] {e} : $*{t}"));
-                        self.folded.insert(u, "folded into the load [copy] of the projected field".into());
-                        continue;
-                    }
-                }
-                self.emit(format!("{rn} = load_borrow {e} : $*{t}"));
-                // The borrow ends after its last use in this block.
-                let (b, _) = cx.pos[&id];
-                let last = us.iter().filter(|(u, _)| cx.pos.get(u).is_some_and(|p| p.0 == b)).max_by_key(|(u, _)| cx.pos[u].1);
-                if us.iter().any(|(u, _)| cx.pos.get(u).is_some_and(|p| p.0 != b)) {
-                    return Err(Refusal::at(id, "a borrowed field used outside its block"));
-                }
-                let at = last.map_or(id, |(u, _)| *u);
-                self.pending.entry(at).or_default().push(format!("end_borrow {rn} : ${t}"));
-            }
+            self.read_loadable(id, r, &e, owned)?;
         }
         Ok(format!("{} of an opaque aggregate → element addresses", cx.f.insts[id].op))
+    }
+
+    /// A loadable value `r` that the input read out of an opaque one (a field, a cast) and
+    /// that now lives at address `e`: an owned one is loaded with `[take]`; a borrowed one
+    /// whose only use is a copy becomes `load [copy]`, any other a `load_borrow` ended after
+    /// its last use.
+    fn read_loadable(&mut self, id: InstId, r: ValueId, e: &str, owned: bool) -> Result<(), Refusal> {
+        let cx = self.cx;
+        let t = self.ty(r);
+        let rn = self.name(r);
+        let raw_t = cx.ty(r).unwrap_or("").to_string();
+        if owned {
+            let q = self.qual(&raw_t, "[take]");
+            self.emit(format!("{rn} = load {q} {e} : $*{t}"));
+            return Ok(());
+        }
+        if cx.is_trivial(&raw_t) {
+            self.emit(format!("{rn} = load [trivial] {e} : $*{t}"));
+            return Ok(());
+        }
+        let us = cx.real_uses(r);
+        if let [(u, _)] = us[..] {
+            if matches!(cx.f.insts[u].op, Op::Sil(SilOp::CopyValue)) {
+                let c = cx.f.insts[u].results[0];
+                let cn = self.name(c);
+                self.emit(format!("{cn} = load [copy] {e} : $*{t}"));
+                self.folded.insert(u, "folded into a load [copy] of the address".into());
+                return Ok(());
+            }
+        }
+        self.emit(format!("{rn} = load_borrow {e} : $*{t}"));
+        // The borrow ends after its last use in this block.
+        let (b, _) = cx.pos[&id];
+        if us.iter().any(|(u, _)| cx.pos.get(u).is_some_and(|p| p.0 != b)) {
+            return Err(Refusal::at(id, "a borrowed value used outside its block"));
+        }
+        let last = us.iter().filter(|(u, _)| cx.pos.get(u).is_some_and(|p| p.0 == b)).max_by_key(|(u, _)| cx.pos[u].1);
+        let at = last.map_or(id, |(u, _)| *u);
+        self.pending.entry(at).or_default().push(format!("end_borrow {rn} : ${t}"));
+        Ok(())
+    }
+
+    /// `unchecked_bitwise_cast %x : $T to $U` of an opaque value: the same memory seen as a
+    /// `U` (`unchecked_addr_cast`).
+    fn bitwise_cast(&mut self, id: InstId) -> Result<String, Refusal> {
+        let cx = self.cx;
+        let i = &cx.f.insts[id];
+        let (x, v) = (i.args[0], i.results[0]);
+        if !self.opaque(x) {
+            return Err(Refusal::at(id, "unchecked_bitwise_cast of a loadable value to an address-only type"));
+        }
+        if self.opaque(v) {
+            self.addr(v)?;
+        } else {
+            let a = self.addr(x)?;
+            let (tx, tv) = (self.ty(x), self.ty(v));
+            let c = self.fresh(&format!("{}_addr", trim_pct(&self.name(v))));
+            self.emit(format!("{c} = unchecked_addr_cast {a} : $*{tx} to $*{tv}"));
+            self.read_loadable(id, v, &c, false)?;
+        }
+        Ok("unchecked_bitwise_cast → unchecked_addr_cast of the storage".into())
+    }
+
+    /// `unconditional_checked_cast %x : $A to B` → `unconditional_checked_cast_addr A in src
+    /// to B in dst`, through a stack slot on the loadable side.
+    fn checked_cast(&mut self, id: InstId) -> Result<String, Refusal> {
+        let cx = self.cx;
+        let i = &cx.f.insts[id];
+        let (x, v) = (i.args[0], i.results[0]);
+        let (tx, tv) = (self.ty(x), self.ty(v));
+        let slot = self.cast_slots.get(&id).cloned();
+        let src = if self.opaque(x) {
+            self.addr(x)?
+        } else {
+            let s = slot.clone().ok_or_else(|| Refusal::at(id, "internal error: no slot for the cast's source"))?;
+            let q = self.qual(cx.ty(x).unwrap_or(""), "[init]");
+            let xn = self.name(x);
+            self.emit(format!("store {xn} to {q} {s} : $*{tx}"));
+            s
+        };
+        if self.opaque(v) {
+            let dst = self.addr(v)?;
+            self.emit(format!("unconditional_checked_cast_addr {tx} in {src} : $*{tx} to {tv} in {dst} : $*{tv}"));
+        } else {
+            let dst = slot.ok_or_else(|| Refusal::at(id, "internal error: no slot for the cast's result"))?;
+            self.emit(format!("unconditional_checked_cast_addr {tx} in {src} : $*{tx} to {tv} in {dst} : $*{tv}"));
+            let q = self.qual(cx.ty(v).unwrap_or(""), "[take]");
+            let vn = self.name(v);
+            self.emit(format!("{vn} = load {q} {dst} : $*{tv}"));
+        }
+        Ok("unconditional_checked_cast → unconditional_checked_cast_addr".into())
     }
 
     fn storage_of_loadable(&self, id: InstId, k: usize) -> Option<(u32, Option<String>)> {
@@ -851,6 +925,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         block_start: HashMap::new(),
         block_params: HashMap::new(),
         moved_last: Vec::new(),
+        cast_slots: HashMap::new(),
     };
     let n_out = cx.sig.indirect_results();
     for k in 0..n_out {
@@ -877,6 +952,23 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         w.stacks.push((n.clone(), if lex { format!("[lexical] ${t}") } else { format!("${t}") }));
         let members: Vec<String> = std::iter::once(cx.name(v)).chain(values.iter().filter(|o| rooted_in(&w.st, o.value, v)).map(|o| o.name.clone())).collect();
         stack_slots.push(StackSlot { name: n, ty: t, values: members, lexical: lex });
+    }
+    // A checked cast with a loadable side goes through memory: one more slot, after the
+    // values' own.
+    for &b in &f.layout {
+        for i in f.blocks[b].all_insts() {
+            let inst = &f.insts[i];
+            if !matches!(inst.op, Op::Sil(SilOp::UnconditionalCheckedCast)) {
+                continue;
+            }
+            let (Some(&x), Some(&v)) = (inst.args.first(), inst.results.first()) else { continue };
+            let loadable = if !w.opaque(x) { x } else if !w.opaque(v) { v } else { continue };
+            let n = w.fresh(&format!("{}_cast", cx.name(loadable)));
+            let t = w.ty(loadable);
+            w.stacks.push((n.clone(), format!("${t}")));
+            stack_slots.push(StackSlot { name: n.clone(), ty: t, values: vec![cx.name(loadable)], lexical: false });
+            w.cast_slots.insert(i, n);
+        }
     }
     let h = f.sil.as_ref().unwrap();
     let mut head = String::from("sil ");

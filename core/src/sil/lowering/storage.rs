@@ -30,6 +30,8 @@ pub enum Storage {
     EnumData { of: ValueId, case: String },
     /// Def-projection: an element or field of its operand's storage.
     Element { of: ValueId, index: u32, field: Option<String> },
+    /// Reused storage seen as another type (`unchecked_bitwise_cast` → `unchecked_addr_cast`).
+    Cast { of: ValueId },
     /// Use-projection: built directly inside element `index` of its user's storage.
     Into { user: ValueId, index: u32, field: Option<String> },
     /// Use-projection: built directly as the payload of its user `enum`.
@@ -51,6 +53,7 @@ impl Storage {
             Storage::Result { .. } => "@out argument",
             Storage::Stack { .. } => "alloc_stack",
             Storage::Same { .. } => "reused (same value)",
+            Storage::Cast { .. } => "reused (cast)",
             Storage::Address { .. } => "reused (borrowed address)",
             Storage::EnumData { .. } => "reused (enum payload)",
             Storage::Element { .. } => "def-projection",
@@ -62,7 +65,9 @@ impl Storage {
     /// The value whose storage this one is part of, for the storage tree.
     pub fn parent(&self) -> Option<ValueId> {
         match self {
-            Storage::Same { of } | Storage::Address { of } | Storage::EnumData { of, .. } | Storage::Element { of, .. } => Some(*of),
+            Storage::Same { of } | Storage::Cast { of } | Storage::Address { of } | Storage::EnumData { of, .. } | Storage::Element { of, .. } => {
+                Some(*of)
+            }
             Storage::Into { user, .. } | Storage::IntoEnum { user, .. } | Storage::IntoExistential { user, .. } => Some(*user),
             Storage::IntoStore { dest, .. } => Some(*dest),
             _ => None,
@@ -232,6 +237,8 @@ impl<'a> Cx<'a> {
                             | SilOp::Br
                             | SilOp::SwitchEnum
                             | SilOp::UncheckedEnumData
+                            | SilOp::UncheckedBitwiseCast
+                            | SilOp::UnconditionalCheckedCast
                             | SilOp::Apply
                             | SilOp::TryApply
                             | SilOp::Return
@@ -552,6 +559,10 @@ fn decide(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)>, stack
                 Op::Sil(SilOp::BeginBorrow | SilOp::MoveValue) if opaque0 => {
                     let a = op0.unwrap();
                     return Ok((Storage::Same { of: a }, format!("`{name}` = {} of `{}`: the same storage", i.op, cx.name(a))));
+                }
+                Op::Sil(SilOp::UncheckedBitwiseCast) if opaque0 => {
+                    let a = op0.unwrap();
+                    return Ok((Storage::Cast { of: a }, format!("reused storage: `{}`'s memory seen as `{name}`'s type", cx.name(a))));
                 }
                 Op::Sil(SilOp::LoadBorrow) => {
                     let a = op0.unwrap();
