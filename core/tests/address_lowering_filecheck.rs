@@ -30,9 +30,6 @@ const EXPECTED_FAILING: &[(&str, &str)] = &[
     ("testBeginApplyLoadableYieldWithIndirectConv", "begin_apply (coroutine calls) is not lowered yet"),
     ("testBeginApplyOpaqueYield", "begin_apply (coroutine calls) is not lowered yet"),
     ("testOpaqueYield", "coroutines (`@yields`) are not lowered yet"),
-    ("test_checked_cast_br1", "checked_cast_br on an address-only value is not lowered yet"),
-    ("test_checked_cast_br2", "checked_cast_br on an address-only value is not lowered yet"),
-    ("test_checked_cast_br3", "checked_cast_br on an address-only value is not lowered yet"),
     ("test_unconditional_checked_cast1", "checks a literal value number (`%5 = tuple ()`) that counts instructions without results, as sil-opt numbers them; the lab's printer numbers values only"),
     ("test_unconditional_checked_cast3", "checks a literal value number (`%5 = tuple ()`) that counts instructions without results, as sil-opt numbers them; the lab's printer numbers values only"),
 ];

@@ -40,8 +40,9 @@ struct W<'c, 'a> {
     block_params: HashMap<BlockId, Vec<String>>,
     /// The stack slot a loadable side of an `unconditional_checked_cast` goes through.
     cast_slots: HashMap<InstId, String>,
-    /// Blocks to print last (as `sil-opt` does with a rewritten `try_apply`'s normal block).
-    moved_last: Vec<BlockId>,
+    /// Pairs of blocks that trade places in the output (a rewritten `try_apply`'s or
+    /// `checked_cast_br`'s two successors come out in the other order, as sil-opt prints them).
+    swapped: Vec<(BlockId, BlockId)>,
 }
 
 fn trim_pct(s: &str) -> &str {
@@ -384,6 +385,7 @@ impl<'c, 'a> W<'c, 'a> {
                 Ok("switch_enum → switch_enum_addr; payloads are taken in place in each case".into())
             }
             SilOp::UncheckedBitwiseCast => self.bitwise_cast(id),
+            SilOp::CheckedCastBr => self.cast_br(id),
             SilOp::UnconditionalCheckedCast => self.checked_cast(id),
             SilOp::UncheckedEnumData => {
                 self.addr(v0.unwrap())?;
@@ -526,6 +528,76 @@ impl<'c, 'a> W<'c, 'a> {
             self.emit(format!("{vn} = load {q} {dst} : $*{tv}"));
         }
         Ok("unconditional_checked_cast → unconditional_checked_cast_addr".into())
+    }
+
+    /// `checked_cast_br %x : $A to B, bbS, bbF` → `checked_cast_addr_br take_on_success A in
+    /// src to B in dst, bbS, bbF`: a loadable side goes through a stack temporary that each
+    /// successor loads from (or frees); on failure the source is still in its storage.
+    fn cast_br(&mut self, id: InstId) -> Result<String, Refusal> {
+        let cx = self.cx;
+        let f = cx.f;
+        let i = &f.insts[id];
+        let x = i.args[0];
+        let (Some(ok), Some(fail)) = (i.succs.first().map(|s| s.block), i.succs.get(1).map(|s| s.block)) else {
+            return Err(Refusal::at(id, "checked_cast_br without two successors"));
+        };
+        if cx.cfg_preds(ok) > 1 || cx.cfg_preds(fail) > 1 {
+            return Err(Refusal::at(id, "a checked_cast_br successor with other predecessors"));
+        }
+        let line = self.line(id);
+        let target = line.split(" to ").nth(1).and_then(|t| t.split(',').next()).unwrap_or("").trim().to_string();
+        let tb = cx.canon.text(&target);
+        let ta = self.ty(x);
+        let (mut on_ok, mut on_fail) = (Vec::new(), Vec::new());
+        let src = if self.opaque(x) {
+            self.addr(x)?
+        } else {
+            let tmp = self.fresh(&format!("{}_src", trim_pct(&self.name(x))));
+            self.emit(format!("{tmp} = alloc_stack ${ta}"));
+            let q = self.qual(cx.ty(x).unwrap_or(""), "[init]");
+            let xn = self.name(x);
+            self.emit(format!("store {xn} to {q} {tmp} : $*{ta}"));
+            if let Some(&p) = f.blocks[fail].params.first() {
+                let pn = self.name(p);
+                let q = self.qual(cx.ty(x).unwrap_or(""), "[take]");
+                on_fail.push(format!("{pn} = load {q} {tmp} : $*{ta}"));
+            }
+            on_fail.push(format!("dealloc_stack {tmp} : $*{ta}"));
+            on_ok.push(format!("dealloc_stack {tmp} : $*{ta}"));
+            tmp
+        };
+        let result = f.blocks[ok].params.first().copied();
+        let dst = match result {
+            Some(p) if self.opaque(p) => {
+                let saved = self.cur;
+                self.cur = ok;
+                let d = self.addr(p);
+                self.cur = saved;
+                d?
+            }
+            _ => {
+                let tmp = self.fresh(&format!("{}_dst", result.map_or("cast".to_string(), |p| trim_pct(&self.name(p)).to_string())));
+                self.emit(format!("{tmp} = alloc_stack ${tb}"));
+                if let Some(p) = result {
+                    let pn = self.name(p);
+                    let q = self.qual(cx.ty(p).unwrap_or(""), "[take]");
+                    on_ok.insert(0, format!("{pn} = load {q} {tmp} : $*{tb}"));
+                    on_ok.insert(1, format!("dealloc_stack {tmp} : $*{tb}"));
+                } else {
+                    on_ok.insert(0, format!("dealloc_stack {tmp} : $*{tb}"));
+                }
+                on_fail.insert(0, format!("dealloc_stack {tmp} : $*{tb}"));
+                tmp
+            }
+        };
+        let (lo, lf) = (f.block_name(ok), f.block_name(fail));
+        self.emit(format!("checked_cast_addr_br take_on_success {ta} in {src} : $*{ta} to {tb} in {dst} : $*{tb}, {lo}, {lf}"));
+        self.block_params.insert(ok, Vec::new());
+        self.block_params.insert(fail, Vec::new());
+        self.block_start.entry(ok).or_default().extend(on_ok);
+        self.block_start.entry(fail).or_default().extend(on_fail);
+        self.swapped.push((ok, fail));
+        Ok("checked_cast_br → checked_cast_addr_br take_on_success".into())
     }
 
     fn storage_of_loadable(&self, id: InstId, k: usize) -> Option<(u32, Option<String>)> {
@@ -762,7 +834,7 @@ impl<'c, 'a> W<'c, 'a> {
         self.block_params.insert(normal, vec![param]);
         self.block_start.entry(normal).or_default().extend(start);
         self.block_start.entry(error).or_default().extend(on_error);
-        self.moved_last.push(normal);
+        self.swapped.push((normal, error));
         Ok("try_apply through addresses; the normal block receives the direct results".into())
     }
 
@@ -924,7 +996,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         rename: HashMap::new(),
         block_start: HashMap::new(),
         block_params: HashMap::new(),
-        moved_last: Vec::new(),
+        swapped: Vec::new(),
         cast_slots: HashMap::new(),
     };
     let n_out = cx.sig.indirect_results();
@@ -1086,9 +1158,14 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         }
         blocks_text.push((b, text));
     }
-    // A rewritten try_apply's normal block prints last, as sil-opt's output has it.
-    let (last, first): (Vec<_>, Vec<_>) = blocks_text.into_iter().partition(|(b, _)| w.moved_last.contains(b));
-    let bodies: Vec<String> = first.into_iter().chain(last).map(|(_, t)| t).collect();
+    for &(a, b) in &w.swapped {
+        let pa = blocks_text.iter().position(|x| x.0 == a);
+        let pb = blocks_text.iter().position(|x| x.0 == b);
+        if let (Some(pa), Some(pb)) = (pa, pb) {
+            blocks_text.swap(pa, pb);
+        }
+    }
+    let bodies: Vec<String> = blocks_text.into_iter().map(|(_, t)| t).collect();
     let mut text = format!("{head} {{\n{}", bodies.join("\n"));
     text.push_str(&format!("}} // end sil function '{}'\n", f.name));
     Ok(Out { text, stacks: stack_slots, rewrites })

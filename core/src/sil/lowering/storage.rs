@@ -239,6 +239,7 @@ impl<'a> Cx<'a> {
                             | SilOp::UncheckedEnumData
                             | SilOp::UncheckedBitwiseCast
                             | SilOp::UnconditionalCheckedCast
+                            | SilOp::CheckedCastBr
                             | SilOp::Apply
                             | SilOp::TryApply
                             | SilOp::Return
@@ -532,6 +533,22 @@ fn decide(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)>, stack
                         ));
                     }
                     return Err(Refusal::at(t, "a switch_enum payload of an address-only type whose enum is loadable"));
+                }
+                if matches!(ti.op, Op::Sil(SilOp::CheckedCastBr)) && ti.succs.iter().any(|s| s.block == block) {
+                    let src = ti.args[0];
+                    if ti.succs.get(1).is_some_and(|s| s.block == block) {
+                        // The cast failed: the source is still where it was.
+                        return if cx.is_opaque(src) {
+                            Ok((Storage::Same { of: src }, format!("the cast failed: `{name}` is `{}`, still in its storage", cx.name(src))))
+                        } else {
+                            Err(Refusal::at(t, "internal error: an address-only failure value of a loadable cast source"))
+                        };
+                    }
+                    return Ok(use_projection(cx, v, done).unwrap_or_else(|| {
+                        let k = *stacks;
+                        *stacks += 1;
+                        (Storage::Stack { index: k }, format!("`{name}`, the cast's result, gets its own alloc_stack"))
+                    }));
                 }
                 if ti.succs.first().is_some_and(|s| s.block == block) && matches!(ti.op, Op::Sil(SilOp::TryApply)) {
                     if cx.call(t).is_some_and(|c| c.sig.results.len() > 1) {
