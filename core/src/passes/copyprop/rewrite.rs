@@ -19,6 +19,7 @@
 //! nor walks back along the chain for each (minutes at 5,000 blocks before).
 
 use super::avail::{AvailCopies, CopyId};
+use super::holds::Point;
 use super::trace::{apply_event, Event, ReplayError, Via};
 use crate::cfg::Cfg;
 use crate::entity::EntitySet;
@@ -31,7 +32,7 @@ use crate::ir::{BlockId, Function, InstId, ValueId};
 /// `v` resolved through the copies available in `s`: the final source and the chain used
 /// (empty if no copy of `v` is available). The chain cannot loop at a reachable point (a copy
 /// `a ← b` kills `b ← a`), but a visited check keeps a corrupt set from hanging the pass.
-pub fn resolve(a: &AvailCopies, s: &EntitySet<CopyId>, v: ValueId) -> (ValueId, Vec<CopyId>) {
+pub fn resolve(a: &AvailCopies, s: &Point<CopyId>, v: ValueId) -> (ValueId, Vec<CopyId>) {
     let mut cur = v;
     let mut chain = Vec::new();
     while let Some(c) = a.copy_of(s, cur) {
@@ -156,12 +157,13 @@ pub(crate) fn reaching(
 pub fn rewrite(f: &Function, cfg: &Cfg, a: &AvailCopies, g: &mut Function) -> Result<Vec<Event>, ReplayError> {
     let mut events = Vec::new();
     let mut planned = Vec::new();
+    let mut point = a.point();
     for &b in &f.layout {
         if !a.reachable.contains(b) {
             continue;
         }
         let mut pos = 0;
-        a.walk(f, b, |i, s| {
+        a.walk_with(&mut point, f, b, |i, s| {
             for (k, &v) in f.insts[i].args.iter().enumerate() {
                 let (w, chain) = resolve(a, s, v);
                 if w != v {
