@@ -22,7 +22,7 @@ use super::avail::{AvailCopies, CopyId};
 use super::holds::Point;
 use super::trace::{apply_event, Event, ReplayError, Via};
 use crate::cfg::Cfg;
-use crate::entity::EntitySet;
+use crate::entity::{EntitySet, EntityVec};
 use std::collections::HashMap;
 
 /// The links of a chain the trace records (and a step sentence can name) per rewrite.
@@ -57,11 +57,15 @@ pub struct Justifier<'a> {
     cfg: &'a Cfg,
     a: &'a AvailCopies,
     memo: HashMap<(CopyId, BlockId), Vec<InstId>>,
+    /// The blocks a walk has seen: those holding the walk's number (one table for every
+    /// walk, where a set per walk cost the number of blocks each).
+    seen: EntityVec<BlockId, u32>,
+    walks: u32,
 }
 
 impl<'a> Justifier<'a> {
     pub fn new(f: &'a Function, cfg: &'a Cfg, a: &'a AvailCopies) -> Justifier<'a> {
-        Justifier { f, cfg, a, memo: HashMap::new() }
+        Justifier { f, cfg, a, memo: HashMap::new(), seen: EntityVec::filled(f.blocks.len(), 0), walks: 0 }
     }
 
     /// The last instruction of `b` before position `end` that assigns `c`'s variables.
@@ -78,12 +82,14 @@ impl<'a> Justifier<'a> {
         }
         let reachable = |p: &&BlockId| self.cfg.is_reachable(**p);
         let mut found: Vec<InstId> = Vec::new();
-        let mut seen: EntitySet<BlockId> = EntitySet::new_empty(self.f.blocks.len());
+        self.walks += 1;
+        let walk = self.walks;
         let mut work: Vec<BlockId> = self.cfg.preds(block).iter().filter(reachable).copied().collect();
         while let Some(b) = work.pop() {
-            if !seen.insert(b) {
+            if self.seen[b] == walk {
                 continue;
             }
+            self.seen[b] = walk;
             if let Some(i) = self.last_touch(c, b, usize::MAX) {
                 if self.a.made_by(i) == Some(c) {
                     found.push(i);
