@@ -21,20 +21,30 @@ pub fn print_module(m: &Module, naming: Naming) -> String {
     let mut out = String::new();
     let mut prev_import = false;
     for item in &m.items {
-        let (text, is_import) = match item {
+        // A function is written into `out` directly, not printed apart and copied.
+        let (raw, is_import) = match item {
             Item::Raw { text, .. } => {
                 let t = text.trim();
-                (format!("{t}\n"), t.starts_with("import ") && !t.contains('\n'))
+                (Some(t), t.starts_with("import ") && !t.contains('\n'))
             }
-            Item::Function(i) => match m.functions.get(*i) {
-                Some(f) => (print_function(f, naming), false),
-                None => continue,
-            },
+            Item::Function(i) if m.functions.get(*i).is_some() => (None, false),
+            Item::Function(_) => continue,
         };
         if !out.is_empty() && (!prev_import || !is_import) {
             out.push('\n');
         }
-        out.push_str(&text);
+        match (raw, item) {
+            (Some(t), _) => {
+                out.push_str(t);
+                out.push('\n');
+            }
+            (None, Item::Function(i)) => {
+                if let Some(f) = m.functions.get(*i) {
+                    write_function(f, naming, &mut TextSink(&mut out));
+                }
+            }
+            (None, Item::Raw { .. }) => {}
+        }
         prev_import = is_import;
     }
     out
