@@ -90,6 +90,8 @@ const STAGES: &[&str] = &[
     "lcm-predicates",
     "lcm-bare",
     "copyprop",
+    "copyprop-lcm",
+    "dce-lcm",
     "pipeline",
     "interp-bril",
     "interp-sil",
@@ -205,6 +207,24 @@ fn run_stage(stage: &str, n: usize) {
             }
         }
         "copyprop" => measure(|| copyprop::run(bf, &cfg).expect("copy propagation runs")),
+        // The pipeline's second and third stages on their real inputs: LCM leaves a copy per
+        // computation it removes, and copy propagation's output is what DCE sees.
+        "copyprop-lcm" | "dce-lcm" => {
+            let lf = lcm::run_function(bf, &lcm::Options::default()).expect("LCM runs").result;
+            let lcfg = Cfg::new(&lf);
+            if stage == "copyprop-lcm" {
+                let out = copyprop::run(&lf, &lcfg).expect("copy propagation runs");
+                note = format!("{} copies, {} rewrites, {} deleted", out.stats.copies, out.stats.rewrites, out.stats.deleted);
+                drop(out);
+                measure(|| copyprop::run(&lf, &lcfg).expect("copy propagation runs"))
+            } else {
+                let cf = copyprop::run(&lf, &lcfg).expect("copy propagation runs").function;
+                measure(|| {
+                    let a = Analyses::new(&cf);
+                    dce::run_with(&cf, Some(&a))
+                })
+            }
+        }
         "pipeline" => {
             let a = Analyses::new(bf);
             let p = Pipeline::default_pipeline();

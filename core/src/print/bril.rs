@@ -5,7 +5,7 @@
 //! round-tripping form (`{:?}`), characters with Bril's escapes where they need one, and the
 //! terminator of each block last. Unlike `bril2txt`, functions are separated by a blank line.
 
-use super::{BlockLines, FunctionLines, Line, LineKind};
+use super::{FunctionLines, LineKind, LinesSink, Sink, TextSink};
 use crate::entity::EntitySet;
 use crate::ir::{BlockId, BrilOp, Function, Imm, Inst, Module, Op};
 use crate::parse::bril::escape_char;
@@ -18,19 +18,27 @@ pub fn print_module(m: &Module) -> String {
         if k > 0 {
             out.push('\n');
         }
-        out.push_str(&print_function(f));
+        write_function(f, &mut TextSink(&mut out));
     }
     out
 }
 
 /// One function, ending with `}` and a newline.
 pub fn print_function(f: &Function) -> String {
-    function_lines(f).text()
+    let mut out = String::new();
+    write_function(f, &mut TextSink(&mut out));
+    out
 }
 
 /// One function as tagged lines: the signature, per block its label (if it has one or is a
 /// branch target) and one line per instruction, and the closing `}`.
 pub fn function_lines(f: &Function) -> FunctionLines {
+    let mut s = LinesSink::default();
+    write_function(f, &mut s);
+    s.finish()
+}
+
+fn write_function(f: &Function, sink: &mut impl Sink) {
     let mut head = String::new();
     let _ = write!(head, "@{}", f.name);
     if !f.params.is_empty() {
@@ -55,6 +63,7 @@ pub fn function_lines(f: &Function) -> FunctionLines {
         let _ = write!(head, ": {ty}");
     }
     head.push_str(" {");
+    sink.head(&head);
 
     // A pass may branch to a block that had no label in the source; it must get one here, or
     // the output would name a label that does not exist.
@@ -66,27 +75,32 @@ pub fn function_lines(f: &Function) -> FunctionLines {
             }
         }
     }
-    let mut blocks = Vec::new();
+    // One buffer for every line.
+    let mut line = String::new();
     for &b in &f.layout {
         let Some(block) = f.blocks.get(b) else { continue };
-        let mut lines = Vec::new();
+        sink.block(b);
         if block.labeled || targeted.contains(b) {
-            lines.push(Line { text: format!(".{}:", block.name), kind: LineKind::Label });
+            line.clear();
+            let _ = write!(line, ".{}:", block.name);
+            sink.line(&line, LineKind::Label);
         }
         for i in block.all_insts() {
             if let Some(inst) = f.insts.get(i) {
-                lines.push(Line { text: format!("  {};", inst_text(f, inst)), kind: LineKind::Inst(i) });
+                line.clear();
+                line.push_str("  ");
+                write_inst(&mut line, f, inst);
+                line.push(';');
+                sink.line(&line, LineKind::Inst(i));
             }
         }
-        blocks.push(BlockLines { block: b, lines });
     }
-    FunctionLines { head: vec![head], blocks, tail: vec!["}".to_string()] }
+    sink.tail("}");
 }
 
-/// An instruction without indentation or `;`.
-fn inst_text(f: &Function, inst: &Inst) -> String {
+/// An instruction without indentation or `;`, appended to `s`.
+fn write_inst(s: &mut String, f: &Function, inst: &Inst) {
     let name = |v| f.values.get(v).map_or("?", |d| d.name.as_str());
-    let mut s = String::new();
     if let Some(&d) = inst.results.first() {
         s.push_str(name(d));
         if let Some(ty) = &inst.ty {
@@ -97,7 +111,7 @@ fn inst_text(f: &Function, inst: &Inst) -> String {
     s.push_str(inst.op.name());
     if inst.imm != Imm::None || inst.op == Op::Bril(BrilOp::Const) {
         s.push(' ');
-        push_imm(&mut s, &inst.imm);
+        push_imm(s, &inst.imm);
     }
     for func in &inst.funcs {
         let _ = write!(s, " @{func}");
@@ -109,7 +123,6 @@ fn inst_text(f: &Function, inst: &Inst) -> String {
         let label = f.blocks.get(succ.block).map_or("?", |b| b.name.as_str());
         let _ = write!(s, " .{label}");
     }
-    s
 }
 
 fn push_imm(s: &mut String, imm: &Imm) {

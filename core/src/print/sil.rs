@@ -9,7 +9,7 @@
 //! With [`Naming::Renumber`] blocks and values are numbered the way `sil-opt` prints them, so
 //! the output can be checked against Swift's own FileCheck lines.
 
-use super::{BlockLines, FunctionLines, Line, LineKind, Naming};
+use super::{FunctionLines, LineKind, LinesSink, Naming, Sink, TextSink};
 use crate::ir::{BlockId, Function, Imm, Inst, Item, Module, Op, Piece, SilOp, Succ, Type, ValueDef, ValueId};
 use crate::parse::sil::lexer::{global_ref, is_plain_name};
 use std::collections::HashMap;
@@ -21,20 +21,30 @@ pub fn print_module(m: &Module, naming: Naming) -> String {
     let mut out = String::new();
     let mut prev_import = false;
     for item in &m.items {
-        let (text, is_import) = match item {
+        // A function is written into `out` directly, not printed apart and copied.
+        let (raw, is_import) = match item {
             Item::Raw { text, .. } => {
                 let t = text.trim();
-                (format!("{t}\n"), t.starts_with("import ") && !t.contains('\n'))
+                (Some(t), t.starts_with("import ") && !t.contains('\n'))
             }
-            Item::Function(i) => match m.functions.get(*i) {
-                Some(f) => (print_function(f, naming), false),
-                None => continue,
-            },
+            Item::Function(i) if m.functions.get(*i).is_some() => (None, false),
+            Item::Function(_) => continue,
         };
         if !out.is_empty() && (!prev_import || !is_import) {
             out.push('\n');
         }
-        out.push_str(&text);
+        match (raw, item) {
+            (Some(t), _) => {
+                out.push_str(t);
+                out.push('\n');
+            }
+            (None, Item::Function(i)) => {
+                if let Some(f) = m.functions.get(*i) {
+                    write_function(f, naming, &mut TextSink(&mut out));
+                }
+            }
+            (None, Item::Raw { .. }) => {}
+        }
         prev_import = is_import;
     }
     out
@@ -43,13 +53,21 @@ pub fn print_module(m: &Module, naming: Naming) -> String {
 /// One function, ending with `} // end sil function 'name'` (or the header alone for a
 /// declaration).
 pub fn print_function(f: &Function, naming: Naming) -> String {
-    function_lines(f, naming).text()
+    let mut out = String::new();
+    write_function(f, naming, &mut TextSink(&mut out));
+    out
 }
 
 /// One function as tagged lines: the header, per block a blank line (between blocks), its
 /// label (with parameters, if any; none for an implicit entry) and one line per instruction,
 /// and the closing comment line.
 pub fn function_lines(f: &Function, naming: Naming) -> FunctionLines {
+    let mut s = LinesSink::default();
+    write_function(f, naming, &mut s);
+    s.finish()
+}
+
+fn write_function(f: &Function, naming: Naming, sink: &mut impl Sink) {
     let names = Names::new(f, naming);
     let mut head = String::from("sil ");
     let default_header = Default::default();
@@ -66,15 +84,18 @@ pub fn function_lines(f: &Function, naming: Naming) -> FunctionLines {
         let _ = write!(head, " {}", h.extra);
     }
     if f.is_declaration() {
-        return FunctionLines { head: vec![head], blocks: Vec::new(), tail: Vec::new() };
+        sink.head(&head);
+        return;
     }
     head.push_str(" {");
-    let mut blocks = Vec::new();
+    sink.head(&head);
+    // One buffer for every instruction line.
+    let mut line = String::new();
     for (k, &b) in f.layout.iter().enumerate() {
         let Some(blk) = f.blocks.get(b) else { continue };
-        let mut lines = Vec::new();
+        sink.block(b);
         if k > 0 {
-            lines.push(Line { text: String::new(), kind: LineKind::Blank });
+            sink.line("", LineKind::Blank);
         }
         let implicit = naming == Naming::User && k == 0 && !blk.labeled && blk.params.is_empty();
         if !implicit {
@@ -87,16 +108,18 @@ pub fn function_lines(f: &Function, naming: Naming) -> FunctionLines {
                 LineKind::Params
             };
             label.push(':');
-            lines.push(Line { text: label, kind });
+            sink.line(&label, kind);
         }
         for i in blk.all_insts() {
             if let Some(inst) = f.insts.get(i) {
-                lines.push(Line { text: format!("  {}", inst_text(inst, &names)), kind: LineKind::Inst(i) });
+                line.clear();
+                line.push_str("  ");
+                write_inst(&mut line, inst, &names);
+                sink.line(&line, LineKind::Inst(i));
             }
         }
-        blocks.push(BlockLines { block: b, lines });
     }
-    FunctionLines { head: vec![head], blocks, tail: vec![format!("}} // end sil function '{}'", f.name)] }
+    sink.tail(&format!("}} // end sil function '{}'", f.name));
 }
 
 /// How blocks and values are spelled in one printing.
@@ -134,6 +157,26 @@ impl<'f> Names<'f> {
             return format!("bb{n}");
         }
         self.f.blocks.get(b).map_or_else(|| b.to_string(), |blk| blk.name.clone())
+    }
+
+    /// [`Names::value`] appended to `out` (the printer's common case, without a string per
+    /// operand).
+    fn write_value(&self, out: &mut String, v: ValueId) {
+        match self.f.values.get(v) {
+            Some(data) if data.def != ValueDef::Undef && !self.values.contains_key(&v) && is_plain_name(&data.name) => {
+                out.push('%');
+                out.push_str(&data.name);
+            }
+            _ => out.push_str(&self.value(v)),
+        }
+    }
+
+    /// [`Names::block`] appended to `out`.
+    fn write_block(&self, out: &mut String, b: BlockId) {
+        match self.f.blocks.get(b) {
+            Some(blk) if !self.blocks.contains_key(&b) => out.push_str(&blk.name),
+            _ => out.push_str(&self.block(b)),
+        }
     }
 
     fn value(&self, v: ValueId) -> String {
@@ -196,27 +239,26 @@ impl<'f> Names<'f> {
     }
 }
 
-fn inst_text(inst: &Inst, names: &Names) -> String {
-    let mut out = String::new();
+fn write_inst(out: &mut String, inst: &Inst, names: &Names) {
     if inst.results.len() > 1 || is_multi_value(&inst.op) {
         let rs: Vec<String> = inst.results.iter().map(|&r| names.value(r)).collect();
         let _ = write!(out, "({}) = ", rs.join(", "));
     } else if let Some(&r) = inst.results.first() {
-        let _ = write!(out, "{} = ", names.value(r));
+        names.write_value(out, r);
+        out.push_str(" = ");
     }
     if template_fits(inst) {
         for p in &inst.sil {
             match *p {
                 Piece::Text(ref t) => out.push_str(t),
-                Piece::Arg(i) => out.push_str(&names.value(inst.args[i as usize])),
-                Piece::Succ(i) => out.push_str(&names.block(inst.succs[i as usize].block)),
-                Piece::SuccArg(i, j) => out.push_str(&names.value(inst.succs[i as usize].args[j as usize])),
+                Piece::Arg(i) => names.write_value(out, inst.args[i as usize]),
+                Piece::Succ(i) => names.write_block(out, inst.succs[i as usize].block),
+                Piece::SuccArg(i, j) => names.write_value(out, inst.succs[i as usize].args[j as usize]),
             }
         }
     } else {
         out.push_str(&derived(inst, names));
     }
-    out
 }
 
 /// Instructions that define a list of results, which `sil-opt` always parenthesizes
@@ -233,30 +275,33 @@ fn template_fits(inst: &Inst) -> bool {
     if inst.sil.is_empty() {
         return false;
     }
-    let mut args = vec![0u32; inst.args.len()];
-    let mut succs = vec![0u32; inst.succs.len()];
-    let mut succ_args: Vec<Vec<u32>> = inst.succs.iter().map(|s| vec![0; s.args.len()]).collect();
+    // One table of hole counts: the operands, then the successors, then each successor's
+    // arguments (`starts[i]` is where successor `i`'s begin).
+    let (na, ns) = (inst.args.len(), inst.succs.len());
+    let mut starts = Vec::with_capacity(ns + 1);
+    let mut n = na + ns;
+    for s in &inst.succs {
+        starts.push(n);
+        n += s.args.len();
+    }
+    starts.push(n);
+    let mut counts = vec![0u32; n];
     for p in &inst.sil {
-        match *p {
-            Piece::Text(_) => {}
-            Piece::Arg(i) => match args.get_mut(i as usize) {
-                Some(c) => *c += 1,
-                None => return false,
-            },
-            Piece::Succ(i) => match succs.get_mut(i as usize) {
-                Some(c) => *c += 1,
-                None => return false,
-            },
-            Piece::SuccArg(i, j) => match succ_args.get_mut(i as usize).and_then(|v| v.get_mut(j as usize)) {
-                Some(c) => *c += 1,
-                None => return false,
-            },
-        }
+        let k = match *p {
+            Piece::Text(_) => continue,
+            Piece::Arg(i) if (i as usize) < na => i as usize,
+            Piece::Succ(i) if (i as usize) < ns => na + i as usize,
+            Piece::SuccArg(i, j) if (i as usize) < ns && (j as usize) < inst.succs[i as usize].args.len() => starts[i as usize] + j as usize,
+            _ => return false,
+        };
+        counts[k] += 1;
     }
     let explicit_only = matches!(inst.op, Op::Sil(SilOp::Br | SilOp::CondBr));
-    args.iter().all(|&c| c == 1)
-        && succs.iter().all(|&c| c == 1)
-        && succ_args.iter().all(|v| v.iter().all(|&c| c == 1) || (!explicit_only && v.iter().all(|&c| c == 0)))
+    counts[..na + ns].iter().all(|&c| c == 1)
+        && (0..ns).all(|i| {
+            let v = &counts[starts[i]..starts[i + 1]];
+            v.iter().all(|&c| c == 1) || (!explicit_only && v.iter().all(|&c| c == 0))
+        })
 }
 
 /// The text of an instruction from its structured fields, for instructions without a usable

@@ -7,8 +7,7 @@
 //! keyed by the pair `(x, y)`, not by the instruction, so `x = id y` written in both arms of a
 //! diamond is one copy, available at the join.
 
-use super::holds::{Holding, Holds};
-use crate::entity::EntitySet;
+use super::holds::{Holding, Holds, Point};
 use crate::ir::{BrilOp, Function, Inst, InstId, Op, ValueId};
 use serde::{Deserialize, Serialize};
 
@@ -60,6 +59,9 @@ impl Holding for Copy {
     fn insts_mut(&mut self) -> &mut Vec<InstId> {
         &mut self.insts
     }
+    fn insts(&self) -> &[InstId] {
+        &self.insts
+    }
 }
 
 /// The available-copies analysis of one function: the copy table (`table`) and the per-block
@@ -69,7 +71,7 @@ pub type AvailCopies = Holds<Copy>;
 impl AvailCopies {
     /// The copy `v ← w` in `s`, if one is available. On any single path the last assignment
     /// of `v` decides which copy of `v` holds, so at a reachable point at most one is.
-    pub fn copy_of(&self, s: &EntitySet<CopyId>, v: ValueId) -> Option<CopyId> {
+    pub fn copy_of(&self, s: &Point<CopyId>, v: ValueId) -> Option<CopyId> {
         self.held_in(s, v)
     }
 

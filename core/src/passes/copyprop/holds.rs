@@ -19,8 +19,10 @@
 //! kill and gen indices and the per-block facts; the two analyses are type aliases of it with
 //! their own lookups.
 
+use super::solve::{self, FactTable, SparseFacts};
 use crate::cfg::Cfg;
-use crate::dataflow::{run, Analysis, Direction, Facts};
+#[cfg(test)]
+use crate::dataflow::{Analysis, Direction};
 use crate::entity::{EntityRef, EntitySet, EntityVec};
 use crate::ir::{BlockId, Function, Inst, InstId, ValueId};
 
@@ -40,6 +42,8 @@ pub trait Holding: Sized {
     fn same(&self, other: &Self) -> bool;
     /// The instructions that make the fact, in layout order.
     fn insts_mut(&mut self) -> &mut Vec<InstId>;
+    /// [`Holding::insts_mut`], read-only.
+    fn insts(&self) -> &[InstId];
 }
 
 /// The analysis of one function for facts of kind `F`: the fact table and the per-block facts.
@@ -56,14 +60,19 @@ pub struct Holds<F: Holding> {
     made_by: EntityVec<InstId, Option<F::Id>>,
     /// Blocks reachable from the entry; the facts of the others are ⊤ and mean nothing.
     pub reachable: EntitySet<BlockId>,
-    /// `ins[b]`: facts holding at the start of `b`; `outs[b]`: at its end; and the rounds.
-    pub facts: Facts<EntitySet<F::Id>>,
+    /// `ins[b]`: facts holding at the start of `b`; `outs[b]`: at its end; and the rounds
+    /// (solved sparsely, `solve.rs`).
+    pub facts: SparseFacts<F::Id>,
 }
 
-struct Problem<'a, F: Holding> {
-    h: &'a Holds<F>,
+/// The problem on the dataflow framework with dense sets: the definition the sparse solver
+/// (`solve.rs`) is tested against.
+#[cfg(test)]
+pub(crate) struct Problem<'a, F: Holding> {
+    pub(crate) h: &'a Holds<F>,
 }
 
+#[cfg(test)]
 impl<F: Holding> Analysis for Problem<'_, F> {
     type Fact = EntitySet<F::Id>;
 
@@ -90,9 +99,88 @@ impl<F: Holding> Analysis for Problem<'_, F> {
         }
         let mut s = input.clone();
         for i in f.blocks[block].all_insts() {
-            self.h.step(f, &mut s, i);
+            for &r in &f.insts[i].results {
+                for &id in &self.h.mentions[r] {
+                    s.remove(id);
+                }
+            }
+            if let Some(id) = self.h.made_by[i] {
+                s.insert(id);
+            }
         }
         s
+    }
+}
+
+impl<F: Holding> FactTable<F::Id> for Holds<F> {
+    fn len(&self) -> usize {
+        self.table.len()
+    }
+    fn vars(&self, c: F::Id) -> impl Iterator<Item = ValueId> {
+        let x = &self.table[c];
+        std::iter::once(x.holder()).chain(x.reads().iter().copied())
+    }
+    fn makers(&self, c: F::Id) -> &[InstId] {
+        self.table[c].insts()
+    }
+    fn made_by(&self, i: InstId) -> Option<F::Id> {
+        self.made_by.get(i).copied().flatten()
+    }
+}
+
+/// The facts holding at one point of a walk through a block ([`Holds::walk_with`]): a list
+/// with a position per fact, so that a step costs what it changes and a lookup what holds
+/// there, not the number of facts. Made once per pass ([`Holds::point`]) and reused.
+#[derive(Clone, Debug)]
+pub struct Point<K: EntityRef> {
+    members: Vec<K>,
+    /// One more than the fact's position in `members`; 0: it does not hold.
+    at: EntityVec<K, u32>,
+}
+
+impl<K: EntityRef> Point<K> {
+    fn new(n: usize) -> Point<K> {
+        Point { members: Vec::new(), at: EntityVec::filled(n, 0) }
+    }
+    pub fn contains(&self, k: K) -> bool {
+        self.at.get(k).is_some_and(|&p| p != 0)
+    }
+    /// The facts holding, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = K> + '_ {
+        self.members.iter().copied()
+    }
+    fn insert(&mut self, k: K) {
+        if !self.contains(k) {
+            self.members.push(k);
+            self.at[k] = self.members.len() as u32;
+        }
+    }
+    fn remove(&mut self, k: K) {
+        let Some(&p) = self.at.get(k) else { return };
+        if p == 0 {
+            return;
+        }
+        let idx = p as usize - 1;
+        self.members.swap_remove(idx);
+        self.at[k] = 0;
+        if let Some(&moved) = self.members.get(idx) {
+            self.at[moved] = p;
+        }
+    }
+    fn retain(&mut self, keep: impl Fn(K) -> bool) {
+        for &k in &self.members {
+            self.at[k] = 0;
+        }
+        self.members.retain(|&k| keep(k));
+        for (n, &k) in self.members.iter().enumerate() {
+            self.at[k] = n as u32 + 1;
+        }
+    }
+    fn clear(&mut self) {
+        for &k in &self.members {
+            self.at[k] = 0;
+        }
+        self.members.clear();
     }
 }
 
@@ -111,7 +199,7 @@ impl<F: Holding> Holds<F> {
     /// computes (issue 17: blocks × facts bits per table, out of memory at 10^5 blocks).
     pub fn new_filtered(f: &Function, cfg: &Cfg, keep: impl Fn(&F) -> bool) -> Holds<F> {
         let mut h = Holds::collect(f, cfg, keep);
-        h.facts = run(&Problem { h: &h }, f, cfg);
+        h.facts = solve::solve(f, cfg, &h.reachable, &h);
         h
     }
 
@@ -151,36 +239,69 @@ impl<F: Holding> Holds<F> {
                 reachable.insert(b);
             }
         }
-        let empty = Facts { ins: EntityVec::new(), outs: EntityVec::new(), rounds: Vec::new() };
-        Holds { table, mentions, by_holder, made_by, reachable, facts: empty }
+        Holds { table, mentions, by_holder, made_by, reachable, facts: SparseFacts::empty() }
+    }
+
+    /// A walk state for [`Holds::walk_with`] (sized by the fact table, so made once).
+    pub fn point(&self) -> Point<F::Id> {
+        Point::new(self.table.len())
+    }
+
+    /// Whether fact `id` mentions variable `v` (as holder or read).
+    fn mentions_var(&self, id: F::Id, v: ValueId) -> bool {
+        let x = &self.table[id];
+        x.holder() == v || x.reads().contains(&v)
     }
 
     /// The effect of one instruction: every variable it assigns kills the facts that mention
-    /// that variable; the instruction then makes its own fact, if any.
-    pub fn step(&self, f: &Function, s: &mut EntitySet<F::Id>, i: InstId) {
+    /// that variable; the instruction then makes its own fact, if any. A kill looks at the
+    /// facts holding or at the facts the variable takes part in, whichever are fewer (a loop
+    /// counter can take part in a fact per block).
+    pub fn step(&self, f: &Function, s: &mut Point<F::Id>, i: InstId) {
         for &r in &f.insts[i].results {
-            for &id in &self.mentions[r] {
-                s.remove(id);
+            match self.mentions.get(r) {
+                Some(ms) if ms.len() <= s.members.len() => {
+                    for &id in ms {
+                        s.remove(id);
+                    }
+                }
+                Some(_) => s.retain(|id| !self.mentions_var(id, r)),
+                None => {}
             }
         }
-        if let Some(id) = self.made_by[i] {
+        if let Some(id) = self.made_by(i) {
             s.insert(id);
         }
     }
 
     /// Calls `visit(inst, holding)` for each instruction of `block` in order (terminator
     /// last) with the facts holding just before it.
-    pub fn walk(&self, f: &Function, block: BlockId, mut visit: impl FnMut(InstId, &EntitySet<F::Id>)) {
-        let mut s = self.facts.ins[block].clone();
+    pub fn walk(&self, f: &Function, block: BlockId, visit: impl FnMut(InstId, &Point<F::Id>)) {
+        self.walk_with(&mut self.point(), f, block, visit);
+    }
+
+    /// [`Holds::walk`] in the state `s` (from [`Holds::point`]), reused across blocks: the
+    /// pass walks every block, and a fresh state per block would cost blocks × facts.
+    pub fn walk_with(&self, s: &mut Point<F::Id>, f: &Function, block: BlockId, mut visit: impl FnMut(InstId, &Point<F::Id>)) {
+        s.clear();
+        for id in self.facts.ins[block].iter() {
+            s.insert(id);
+        }
         for i in f.blocks[block].all_insts() {
-            visit(i, &s);
-            self.step(f, &mut s, i);
+            visit(i, s);
+            self.step(f, s, i);
         }
     }
 
-    /// The fact held in `v` in `s`, if any (at a reachable point at most one is).
-    pub fn held_in(&self, s: &EntitySet<F::Id>, v: ValueId) -> Option<F::Id> {
-        self.by_holder.get(v)?.iter().copied().find(|&id| s.contains(id))
+    /// The fact held in `v` in `s`, if any (at a reachable point at most one is; else the
+    /// first in table order).
+    pub fn held_in(&self, s: &Point<F::Id>, v: ValueId) -> Option<F::Id> {
+        let held = self.by_holder.get(v)?;
+        if held.len() <= s.members.len() {
+            held.iter().copied().find(|&id| s.contains(id))
+        } else {
+            s.iter().filter(|&id| self.table[id].holder() == v).min()
+        }
     }
 
     /// The fact instruction `i` makes, if any.

@@ -38,6 +38,7 @@ mod holds;
 mod pass;
 mod remat;
 mod rewrite;
+mod solve;
 mod steps;
 mod trace;
 
@@ -46,15 +47,15 @@ mod tests;
 
 pub use avail::{as_copy, AvailCopies, Copy, CopyId};
 pub use dead::{delete_dead_copies, Liveness};
-pub use holds::{Holding, Holds};
+pub use holds::{Holding, Holds, Point};
+pub use solve::{FactRound, FactSet, SparseFacts};
 pub use pass::{CopyProp, COPYPROP_PASS};
 pub use remat::{as_held, rematerialize, Held, HeldExprs, HeldTable};
 pub use rewrite::{resolve, Justifier, VIA_SHOWN};
 pub use steps::{delete_reason, list, step_texts};
-pub use trace::{apply_event, replay_to, try_replay_to, AvailRound, BlockSets, CopyInfo, Event, HeldId, HeldInfo, ReplayError, SetChange, Trace, Via};
+pub use trace::{apply_event, replay_to, try_replay_to, AvailRound, BlockLists, BlockSets, CopyInfo, Event, HeldId, HeldInfo, ReplayError, SetChange, Trace, Via};
 
 use crate::cfg::Cfg;
-use crate::entity::{EntitySet, EntityVec};
 use crate::ir::{verify, BlockId, Function, Lang, Module};
 use serde::{Deserialize, Serialize};
 
@@ -112,53 +113,17 @@ fn messages(d: &crate::diag::Diagnostics) -> String {
     d.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; ")
 }
 
-/// The in-sets the dataflow engine derives from a table of out-sets: the meet over the
-/// predecessors, the boundary (∅) at the entry, ⊤ for a block without predecessors. The
-/// engine iterates the out-sets only; this recomputes the in-sets after each round for the
-/// trace.
-fn ins_from_outs(f: &Function, cfg: &Cfg, outs: &EntityVec<BlockId, EntitySet<CopyId>>, n: usize) -> EntityVec<BlockId, EntitySet<CopyId>> {
-    outs.keys()
-        .map(|b| {
-            let mut acc: Option<EntitySet<CopyId>> = (Some(b) == f.entry()).then(|| EntitySet::new_empty(n));
-            for &p in cfg.preds(b) {
-                match &mut acc {
-                    None => acc = Some(outs[p].clone()),
-                    Some(x) => {
-                        x.intersect_with(&outs[p]);
-                    }
-                }
-            }
-            acc.unwrap_or_else(|| EntitySet::new_full(n))
-        })
-        .collect()
-}
-
-/// The start table and every round, with in-set changes derived from the out-set changes.
-fn record_rounds(f: &Function, cfg: &Cfg, a: &AvailCopies) -> (BlockSets, Vec<AvailRound>) {
-    let n = a.table.len();
-    let mut outs: EntityVec<BlockId, EntitySet<CopyId>> = EntityVec::filled(f.blocks.len(), EntitySet::new_full(n));
-    let mut ins = ins_from_outs(f, cfg, &outs, n);
-    let start = BlockSets { ins: trace::table(&ins), outs: trace::table(&outs) };
-    let mut rounds = Vec::new();
-    for r in &a.facts.rounds {
-        let mut round = AvailRound::default();
-        // The engine records which bits flipped; the old and the new set come from replaying
-        // them on the table.
-        for c in &r.changes {
-            let old = outs[c.block].clone();
-            crate::dataflow::Lattice::apply(&mut outs[c.block], &c.delta);
-            round.outs.push(SetChange { block: c.block, old, new: outs[c.block].clone() });
-        }
-        let new_ins = ins_from_outs(f, cfg, &outs, n);
-        for &b in &f.layout {
-            if new_ins[b] != ins[b] {
-                round.ins.push(SetChange { block: b, old: ins[b].clone(), new: new_ins[b].clone() });
-            }
-        }
-        ins = new_ins;
-        rounds.push(round);
-    }
-    (start, rounds)
+/// The trace's fixpoint and rounds, from the analysis's (which the sparse solver records in
+/// the trace's form: removals per block, none for round 1).
+fn record_rounds(a: &AvailCopies) -> (BlockLists, Vec<AvailRound>) {
+    let list = |s: &FactSet<CopyId>| match s {
+        FactSet::Listed(v) => v.clone(),
+        FactSet::All(_) => Vec::new(),
+    };
+    let fixpoint = BlockLists { ins: a.facts.ins.values().map(list).collect(), outs: a.facts.outs.values().map(list).collect() };
+    let changes = |cs: &[(BlockId, Vec<CopyId>)]| cs.iter().map(|(b, r)| SetChange { block: *b, removed: r.clone() }).collect();
+    let rounds = a.facts.rounds.iter().map(|r| AvailRound { ins: changes(&r.ins), outs: changes(&r.outs) }).collect();
+    (fixpoint, rounds)
 }
 
 /// Copy propagation on one Bril function; `cfg` must be `f`'s graph. The input and the
@@ -179,9 +144,6 @@ pub fn run(f: &Function, cfg: &Cfg) -> Result<CopyPropOutput, CopyPropError> {
     let internal = |message: String| CopyPropError::Internal { function: f.name.clone(), message };
 
     let a = AvailCopies::new(f, cfg);
-    if a.facts.rounds.last().is_none_or(|r| !r.changes.is_empty()) {
-        return Err(internal("the available-copies fixpoint did not converge".into()));
-    }
     let mut g = f.clone();
     let mut events = rewrite::rewrite(f, cfg, &a, &mut g).map_err(|e| internal(e.to_string()))?;
     let rewrites = events.len();
@@ -189,16 +151,13 @@ pub fn run(f: &Function, cfg: &Cfg) -> Result<CopyPropOutput, CopyPropError> {
     let deleted = deletions.len();
     events.extend(deletions);
     let (held, all_held, remats) = remat::rematerialize(&mut g, cfg, events.len()).map_err(|e| internal(e.to_string()))?;
-    if held.facts.rounds.last().is_none_or(|r| !r.changes.is_empty()) {
-        return Err(internal("the held-expressions fixpoint did not converge".into()));
-    }
     let rematerialized = remats.len();
     events.extend(remats);
     if let Err(d) = verify(&g) {
         return Err(internal(format!("the result does not verify: {}", messages(&d))));
     }
 
-    let (start, rounds) = record_rounds(f, cfg, &a);
+    let (fixpoint, rounds) = record_rounds(&a);
     let copies = a
         .table
         .iter()
@@ -222,7 +181,7 @@ pub fn run(f: &Function, cfg: &Cfg) -> Result<CopyPropOutput, CopyPropError> {
             HeldInfo { id: HeldId(k as u32), var: h.var, text, insts: h.insts }
         })
         .collect();
-    let trace = Trace { function: f.name.clone(), copies, blocks, start, rounds, events, held: held_info };
+    let trace = Trace { function: f.name.clone(), copies, blocks, fixpoint, rounds, events, held: held_info };
     Ok(CopyPropOutput { function: g, trace, stats, avail: a, held })
 }
 

@@ -95,6 +95,9 @@ impl Holding for Held {
     fn insts_mut(&mut self) -> &mut Vec<InstId> {
         &mut self.insts
     }
+    fn insts(&self) -> &[InstId] {
+        &self.insts
+    }
 }
 
 /// The held-expressions analysis of one function: the table (`table`) and the per-block facts.
@@ -139,12 +142,13 @@ pub fn rematerialize(g: &mut Function, cfg: &Cfg, first_index: usize) -> Result<
     }
     let a = HeldExprs::new_filtered(g, cfg, |h| read_by_copy.contains(h.var));
     let mut planned = Vec::new();
+    let mut point = a.point();
     for &b in &g.layout {
         if !a.reachable.contains(b) {
             continue;
         }
         let mut pos = 0;
-        a.walk(g, b, |i, s| {
+        a.walk_with(&mut point, g, b, |i, s| {
             let inst = &g.insts[i];
             if let Some((_, t)) = as_copy(inst) {
                 if let Some(h) = a.held_in(s, t).filter(|&h| inst.ty.as_ref() == Some(&a.table[h].ty)) {

@@ -19,9 +19,10 @@
 //! nor walks back along the chain for each (minutes at 5,000 blocks before).
 
 use super::avail::{AvailCopies, CopyId};
+use super::holds::Point;
 use super::trace::{apply_event, Event, ReplayError, Via};
 use crate::cfg::Cfg;
-use crate::entity::EntitySet;
+use crate::entity::{EntitySet, EntityVec};
 use std::collections::HashMap;
 
 /// The links of a chain the trace records (and a step sentence can name) per rewrite.
@@ -31,7 +32,7 @@ use crate::ir::{BlockId, Function, InstId, ValueId};
 /// `v` resolved through the copies available in `s`: the final source and the chain used
 /// (empty if no copy of `v` is available). The chain cannot loop at a reachable point (a copy
 /// `a ← b` kills `b ← a`), but a visited check keeps a corrupt set from hanging the pass.
-pub fn resolve(a: &AvailCopies, s: &EntitySet<CopyId>, v: ValueId) -> (ValueId, Vec<CopyId>) {
+pub fn resolve(a: &AvailCopies, s: &Point<CopyId>, v: ValueId) -> (ValueId, Vec<CopyId>) {
     let mut cur = v;
     let mut chain = Vec::new();
     while let Some(c) = a.copy_of(s, cur) {
@@ -56,11 +57,15 @@ pub struct Justifier<'a> {
     cfg: &'a Cfg,
     a: &'a AvailCopies,
     memo: HashMap<(CopyId, BlockId), Vec<InstId>>,
+    /// The blocks a walk has seen: those holding the walk's number (one table for every
+    /// walk, where a set per walk cost the number of blocks each).
+    seen: EntityVec<BlockId, u32>,
+    walks: u32,
 }
 
 impl<'a> Justifier<'a> {
     pub fn new(f: &'a Function, cfg: &'a Cfg, a: &'a AvailCopies) -> Justifier<'a> {
-        Justifier { f, cfg, a, memo: HashMap::new() }
+        Justifier { f, cfg, a, memo: HashMap::new(), seen: EntityVec::filled(f.blocks.len(), 0), walks: 0 }
     }
 
     /// The last instruction of `b` before position `end` that assigns `c`'s variables.
@@ -77,12 +82,14 @@ impl<'a> Justifier<'a> {
         }
         let reachable = |p: &&BlockId| self.cfg.is_reachable(**p);
         let mut found: Vec<InstId> = Vec::new();
-        let mut seen: EntitySet<BlockId> = EntitySet::new_empty(self.f.blocks.len());
+        self.walks += 1;
+        let walk = self.walks;
         let mut work: Vec<BlockId> = self.cfg.preds(block).iter().filter(reachable).copied().collect();
         while let Some(b) = work.pop() {
-            if !seen.insert(b) {
+            if self.seen[b] == walk {
                 continue;
             }
+            self.seen[b] = walk;
             if let Some(i) = self.last_touch(c, b, usize::MAX) {
                 if self.a.made_by(i) == Some(c) {
                     found.push(i);
@@ -156,12 +163,13 @@ pub(crate) fn reaching(
 pub fn rewrite(f: &Function, cfg: &Cfg, a: &AvailCopies, g: &mut Function) -> Result<Vec<Event>, ReplayError> {
     let mut events = Vec::new();
     let mut planned = Vec::new();
+    let mut point = a.point();
     for &b in &f.layout {
         if !a.reachable.contains(b) {
             continue;
         }
         let mut pos = 0;
-        a.walk(f, b, |i, s| {
+        a.walk_with(&mut point, f, b, |i, s| {
             for (k, &v) in f.insts[i].args.iter().enumerate() {
                 let (w, chain) = resolve(a, s, v);
                 if w != v {

@@ -7,7 +7,7 @@
 //! the recorded changes.
 
 use super::avail::CopyId;
-use crate::entity::{EntityRef, EntitySet, EntityVec};
+use crate::entity::{EntityRef, EntitySet};
 use crate::ir::{BlockId, BrilOp, Function, Imm, InstId, Op, ValueId};
 use serde::{Deserialize, Serialize};
 
@@ -43,18 +43,20 @@ pub struct HeldInfo {
     pub insts: Vec<InstId>,
 }
 
-/// One block's set changing in one round. Sets are bit sets: the table of a function with n
-/// blocks and m copies is n·m bits, where lists of ids took 32 times as much (a 5,000-block
-/// chain of copies made a 3 GB trace).
+/// One block's set changing in one round, as the copies the round removed from it (sets only
+/// shrink, from ⊤). Round 1 lists none: it starts from ⊤, so what it removed is every copy
+/// not in the set after it — the fixpoint plus what later rounds removed. Recording round 1's
+/// removals, or whole old and new sets, costs blocks × copies (issue 17: out of memory at
+/// 10^5 blocks).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SetChange {
     pub block: BlockId,
-    pub old: EntitySet<CopyId>,
-    pub new: EntitySet<CopyId>,
+    pub removed: Vec<CopyId>,
 }
 
 /// One round of the fixpoint: the blocks whose in-set and whose out-set changed. The engine
-/// iterates the out-sets; the in-sets are the meets of them at the end of the round.
+/// iterates the out-sets (in reverse postorder, listed in that order); the in-sets are the
+/// meets of them at the end of the round (listed in layout order).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AvailRound {
     pub ins: Vec<SetChange>,
@@ -66,6 +68,15 @@ pub struct AvailRound {
 pub struct BlockSets {
     pub ins: Vec<EntitySet<CopyId>>,
     pub outs: Vec<EntitySet<CopyId>>,
+}
+
+/// Per-block lists of copies in increasing order (indexed by block id, deleted blocks
+/// included): the fixpoint. A block the trace does not list as reachable has ⊤ (every copy)
+/// and an empty list here.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockLists {
+    pub ins: Vec<Vec<CopyId>>,
+    pub outs: Vec<Vec<CopyId>>,
 }
 
 /// One link of a rewrite's justification: the copy and the instructions of it that reach the
@@ -134,8 +145,9 @@ pub struct Trace {
     /// The blocks in layout order, with whether they are reachable (unreachable blocks are
     /// never rewritten; their sets are ⊤).
     pub blocks: Vec<(BlockId, bool)>,
-    /// The sets before the first round (out-sets ⊤; in-sets ∅ at the entry).
-    pub start: BlockSets,
+    /// The sets at the fixpoint. Before the first round every set is ⊤ but the entry's
+    /// in-set, ∅; each round's removals lead from the sets after it to the sets before it.
+    pub fixpoint: BlockLists,
     pub rounds: Vec<AvailRound>,
     pub events: Vec<Event>,
     /// The held expressions of the program after the rewrite and the deletions, indexed by
@@ -148,17 +160,41 @@ pub struct Trace {
 impl Trace {
     /// The in- and out-sets after round `k` (`0`: before the first round; past the last
     /// round: the fixpoint).
+    /// Built backwards: the fixpoint, plus what every round after `k` removed.
     pub fn avail_at_round(&self, k: usize) -> BlockSets {
-        let mut t = self.start.clone();
-        for r in self.rounds.iter().take(k) {
-            for c in &r.ins {
-                if let Some(s) = t.ins.get_mut(c.block.index()) {
-                    s.clone_from(&c.new);
+        let (m, nb) = (self.copies.len(), self.fixpoint.ins.len().max(self.fixpoint.outs.len()));
+        let full = EntitySet::new_full(m);
+        let mut t = BlockSets { ins: vec![full.clone(); nb], outs: vec![full; nb] };
+        let entry = self.blocks.first().map(|&(b, _)| b.index());
+        if k == 0 {
+            if let Some(s) = entry.and_then(|e| t.ins.get_mut(e)) {
+                s.clear();
+            }
+            return t;
+        }
+        let fill = |s: &mut EntitySet<CopyId>, list: Option<&Vec<CopyId>>| {
+            s.clear();
+            for &c in list.into_iter().flatten() {
+                if c.index() < m {
+                    s.insert(c);
                 }
             }
-            for c in &r.outs {
-                if let Some(s) = t.outs.get_mut(c.block.index()) {
-                    s.clone_from(&c.new);
+        };
+        for &(b, reachable) in &self.blocks {
+            let i = b.index();
+            if reachable && i < nb {
+                fill(&mut t.ins[i], self.fixpoint.ins.get(i));
+                fill(&mut t.outs[i], self.fixpoint.outs.get(i));
+            }
+        }
+        for r in self.rounds.iter().skip(k) {
+            for (changes, sets) in [(&r.ins, &mut t.ins), (&r.outs, &mut t.outs)] {
+                for ch in changes {
+                    if let Some(s) = sets.get_mut(ch.block.index()) {
+                        for &c in ch.removed.iter().filter(|c| c.index() < m) {
+                            s.insert(c);
+                        }
+                    }
                 }
             }
         }
@@ -246,9 +282,4 @@ pub fn replay_to(original: &Function, trace: &Trace, k: usize) -> Function {
         Ok(g) => g,
         Err(e) => try_replay_to(original, trace, e.index).unwrap_or_else(|_| original.clone()),
     }
-}
-
-/// Per-block table, indexed by block id.
-pub(crate) fn table(t: &EntityVec<BlockId, EntitySet<CopyId>>) -> Vec<EntitySet<CopyId>> {
-    t.values().cloned().collect()
 }
