@@ -24,11 +24,6 @@ const OSSA_FAILING: &[(&str, &str)] = &[];
 /// Functions of `dead_code_elimination_nontrivial_ossa.sil` expected to fail, with the reason.
 const NONTRIVIAL_FAILING: &[(&str, &str)] = &[
     (
-        "dce_insertdestroy2",
-        "the check names the try_apply result `%3` (its source name); the renumbering printer \
-         calls it `%2` — the `destroy_value` itself is inserted as expected",
-    ),
-    (
         "dce_borrowlifetime1",
         "a live reborrow phi keeps its base value's phi alive (Swift's guaranteedPhiDependencies); not modelled",
     ),

@@ -10,7 +10,7 @@
 //! the output can be checked against Swift's own FileCheck lines.
 
 use super::{FunctionLines, LineKind, LinesSink, Naming, Sink, TextSink};
-use crate::ir::{BlockId, Function, Imm, Inst, Item, Module, Op, Piece, SilOp, Succ, Type, ValueDef, ValueId};
+use crate::ir::{BlockId, Function, Imm, Inst, InstId, Item, Module, Op, Piece, SilOp, Succ, Type, ValueDef, ValueId};
 use crate::parse::sil::lexer::{global_ref, is_plain_name};
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -115,6 +115,16 @@ fn write_function(f: &Function, naming: Naming, sink: &mut impl Sink) {
                 line.clear();
                 line.push_str("  ");
                 write_inst(&mut line, inst, &names);
+                if naming == Naming::Renumber {
+                    // sil-opt's comments: the function a `function_ref` names, and the id of
+                    // an instruction without results.
+                    if let (Op::Sil(SilOp::FunctionRef), [callee]) = (&inst.op, &inst.funcs[..]) {
+                        sink.line(&format!("  // function_ref {callee}"), LineKind::Inst(i));
+                    }
+                    if let Some(id) = names.ids.get(&i) {
+                        let _ = write!(line, " // id: %{id}");
+                    }
+                }
                 sink.line(&line, LineKind::Inst(i));
             }
         }
@@ -127,29 +137,44 @@ struct Names<'f> {
     f: &'f Function,
     blocks: HashMap<BlockId, usize>,
     values: HashMap<ValueId, usize>,
+    /// Renumbered: the id of each instruction without results.
+    ids: HashMap<InstId, usize>,
 }
 
 impl<'f> Names<'f> {
     fn new(f: &'f Function, naming: Naming) -> Names<'f> {
         let mut blocks = HashMap::new();
         let mut values = HashMap::new();
+        let mut ids = HashMap::new();
         if naming == Naming::Renumber {
+            // sil-opt numbers every instruction: a value per result, and an id for an
+            // instruction without results (printed as `// id: %N`), from one counter.
+            let mut next = 0usize;
             for (k, &b) in f.layout.iter().enumerate() {
                 blocks.insert(b, k);
                 let Some(blk) = f.blocks.get(b) else { continue };
                 for &p in &blk.params {
-                    let n = values.len();
-                    values.entry(p).or_insert(n);
+                    values.entry(p).or_insert_with(|| {
+                        next += 1;
+                        next - 1
+                    });
                 }
                 for i in blk.all_insts() {
-                    for &r in f.insts.get(i).map_or(&[][..], |x| &x.results[..]) {
-                        let n = values.len();
-                        values.entry(r).or_insert(n);
+                    let Some(inst) = f.insts.get(i) else { continue };
+                    if inst.results.is_empty() {
+                        ids.insert(i, next);
+                        next += 1;
+                    }
+                    for &r in &inst.results {
+                        values.entry(r).or_insert_with(|| {
+                            next += 1;
+                            next - 1
+                        });
                     }
                 }
             }
         }
-        Names { f, blocks, values }
+        Names { f, blocks, values, ids }
     }
 
     fn block(&self, b: BlockId) -> String {

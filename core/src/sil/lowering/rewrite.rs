@@ -38,7 +38,7 @@ struct W<'c, 'a> {
     block_start: HashMap<BlockId, Vec<String>>,
     /// New parameter lists (a `try_apply`'s normal block receives only the direct results).
     block_params: HashMap<BlockId, Vec<String>>,
-    /// The stack slot a loadable side of an `unconditional_checked_cast` goes through.
+    /// The stack slot a loadable source of an `unconditional_checked_cast` goes through.
     cast_slots: HashMap<InstId, String>,
     /// Pairs of blocks that trade places in the output (a rewritten `try_apply`'s or
     /// `checked_cast_br`'s two successors come out in the other order, as sil-opt prints them).
@@ -521,11 +521,14 @@ impl<'c, 'a> W<'c, 'a> {
             let dst = self.addr(v)?;
             self.emit(format!("unconditional_checked_cast_addr {tx} in {src} : $*{tx} to {tv} in {dst} : $*{tv}"));
         } else {
-            let dst = slot.ok_or_else(|| Refusal::at(id, "internal error: no slot for the cast's result"))?;
+            // A loadable result comes back through a temporary of its own, freed at once.
+            let dst = self.fresh(&format!("{}_cast", trim_pct(&self.name(v))));
+            self.emit(format!("{dst} = alloc_stack ${tv}"));
             self.emit(format!("unconditional_checked_cast_addr {tx} in {src} : $*{tx} to {tv} in {dst} : $*{tv}"));
             let q = self.qual(cx.ty(v).unwrap_or(""), "[take]");
             let vn = self.name(v);
             self.emit(format!("{vn} = load {q} {dst} : $*{tv}"));
+            self.emit(format!("dealloc_stack {dst} : $*{tv}"));
         }
         Ok("unconditional_checked_cast → unconditional_checked_cast_addr".into())
     }
@@ -1025,7 +1028,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         let members: Vec<String> = std::iter::once(cx.name(v)).chain(values.iter().filter(|o| rooted_in(&w.st, o.value, v)).map(|o| o.name.clone())).collect();
         stack_slots.push(StackSlot { name: n, ty: t, values: members, lexical: lex });
     }
-    // A checked cast with a loadable side goes through memory: one more slot, after the
+    // A checked cast from a loadable value goes through memory: one more slot, after the
     // values' own.
     for &b in &f.layout {
         for i in f.blocks[b].all_insts() {
@@ -1033,8 +1036,11 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
             if !matches!(inst.op, Op::Sil(SilOp::UnconditionalCheckedCast)) {
                 continue;
             }
-            let (Some(&x), Some(&v)) = (inst.args.first(), inst.results.first()) else { continue };
-            let loadable = if !w.opaque(x) { x } else if !w.opaque(v) { v } else { continue };
+            // Only the source side: a loadable result has a temporary of its own.
+            let Some(&loadable) = inst.args.first() else { continue };
+            if w.opaque(loadable) {
+                continue;
+            }
             let n = w.fresh(&format!("{}_cast", cx.name(loadable)));
             let t = w.ty(loadable);
             w.stacks.push((n.clone(), format!("${t}")));
