@@ -150,14 +150,22 @@ struct LastAssign {
 }
 
 impl LastAssign {
+    /// Over the blocks of the layout (the solver asks about no other).
     fn new(f: &Function) -> LastAssign {
         let mut start = vec![0u32; f.blocks.len() + 1];
         let mut entries = Vec::new();
         let mut scratch: Vec<(ValueId, u32, InstId)> = Vec::new();
+        let mut placed: EntitySet<BlockId> = EntitySet::new_empty(f.blocks.len());
+        for &b in &f.layout {
+            if b.index() < f.blocks.len() {
+                placed.insert(b);
+            }
+        }
         for (b, block) in f.blocks.iter() {
             scratch.clear();
-            for (k, i) in block.all_insts().enumerate() {
-                for &r in &f.insts[i].results {
+            let insts = block.all_insts().filter(|_| placed.contains(b));
+            for (k, i) in insts.enumerate() {
+                for &r in f.insts.get(i).map_or(&[][..], |x| &x.results[..]) {
                     scratch.push((r, k as u32, i));
                 }
             }
