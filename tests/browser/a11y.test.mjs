@@ -249,7 +249,21 @@ test('axe-core: no serious or critical violation on any view, in either theme', 
   for (const v of extra) bad.push(`lecture/keys: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes.join('\n    ')}`);
   await page.keyboard.press('Escape');
   await page.click('#lecture');
-  await page.click('#theme');
+  // Embedded views, in the dark theme (kept from above) and then the light one.
+  for (const theme of ['dark', 'light']) {
+    for (const view of ['dce', 'lcm', 'dom']) {
+      await page.goto(`${URL}#embed=${view}`);
+      await page.reload();
+      await page.waitForSelector(`.app.embed .view-${view} svg g.node`);
+      await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
+      const found = (await audit(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      report.push(`${theme.padEnd(5)} embed=${view.padEnd(4)} ${found.length} serious/critical`);
+      for (const v of found) bad.push(`${theme} embed=${view}: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes.join('\n    ')}`);
+    }
+  }
+  await page.goto(URL);
+  await page.waitForSelector('.view');
+  await page.evaluate(() => localStorage.clear());
   console.log(`axe-core audit:\n${report.join('\n')}`);
   assert.deepEqual(bad, []);
   assert.deepEqual(errors, []);

@@ -81,6 +81,7 @@ pub fn app() -> Html {
                     <Tabs current={tab} dispatch={dispatch.clone()} />
                     <StepBar state={snapshot.clone()} dispatch={dispatch.clone()} />
                     <div class="view-panel" role="tabpanel" id="view-panel" aria-labelledby={format!("tab-{}", tab.slug())}>
+                        <h2 class="visually-hidden">{ tab.title() }</h2>
                         <ViewPane state={snapshot.clone()} dispatch={dispatch.clone()} />
                     </div>
                 </section>

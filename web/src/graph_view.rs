@@ -76,9 +76,6 @@ pub struct GraphViewProps {
     /// Names exported files (`<title>.svg`).
     #[prop_or(AttrValue::Static("graph"))]
     pub title: AttrValue,
-    /// What a screen reader calls the drawing (default: from the title).
-    #[prop_or_default]
-    pub label: Option<AttrValue>,
 }
 
 /// The layout of `graph`, or `None` while it is being computed (the component re-renders
@@ -195,7 +192,7 @@ fn first_view(stage: &Element, lay: &Layout, style: &Style, room: (f64, f64), fi
     let v = Viewport::fitted(size, room, fit, entry);
     let focus = follow.then(|| focus_rect(stage, lay, style)).flatten();
     Some(match focus {
-        Some(r) if !v.shows(r, room) => v.reveal(r, room),
+        Some(r) if !v.shows(r, room) => v.centre_on(r, room),
         _ => v,
     })
 }
@@ -345,10 +342,14 @@ pub fn graph_view(props: &GraphViewProps) -> Html {
     let user_view = use_mut_ref(|| false);
     // The keyboard's place in the drawing (the roving tab stop).
     let cursor = use_mut_ref(|| None::<Cursor>);
-    let label = props
-        .label
-        .clone()
-        .unwrap_or_else(|| AttrValue::from(format!("graph {} ({n} blocks)", props.title.replace(['-', '_'], " "), n = props.graph.nodes.len())));
+    // What a screen reader calls the drawing: its export name in words (without a step number,
+    // which the drawing outlives), and its size.
+    let words: Vec<&str> = props
+        .title
+        .split(['-', '_'])
+        .filter(|w| !(w.len() > 4 && w.starts_with("step") && w[4..].bytes().all(|b| b.is_ascii_digit())))
+        .collect();
+    let label = AttrValue::from(format!("graph {} ({} blocks)", words.join(" "), props.graph.nodes.len()));
 
     {
         let (canvas, room) = (canvas.clone(), room.clone());
@@ -422,7 +423,7 @@ pub fn graph_view(props: &GraphViewProps) -> Html {
                 } else if old_room != room {
                     Some(viewport.recentred(old_room, room))
                 } else if follow && !user {
-                    focus_rect(&s, &lay, &style).filter(|r| !viewport.shows(*r, room)).map(|r| viewport.reveal(r, room))
+                    focus_rect(&s, &lay, &style).filter(|r| !viewport.shows(*r, room)).map(|r| viewport.centre_on(r, room))
                 } else {
                     None
                 };

@@ -147,6 +147,22 @@ impl Viewport {
         Viewport { x: axis(self.x, r.0, r.2, room.0, PAD), y: axis(self.y, r.1, r.3, room.1, TOP), k: self.k }
     }
 
+    /// Panned so the drawing's rectangle `r` is in the middle of the room (below the toolbar),
+    /// or, on an axis where it is larger than the room, its start at the room's start: where a
+    /// step's highlighted blocks go, with their neighbours around them.
+    pub fn centre_on(self, r: (f64, f64, f64, f64), room: (f64, f64)) -> Viewport {
+        let axis = |pos: f64, at: f64, len: f64, room: f64, start: f64| {
+            let (a, b) = (pos + at * self.k, pos + (at + len) * self.k);
+            let (lo, hi) = (start, room - PAD);
+            if b - a > hi - lo {
+                pos + lo - a
+            } else {
+                pos + (lo + hi) / 2.0 - (a + b) / 2.0
+            }
+        };
+        Viewport { x: axis(self.x, r.0, r.2, room.0, PAD), y: axis(self.y, r.1, r.3, room.1, TOP), k: self.k }
+    }
+
     /// Zoomed by `factor`, keeping the container point `at` over the same spot of the drawing.
     pub fn zoom_at(self, factor: f64, at: (f64, f64)) -> Viewport {
         let k = clamp_scale(self.k * if factor.is_finite() && factor > 0.0 { factor } else { 1.0 });
@@ -265,6 +281,10 @@ mod tests {
         assert!(r.shows((500.0, 10.0, 50.0, 20.0), room), "{r:?}");
         assert_eq!(r.y, v.y);
         assert_eq!(v.reveal((10.0, 10.0, 50.0, 20.0), room), v);
+        let c = v.centre_on((500.0, 10.0, 50.0, 20.0), room);
+        assert!(c.shows((500.0, 10.0, 50.0, 20.0), room));
+        assert!((c.x + 525.0 - 200.0).abs() < 1e-9 && (c.y + 20.0 - (TOP + 300.0 - PAD) / 2.0).abs() < 1e-9, "{c:?}");
+        assert_eq!(v.centre_on((100.0, 500.0, 1000.0, 1000.0), room).y, TOP - 500.0);
         // Larger than the room: its top left corner in view.
         let big = v.reveal((100.0, 500.0, 1000.0, 1000.0), room);
         assert_eq!((big.x, big.y), (PAD - 100.0, TOP - 500.0));
