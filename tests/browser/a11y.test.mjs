@@ -83,6 +83,16 @@ test('Tab goes header → tabs → step controls → view → editor; tabs move 
   assert.equal((await focused(page)).what, '#tab-cfg');
   assert.equal(await page.getAttribute('#view-panel', 'role'), 'tabpanel');
   assert.equal(await page.getAttribute('#view-panel', 'aria-labelledby'), 'tab-cfg');
+
+  // A mouse user typing in the editor who clicks a view tab, then a block, steps with →: the
+  // clicks leave the editor without putting the focus on what was clicked.
+  await page.click('#source');
+  await page.click('#tab-dce');
+  await page.waitForSelector('.dce-graph svg g.node');
+  await page.click('.dce-graph g.node[data-id="loop"] text.title');
+  await page.keyboard.press('ArrowRight');
+  assert.match(await page.textContent('.step-count'), /^1 \//);
+  assert.equal((await focused(page)).what, 'body');
   assert.deepEqual(errors, []);
 });
 

@@ -514,7 +514,7 @@ fn tabs(props: &TabsProps) -> Html {
     };
     // A click opens a tab without focusing it, so ←/→ go on stepping the view after a click;
     // the keyboard reaches the tabs with Tab.
-    let onmousedown = Callback::from(|e: MouseEvent| e.prevent_default());
+    let onmousedown = Callback::from(|e: MouseEvent| crate::graph_view::press_without_focus(&e));
     html! {
         <nav class="tabs" role="tablist" aria-label="views" ref={list} data-own-keys="arrows home-end" {onkeydown} {onmousedown}>
             { for Tab::all().into_iter().map(|t| {

@@ -303,6 +303,25 @@ fn move_focus(stage: &Element, from: Option<Cursor>, to: Cursor) {
     }
 }
 
+/// A press that should not move the focus to what was pressed (a graph node, a view tab), so
+/// ←/→ keep stepping after a click; whatever had the focus (the editor, say) loses it all the
+/// same, as it would to any click elsewhere.
+pub fn press_without_focus(e: &MouseEvent) {
+    e.prevent_default();
+    let active = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
+    let Some(active) = active else { return };
+    let target = e.target().and_then(|t| t.dyn_into::<web_sys::Node>().ok());
+    // (Yew delegates events: `current_target` is the app's root, not the pressed element.)
+    if target.is_some_and(|t| active.contains(Some(&t))) {
+        return;
+    }
+    if let Some(el) = active.dyn_ref::<web_sys::HtmlElement>() {
+        let _ = el.blur();
+    } else if let Some(el) = active.dyn_ref::<web_sys::SvgElement>() {
+        let _ = el.blur();
+    }
+}
+
 /// Calls `f` with the container's size whenever it changes (and once at the start).
 fn observe_size(el: &Element, f: Callback<(f64, f64)>) -> Option<(web_sys::ResizeObserver, Closure<dyn FnMut()>)> {
     let target = el.clone();
@@ -514,7 +533,7 @@ pub fn graph_view(props: &GraphViewProps) -> Html {
     };
     // A press does not move the focus into the drawing: ←/→ keep stepping after a click. The
     // keyboard's tab stop follows the click, though.
-    let onmousedown = Callback::from(|e: MouseEvent| e.prevent_default());
+    let onmousedown = Callback::from(|e: MouseEvent| press_without_focus(&e));
     let onclick = {
         let (onselect, onselectline) = (props.onselect.clone(), props.onselectline.clone());
         let (stage, cursor) = (stage.clone(), cursor.clone());
