@@ -164,37 +164,84 @@ fn node_rect(lay: &Layout, style: &Style, origin: (f64, f64), i: usize) -> Optio
     Some((r.x - origin.0, r.y - origin.1 - band, r.w, r.h + 2.0 * band))
 }
 
-/// The blocks the current step highlights (current, changed, selected), as one rectangle in
-/// drawing px.
-fn focus_rect(stage: &Element, lay: &Layout, style: &Style) -> Option<(f64, f64, f64, f64)> {
-    let origin = view_origin(stage)?;
+/// A rectangle in drawing px: x, y, w, h.
+type Area = (f64, f64, f64, f64);
+
+/// The blocks the current step highlights (current, changed, selected) with their badges, in
+/// drawing px, measured on the page (so badges sticking out count too): all of them together,
+/// and the first (topmost) one alone.
+fn focus_rect(stage: &Element) -> Option<(Area, Area)> {
+    let size = svg_size(stage)?;
+    let sr = stage.get_bounding_client_rect();
+    let k = sr.width() / size.0.max(1.0);
+    if !(k.is_finite() && k > 0.0) {
+        return None;
+    }
     let sel = "g.node.current, g.node:has(.line-bg.current), g.badges:has(.badge.changed), g.node.selected";
     let list = stage.query_selector_all(sel).ok()?;
-    let mut acc: Option<(f64, f64, f64, f64)> = None;
-    for k in 0..list.length() {
-        let Some(el) = list.item(k).and_then(|n| n.dyn_into::<Element>().ok()) else { continue };
-        let Some(i) = el.get_attribute("data-index").and_then(|v| v.parse::<usize>().ok()) else { continue };
-        let Some((x, y, w, h)) = node_rect(lay, style, origin, i) else { continue };
-        acc = Some(match acc {
-            None => (x, y, x + w, y + h),
-            Some((a, b, c, d)) => (a.min(x), b.min(y), c.max(x + w), d.max(y + h)),
-        });
+    let mut indices: Vec<String> = Vec::new();
+    for j in 0..list.length() {
+        let Some(el) = list.item(j).and_then(|n| n.dyn_into::<Element>().ok()) else { continue };
+        if let Some(i) = el.get_attribute("data-index").filter(|i| !indices.contains(i)) {
+            indices.push(i);
+        }
     }
-    acc.map(|(a, b, c, d)| (a, b, c - a, d - b))
+    let union = |acc: Option<(f64, f64, f64, f64)>, (x0, y0, x1, y1): (f64, f64, f64, f64)| {
+        Some(match acc {
+            None => (x0, y0, x1, y1),
+            Some((a, b, c, d)) => (a.min(x0), b.min(y0), c.max(x1), d.max(y1)),
+        })
+    };
+    let mut all: Option<(f64, f64, f64, f64)> = None;
+    let mut first: Option<(f64, f64, f64, f64)> = None;
+    for i in &indices {
+        let Ok(parts) = stage.query_selector_all(&format!(r#"g.node[data-index="{i}"], g.badges[data-index="{i}"]"#)) else {
+            continue;
+        };
+        let mut acc = None;
+        for j in 0..parts.length() {
+            let Some(el) = parts.item(j).and_then(|n| n.dyn_into::<Element>().ok()) else { continue };
+            let r = el.get_bounding_client_rect();
+            if r.width() <= 0.0 && r.height() <= 0.0 {
+                continue;
+            }
+            let (x0, y0) = ((r.left() - sr.left()) / k, (r.top() - sr.top()) / k);
+            let (x1, y1) = ((r.right() - sr.left()) / k, (r.bottom() - sr.top()) / k);
+            acc = union(acc, (x0, y0, x1, y1));
+        }
+        let Some(node) = acc else { continue };
+        all = union(all, node);
+        if first.is_none_or(|f| node.1 < f.1) {
+            first = Some(node);
+        }
+    }
+    let area = |(a, b, c, d): (f64, f64, f64, f64)| (a, b, c - a, d - b);
+    Some((area(all?), area(first?)))
+}
+
+/// The view panned to what a step highlights, if it is off screen: all of it in the middle if
+/// it fits, else its first block (where a reader starts).
+fn follow(v: Viewport, (all, first): (Area, Area), room: (f64, f64)) -> Option<Viewport> {
+    if v.shows(all, room) {
+        return None;
+    }
+    let fits = v.centre_on(all, room).shows(all, room);
+    match (fits, v.shows(first, room)) {
+        (true, _) => Some(v.centre_on(all, room)),
+        (false, false) => Some(v.centre_on(first, room)),
+        (false, true) => None,
+    }
 }
 
 /// The first view of the drawing in `stage` inside a container of `room`: fitted under the
 /// policy, from the entry at the top; when `follow`ing the steps, panned to the highlighted
 /// blocks if they are off screen.
-fn first_view(stage: &Element, lay: &Layout, style: &Style, room: (f64, f64), fit: Fit, follow: bool) -> Option<Viewport> {
+fn first_view(stage: &Element, room: (f64, f64), fit: Fit, follow: bool) -> Option<Viewport> {
     let size = svg_size(stage)?;
     let entry = (entry_x(stage).unwrap_or(size.0 / 2.0), 0.0);
     let v = Viewport::fitted(size, room, fit, entry);
-    let focus = follow.then(|| focus_rect(stage, lay, style)).flatten();
-    Some(match focus {
-        Some(r) if !v.shows(r, room) => v.centre_on(r, room),
-        _ => v,
-    })
+    let focus = follow.then(|| focus_rect(stage)).flatten();
+    Some(focus.and_then(|f| self::follow(v, f, room)).unwrap_or(v))
 }
 
 /// Where the keyboard focus is in a drawing: a node, or one of its code lines.
@@ -418,14 +465,13 @@ pub fn graph_view(props: &GraphViewProps) -> Html {
     // scale kept if they chose one); in lecture and embed mode, panned to what a step highlights.
     {
         let (viewport, stage, user_view) = (viewport.clone(), stage.clone(), user_view.clone());
-        let (lay, style) = (layout.clone(), props.style.clone());
         let seen = use_mut_ref(|| (None::<u64>, (0.0, 0.0), None::<Fit>));
         let follow = mode.follows_steps();
         use_effect_with(
             (layout.as_ref().map(|l| l.key), *room, fit, props.decor.clone()),
             move |(key, room, fit, _decor)| {
                 let room = *room;
-                let (Some(key), Some(lay), Some(s)) = (*key, lay, stage.cast::<Element>()) else { return };
+                let (Some(key), Some(s)) = (*key, stage.cast::<Element>()) else { return };
                 if room.0 <= 0.0 || room.1 <= 0.0 {
                     return;
                 }
@@ -438,11 +484,11 @@ pub fn graph_view(props: &GraphViewProps) -> Html {
                 }
                 let user = *user_view.borrow();
                 let next = if fresh || (old_room != room && !user) {
-                    first_view(&s, &lay, &style, room, *fit, follow)
+                    first_view(&s, room, *fit, follow)
                 } else if old_room != room {
                     Some(viewport.recentred(old_room, room))
                 } else if follow && !user {
-                    focus_rect(&s, &lay, &style).filter(|r| !viewport.shows(*r, room)).map(|r| viewport.centre_on(r, room))
+                    focus_rect(&s).and_then(|f| self::follow(*viewport, f, room))
                 } else {
                     None
                 };
