@@ -5,7 +5,8 @@
 #   rustup target     wasm32-unknown-unknown
 #   cargo install     trunk 0.21.14 (--locked), wasm-bindgen-cli = the wasm-bindgen version
 #                     in Cargo.lock (also gives wasm-bindgen-test-runner)
-#   npm ci            binaryen 132 (wasm-opt, put first on PATH) and playwright-core
+#   npm ci            binaryen 132 (wasm-opt, put first on PATH), playwright-core and axe-core
+#                     (the browser tests' accessibility audit), as package-lock.json pins them
 #   apt-get           chromium chromium-driver llvm-15-tools (FileCheck)
 #   cargo fetch       --locked, so trunk's offline build finds every crate
 #
@@ -143,18 +144,20 @@ setup_wasm_bindgen() {
 }
 
 setup_npm() {
-    local want_pw have_pw
+    local want_pw have_pw want_axe have_axe
     want_pw=$(node -p "require('$OPTLAB_ROOT/package.json').devDependencies['playwright-core']")
     have_pw=$(cd "$OPTLAB_ROOT" && node -p "require('playwright-core/package.json').version" 2>/dev/null || true)
+    want_axe=$(node -p "require('$OPTLAB_ROOT/package.json').devDependencies['axe-core']")
+    have_axe=$(cd "$OPTLAB_ROOT" && node -p "require('axe-core/package.json').version" 2>/dev/null || true)
     if [[ "$(wasm-opt --version 2>/dev/null)" == *"(version_132)"* &&
         "$(command -v wasm-opt)" == "$OPTLAB_ROOT/node_modules/.bin/wasm-opt" &&
-        "$have_pw" == "$want_pw" ]]; then
-        setup_say "npm: binaryen 132 and playwright-core $want_pw already installed"
+        "$have_pw" == "$want_pw" && "$have_axe" == "$want_axe" ]]; then
+        setup_say "npm: binaryen 132, playwright-core $want_pw and axe-core $want_axe already installed"
         return 0
     fi
     local t0
     t0=$(date +%s)
-    setup_say "npm ci (binaryen, playwright-core)"
+    setup_say "npm ci (binaryen, playwright-core, axe-core)"
     (cd "$OPTLAB_ROOT" && setup_logged npm npm ci --no-audit --no-fund) || return 1
     setup_say "npm: done in $(setup_secs "$t0") s"
 }

@@ -43,8 +43,10 @@ async function cfgTitles(page) {
 }
 
 async function fresh(page) {
-  // A clean profile state: no autosave from an earlier test.
+  // A clean profile state: no autosave from an earlier test. The app autosaves when it starts:
+  // clear only after it has, or a slow start (a loaded machine) saves again after the clear.
   await page.goto(URL);
+  await page.waitForSelector('.view');
   await page.evaluate(() => localStorage.clear());
   await page.goto(URL);
   await page.waitForSelector('.view-cfg svg g.node', { timeout: 30_000 });

@@ -1,8 +1,13 @@
-//! The page: header, editor, view tabs, step bar. Components render a [`State`] and
+//! The page: header, view tabs, step bar, view, editor. Components render a [`State`] and
 //! dispatch [`Action`]s, nothing else.
+//!
+//! The DOM order is the Tab order a keyboard user gets: header, tabs, step controls, the view,
+//! then the editor (the stylesheet still draws the editor on the left). `?` or the header's
+//! "Keys" button opens the list of every key ([`KEYS`]).
 
 use crate::editor::Editor;
 use crate::examples::EXAMPLES;
+use crate::graph_view::GraphMode;
 use crate::state::{Action, State, StepCmd, Tab};
 use crate::views::ViewPane;
 use optlab_core::Lang;
@@ -23,6 +28,23 @@ pub fn key_action(key: &str) -> Option<Action> {
     Some(Action::Step(cmd))
 }
 
+/// Every key of the page, as the `?` overlay lists them: (keys, what they do).
+pub const KEYS: &[(&str, &str)] = &[
+    ("← / →", "previous / next step (not while typing in the editor or moving in a graph)"),
+    ("PageUp / PageDown", "previous / next step (presenter remotes)"),
+    ("Home / End", "first / last step"),
+    ("Tab / Shift+Tab", "header, view tabs, step controls, the view, the editor"),
+    ("← / → on a view tab", "the previous / next view (Home / End: the first / last)"),
+    ("click, or Enter / Space on a block", "select the block (why it is live, its frontier, its row)"),
+    ("arrow keys in a graph", "move between blocks; ↓ / ↑ also walk a block's code lines"),
+    ("Enter / Space on a code line", "select that instruction (DCE: why is it live?; exercise: your guess)"),
+    ("+ / − / 0 in a graph", "zoom in / out / fit the whole graph"),
+    ("Enter / Space on a table cell", "exercise mode: guess that cell"),
+    ("Escape, then Tab", "leave the editor (Tab alone indents)"),
+    ("?", "show or hide this list"),
+    ("Escape", "close this list"),
+];
+
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(initial_state);
@@ -30,13 +52,21 @@ pub fn app() -> Html {
         let d = state.dispatcher();
         Callback::from(move |a| d.dispatch(a))
     };
-    use_step_keys(dispatch.clone());
+    let keys_open = use_state(|| false);
+    let toggle_keys = {
+        let keys_open = keys_open.clone();
+        Callback::from(move |open: Option<bool>| keys_open.set(open.unwrap_or(!*keys_open)))
+    };
+    use_step_keys(dispatch.clone(), toggle_keys.clone());
     use_browser_sync(&state, dispatch.clone());
     let snapshot: Rc<State> = Rc::new((*state).clone());
+    let mode = GraphMode { lecture: state.lecture, embed: state.embed };
+    let tab = state.tab;
 
     html! {
+        <ContextProvider<GraphMode> context={mode}>
         <div class={classes!("app", state.lecture.then_some("lecture"), state.embed.then_some("embed"))}>
-            <Header state={snapshot.clone()} dispatch={dispatch.clone()} />
+            <Header state={snapshot.clone()} dispatch={dispatch.clone()} onkeys={toggle_keys.reform(|_| Some(true))} />
             if let Some(n) = &state.notice {
                 <div class={classes!("notice", n.error.then_some("error"))} role="status">
                     <span>{ n.text.clone() }</span>
@@ -47,15 +77,73 @@ pub fn app() -> Html {
                 </div>
             }
             <main class="panes">
-                <section class="pane editor-pane">
-                    <SourceEditor state={snapshot.clone()} dispatch={dispatch.clone()} />
-                </section>
-                <section class="pane views">
-                    <Tabs current={state.tab} dispatch={dispatch.clone()} />
+                <section class="pane views" aria-label="views">
+                    <Tabs current={tab} dispatch={dispatch.clone()} />
                     <StepBar state={snapshot.clone()} dispatch={dispatch.clone()} />
-                    <ViewPane state={snapshot} dispatch={dispatch} />
+                    <div class="view-panel" role="tabpanel" id="view-panel" aria-labelledby={format!("tab-{}", tab.slug())}>
+                        <h2 class="visually-hidden">{ tab.title() }</h2>
+                        <ViewPane state={snapshot.clone()} dispatch={dispatch.clone()} />
+                    </div>
+                </section>
+                <section class="pane editor-pane" aria-label="program">
+                    <SourceEditor state={snapshot} dispatch={dispatch} />
                 </section>
             </main>
+            if *keys_open {
+                <KeysOverlay onclose={toggle_keys.reform(|_| Some(false))} />
+            }
+        </div>
+        </ContextProvider<GraphMode>>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct KeysProps {
+    onclose: Callback<()>,
+}
+
+/// The list of every key, over the page; Escape, `?` or the button closes it.
+#[function_component(KeysOverlay)]
+fn keys_overlay(props: &KeysProps) -> Html {
+    let close = use_node_ref();
+    {
+        let close = close.clone();
+        use_effect_with((), move |_| {
+            // Focus goes into the dialog, and back to the header's button when it closes.
+            let before = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
+            if let Some(b) = close.cast::<web_sys::HtmlElement>() {
+                let _ = b.focus();
+            }
+            move || {
+                if let Some(el) = before.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()) {
+                    let _ = el.focus();
+                }
+            }
+        });
+    }
+    let onclose = props.onclose.reform(|_: MouseEvent| ());
+    let onbackdrop = {
+        let onclose = props.onclose.clone();
+        Callback::from(move |e: MouseEvent| {
+            // Only a click on the backdrop itself, not inside the box.
+            if e.target() == e.current_target() {
+                onclose.emit(());
+            }
+        })
+    };
+    html! {
+        <div class="keys-backdrop" onclick={onbackdrop}>
+            <div id="keys-overlay" class="keys-overlay" role="dialog" aria-modal="true" aria-labelledby="keys-title">
+                <h2 id="keys-title">{ "Keys" }</h2>
+                <table class="keys-table">
+                    <tbody>
+                        { for KEYS.iter().map(|(k, what)| html! {
+                            <tr><th scope="row"><kbd>{ *k }</kbd></th><td>{ *what }</td></tr>
+                        }) }
+                    </tbody>
+                </table>
+                <button id="keys-close" ref={close} onclick={onclose}>{ "Close (Escape)" }</button>
+            </div>
         </div>
     }
 }
@@ -79,7 +167,12 @@ fn use_browser_sync(state: &UseReducerHandle<State>, dispatch: Callback<Action>)
         use crate::{session, storage};
         let doc = state.doc.clone();
         let notify = dispatch.clone();
+        // An embedded view is the author's page, not the visitor's: it never writes their autosave.
+        let embed = state.embed;
         use_effect_with(doc, move |doc| {
+            if embed {
+                return;
+            }
             if let Err(e) = session::autosave(doc) {
                 notify.emit(Action::Notify(crate::state::Notice { error: true, text: e.into() }));
             }
@@ -118,9 +211,11 @@ fn use_browser_sync(state: &UseReducerHandle<State>, dispatch: Callback<Action>)
     let _ = (state, dispatch);
 }
 
-/// ←/→, Home/End and PageUp/PageDown step the current view unless a text field has focus.
+/// ←/→, Home/End and PageUp/PageDown step the current view unless a text field has focus
+/// (or, for the arrows, an element that uses them itself: a view tab, a graph). `?` opens the
+/// list of keys (`keys` with `None`: toggle), Escape closes it.
 #[hook]
-fn use_step_keys(dispatch: Callback<Action>) {
+fn use_step_keys(dispatch: Callback<Action>, keys: Callback<Option<bool>>) {
     use_effect_with((), move |_| {
         let listener = web_sys::window().and_then(|w| w.document()).map(|doc| {
             // Not passive: the arrows must not also scroll the page.
@@ -130,6 +225,16 @@ fn use_step_keys(dispatch: Callback<Action>) {
                 if e.alt_key() || e.ctrl_key() || e.meta_key() || in_text_field(e) {
                     return;
                 }
+                match e.key().as_str() {
+                    "?" => {
+                        e.prevent_default();
+                        keys.emit(None);
+                        return;
+                    }
+                    "Escape" => keys.emit(Some(false)),
+                    k if owns_key(e, k) => return,
+                    _ => {}
+                }
                 if let Some(a) = key_action(&e.key()) {
                     e.prevent_default();
                     dispatch.emit(a);
@@ -138,6 +243,20 @@ fn use_step_keys(dispatch: Callback<Action>) {
         });
         move || drop(listener)
     });
+}
+
+/// The key's target is inside an element that handles this key itself: its `data-own-keys`
+/// says `arrows` (the arrow keys) and/or `home-end`.
+fn owns_key(e: &KeyboardEvent, key: &str) -> bool {
+    let group = match key {
+        k if k.starts_with("Arrow") => "arrows",
+        "Home" | "End" => "home-end",
+        _ => return false,
+    };
+    let Some(target) = e.target() else { return false };
+    let Some(el) = wasm_bindgen::JsCast::dyn_ref::<web_sys::Element>(&target) else { return false };
+    let owner = el.closest("[data-own-keys]").ok().flatten();
+    owner.and_then(|o| o.get_attribute("data-own-keys")).is_some_and(|v| v.split_whitespace().any(|g| g == group))
 }
 
 fn in_text_field(e: &KeyboardEvent) -> bool {
@@ -157,8 +276,16 @@ pub struct Props {
     pub dispatch: Callback<Action>,
 }
 
+#[derive(Properties, PartialEq)]
+struct HeaderProps {
+    state: Rc<State>,
+    dispatch: Callback<Action>,
+    /// The "Keys" button was pressed.
+    onkeys: Callback<()>,
+}
+
 #[function_component(Header)]
-fn header(props: &Props) -> Html {
+fn header(props: &HeaderProps) -> Html {
     let s = &props.state;
     let on_example = props.dispatch.reform(|e: Event| {
         let select: HtmlSelectElement = e.target_unchecked_into();
@@ -181,8 +308,8 @@ fn header(props: &Props) -> Html {
     html! {
         <header class="bar">
             <h1>{ "optlab" }</h1>
-            <label>
-                { "Example " }
+            <label class="pick-example">
+                <span class="label-text">{ "Example " }</span>
                 <select id="example" onchange={on_example}>
                     if s.doc.example.is_none() {
                         <option value="" selected=true disabled=true>{ "your program" }</option>
@@ -192,16 +319,16 @@ fn header(props: &Props) -> Html {
                     }) }
                 </select>
             </label>
-            <label>
-                { "Function " }
+            <label class="pick-function">
+                <span class="label-text">{ "Function " }</span>
                 <select id="function" onchange={on_function} disabled={functions.len() < 2}>
                     { for functions.iter().map(|f| html! {
                         <option value={f.clone()} selected={s.function.as_deref() == Some(f.as_str())}>{ format!("@{f}") }</option>
                     }) }
                 </select>
             </label>
-            <label>
-                { "Language " }
+            <label class="pick-lang">
+                <span class="label-text">{ "Language " }</span>
                 <select id="lang" onchange={on_lang}>
                     <option value="auto" selected={lang_value == "auto"}>{ format!("auto ({})", lang_name(s.doc.lang)) }</option>
                     <option value="bril" selected={lang_value == "bril"}>{ "Bril" }</option>
@@ -211,6 +338,8 @@ fn header(props: &Props) -> Html {
             <span class="spacer" />
             <ModeButtons state={props.state.clone()} dispatch={props.dispatch.clone()} />
             <ShareBox state={props.state.clone()} dispatch={props.dispatch.clone()} />
+            <button id="keys" class="keys-button" title="every key of the page (?)" aria-haspopup="dialog"
+                onclick={props.onkeys.reform(|_: MouseEvent| ())}>{ "Keys" }</button>
         </header>
     }
 }
@@ -310,6 +439,7 @@ fn source_editor(props: &Props) -> Html {
             if let Some(ex) = s.doc.example.and_then(crate::examples::by_id) {
                 <p id="teaches" class="teaches">{ ex.teaches }</p>
             }
+            <p id="editor-keys" class="editor-keys">{ "Tab indents; Escape, then Tab, leaves the editor. ? lists every key." }</p>
             <Editor text={s.doc.source.clone()} lang={s.doc.lang} marks={s.marks.clone()} active_lines={(*active).clone()}
                 tips={(*tips).clone()} {select} {onedit} splice={s.app_edit.as_ref() == Some(&s.doc.source)} />
             if let Some(text) = &s.error_text {
@@ -336,14 +466,65 @@ struct TabsProps {
     dispatch: Callback<Action>,
 }
 
+/// The tab `key` moves to from `current` (←/→ wrap around, Home/End).
+pub fn tab_key(all: &[Tab], current: Tab, key: &str) -> Option<Tab> {
+    let i = all.iter().position(|&t| t == current)?;
+    let n = all.len();
+    let j = match key {
+        "ArrowRight" => (i + 1) % n,
+        "ArrowLeft" => (i + n - 1) % n,
+        "Home" => 0,
+        "End" => n - 1,
+        _ => return None,
+    };
+    all.get(j).copied()
+}
+
+/// The view tabs: a tablist with one tab stop (the current tab); arrows, Home and End move
+/// between tabs and open them.
 #[function_component(Tabs)]
 fn tabs(props: &TabsProps) -> Html {
+    let list = use_node_ref();
+    let moved = use_mut_ref(|| false);
+    {
+        // After a key moved to a tab, the focus follows it.
+        let (list, moved) = (list.clone(), moved.clone());
+        use_effect_with(props.current, move |t| {
+            if std::mem::take(&mut *moved.borrow_mut()) {
+                let el = list.cast::<web_sys::Element>().and_then(|l| l.query_selector(&format!("#tab-{}", t.slug())).ok().flatten());
+                if let Some(b) = el.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()) {
+                    let _ = b.focus();
+                }
+            }
+        });
+    }
+    let onkeydown = {
+        let (current, dispatch) = (props.current, props.dispatch.clone());
+        Callback::from(move |e: KeyboardEvent| {
+            if e.alt_key() || e.ctrl_key() || e.meta_key() {
+                return;
+            }
+            if let Some(t) = tab_key(&Tab::all(), current, &e.key()) {
+                e.prevent_default();
+                e.stop_propagation();
+                *moved.borrow_mut() = true;
+                dispatch.emit(Action::SelectTab(t));
+            }
+        })
+    };
+    // A click opens a tab without focusing it, so ←/→ go on stepping the view after a click;
+    // the keyboard reaches the tabs with Tab.
+    let onmousedown = Callback::from(|e: MouseEvent| crate::graph_view::press_without_focus(&e));
     html! {
-        <nav class="tabs" role="tablist">
-            { for Tab::all().into_iter().map(|t| html! {
-                <button role="tab" id={format!("tab-{}", t.slug())} aria-selected={(t == props.current).to_string()}
-                    class={classes!("tab", (t == props.current).then_some("active"))}
-                    onclick={props.dispatch.reform(move |_| Action::SelectTab(t))}>{ t.title() }</button>
+        <nav class="tabs" role="tablist" aria-label="views" ref={list} data-own-keys="arrows home-end" {onkeydown} {onmousedown}>
+            { for Tab::all().into_iter().map(|t| {
+                let on = t == props.current;
+                html! {
+                    <button role="tab" id={format!("tab-{}", t.slug())} aria-selected={on.to_string()}
+                        aria-controls="view-panel" tabindex={if on { "0" } else { "-1" }}
+                        class={classes!("tab", on.then_some("active"))}
+                        onclick={props.dispatch.reform(move |_| Action::SelectTab(t))}>{ t.title() }</button>
+                }
             }) }
         </nav>
     }
@@ -364,16 +545,16 @@ fn step_bar(props: &Props) -> Html {
         Action::Step(StepCmd::To(input.value().parse().unwrap_or(0)))
     });
     html! {
-        <div class="step-bar">
+        <div class="step-bar" role="group" aria-label="steps">
             <div class="step-controls">
-                <button class="step-first" title="first step (Home)" onclick={step(StepCmd::First)} disabled={k == 0}>{ "⇤" }</button>
-                <button class="step-prev" title="previous step (←)" onclick={step(StepCmd::Prev)} disabled={k == 0}>{ "◀" }</button>
+                <button class="step-first" title="first step (Home)" aria-label="first step" onclick={step(StepCmd::First)} disabled={k == 0}>{ "⇤" }</button>
+                <button class="step-prev" title="previous step (←)" aria-label="previous step" onclick={step(StepCmd::Prev)} disabled={k == 0}>{ "◀" }</button>
                 <input class="step-slider" type="range" min="0" max={(n - 1).to_string()} value={k.to_string()} oninput={on_slider} aria-label="step" />
-                <button class="step-next" title="next step (→)" onclick={step(StepCmd::Next)} disabled={k + 1 == n}>{ "▶" }</button>
-                <button class="step-last" title="last step (End)" onclick={step(StepCmd::Last)} disabled={k + 1 == n}>{ "⇥" }</button>
+                <button class="step-next" title="next step (→)" aria-label="next step" onclick={step(StepCmd::Next)} disabled={k + 1 == n}>{ "▶" }</button>
+                <button class="step-last" title="last step (End)" aria-label="last step" onclick={step(StepCmd::Last)} disabled={k + 1 == n}>{ "⇥" }</button>
                 <span class="step-count">{ format!("{} / {}", k, n - 1) }</span>
             </div>
-            <p id="step-text" class="step-text">{ s.step_text() }</p>
+            <p id="step-text" class="step-text" aria-live="polite">{ s.step_text() }</p>
         </div>
     }
 }

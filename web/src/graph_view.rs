@@ -3,13 +3,23 @@
 //! layout worker, cached by content) and repaints when the decor changes.
 //!
 //! Pan and zoom are the component's own state (not the app's): they are not part of what a
-//! step or a permalink means. They reset to a fitting view when the graph's layout changes.
+//! step or a permalink means. They reset to a fitting view when the graph's layout changes,
+//! and refit when the container is resized (a ResizeObserver) unless the user zoomed or
+//! panned, in which case the scale is kept and the view stays centred on the same spot.
+//! How large a first view may be depends on the page's mode ([`GraphMode`], a context the app
+//! provides): code at least [`LECTURE_CODE_PX`] on screen in lecture mode, the whole drawing
+//! in its frame in embed mode. In both, a step that highlights blocks off screen pans to them.
+//!
+//! Keyboard: the nodes (and their code lines) are one roving tab stop. Arrow keys move between
+//! nodes by their position on screen (down and up also walk a node's code lines), Enter or
+//! Space selects what has the focus (as a click does), `+`/`-` zoom and `0` fits.
 
 use crate::graph::dom::Drawing;
-use crate::graph::viewport::Viewport;
+use crate::graph::viewport::{Fit, Viewport};
 use crate::graph::web::{self as gweb, LayoutTicket};
 use crate::graph::{paint, Decor, Graph, Layout, Style};
 use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
 use yew::prelude::*;
@@ -18,6 +28,35 @@ use yew::prelude::*;
 pub const SYNC_LIMIT: usize = 60;
 /// Pointer travel (px) after which a press is a drag, not a click.
 const DRAG_THRESHOLD: f64 = 4.0;
+/// In lecture mode, code in a node is never smaller than this on screen (CSS px): readable from
+/// the back of a lecture hall at 1024×768.
+pub const LECTURE_CODE_PX: f64 = 18.0;
+
+/// How the page shows its graphs (provided by the app as a context; without one, the normal
+/// page).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GraphMode {
+    pub lecture: bool,
+    pub embed: bool,
+}
+
+impl GraphMode {
+    /// The first-view policy for a drawing whose code is `style.font_size` px.
+    pub fn fit(self, style: &Style) -> Fit {
+        if self.lecture {
+            Fit::lecture(LECTURE_CODE_PX, style.font_size)
+        } else if self.embed {
+            Fit::EMBED
+        } else {
+            Fit::NORMAL
+        }
+    }
+
+    /// Whether stepping pans the view to the blocks the step highlights.
+    fn follows_steps(self) -> bool {
+        self.lecture || self.embed
+    }
+}
 
 #[derive(Properties, PartialEq)]
 pub struct GraphViewProps {
@@ -110,6 +149,235 @@ fn hit(target: Option<web_sys::EventTarget>) -> Option<(String, Option<usize>)> 
     Some((id, line))
 }
 
+/// The drawing's viewBox origin (drawing px = layout coordinates minus this).
+fn view_origin(stage: &Element) -> Option<(f64, f64)> {
+    let svg = stage.query_selector("svg").ok()??;
+    let vb = svg.get_attribute("viewBox")?;
+    let mut it = vb.split_whitespace().map(|v| v.parse::<f64>().ok());
+    Some((it.next()??, it.next()??))
+}
+
+/// Node `i`'s box in drawing px (x, y, w, h), with its badge bands.
+fn node_rect(lay: &Layout, style: &Style, origin: (f64, f64), i: usize) -> Option<(f64, f64, f64, f64)> {
+    let r = lay.nodes.get(i).copied().flatten()?;
+    let band = style.badge_band.max(0.0);
+    Some((r.x - origin.0, r.y - origin.1 - band, r.w, r.h + 2.0 * band))
+}
+
+/// A rectangle in drawing px: x, y, w, h.
+type Area = (f64, f64, f64, f64);
+
+/// The blocks the current step highlights (current, changed, selected) with their badges, in
+/// drawing px, measured on the page (so badges sticking out count too): all of them together,
+/// and the first (topmost) one alone.
+fn focus_rect(stage: &Element) -> Option<(Area, Area)> {
+    let size = svg_size(stage)?;
+    let sr = stage.get_bounding_client_rect();
+    let k = sr.width() / size.0.max(1.0);
+    if !(k.is_finite() && k > 0.0) {
+        return None;
+    }
+    let sel = "g.node.current, g.node:has(.line-bg.current), g.badges:has(.badge.changed), g.node.selected";
+    let list = stage.query_selector_all(sel).ok()?;
+    let mut indices: Vec<String> = Vec::new();
+    for j in 0..list.length() {
+        let Some(el) = list.item(j).and_then(|n| n.dyn_into::<Element>().ok()) else { continue };
+        if let Some(i) = el.get_attribute("data-index").filter(|i| !indices.contains(i)) {
+            indices.push(i);
+        }
+    }
+    let union = |acc: Option<(f64, f64, f64, f64)>, (x0, y0, x1, y1): (f64, f64, f64, f64)| {
+        Some(match acc {
+            None => (x0, y0, x1, y1),
+            Some((a, b, c, d)) => (a.min(x0), b.min(y0), c.max(x1), d.max(y1)),
+        })
+    };
+    let mut all: Option<(f64, f64, f64, f64)> = None;
+    let mut first: Option<(f64, f64, f64, f64)> = None;
+    for i in &indices {
+        let Ok(parts) = stage.query_selector_all(&format!(r#"g.node[data-index="{i}"], g.badges[data-index="{i}"]"#)) else {
+            continue;
+        };
+        let mut acc = None;
+        for j in 0..parts.length() {
+            let Some(el) = parts.item(j).and_then(|n| n.dyn_into::<Element>().ok()) else { continue };
+            let r = el.get_bounding_client_rect();
+            if r.width() <= 0.0 && r.height() <= 0.0 {
+                continue;
+            }
+            let (x0, y0) = ((r.left() - sr.left()) / k, (r.top() - sr.top()) / k);
+            let (x1, y1) = ((r.right() - sr.left()) / k, (r.bottom() - sr.top()) / k);
+            acc = union(acc, (x0, y0, x1, y1));
+        }
+        let Some(node) = acc else { continue };
+        all = union(all, node);
+        if first.is_none_or(|f| node.1 < f.1) {
+            first = Some(node);
+        }
+    }
+    let area = |(a, b, c, d): (f64, f64, f64, f64)| (a, b, c - a, d - b);
+    Some((area(all?), area(first?)))
+}
+
+/// The view panned to what a step highlights, if it is off screen: all of it in the middle if
+/// it fits, else its first block (where a reader starts).
+fn follow(v: Viewport, (all, first): (Area, Area), room: (f64, f64)) -> Option<Viewport> {
+    if v.shows(all, room) {
+        return None;
+    }
+    let fits = v.centre_on(all, room).shows(all, room);
+    match (fits, v.shows(first, room)) {
+        (true, _) => Some(v.centre_on(all, room)),
+        (false, false) => Some(v.centre_on(first, room)),
+        (false, true) => None,
+    }
+}
+
+/// The first view of the drawing in `stage` inside a container of `room`: fitted under the
+/// policy, from the entry at the top; when `follow`ing the steps, panned to the highlighted
+/// blocks if they are off screen.
+fn first_view(stage: &Element, room: (f64, f64), fit: Fit, follow: bool) -> Option<Viewport> {
+    let size = svg_size(stage)?;
+    let entry = (entry_x(stage).unwrap_or(size.0 / 2.0), 0.0);
+    let v = Viewport::fitted(size, room, fit, entry);
+    let focus = follow.then(|| focus_rect(stage)).flatten();
+    Some(focus.and_then(|f| self::follow(v, f, room)).unwrap_or(v))
+}
+
+/// Where the keyboard focus is in a drawing: a node, or one of its code lines.
+type Cursor = (usize, Option<usize>);
+
+/// The element of `cursor` in the drawing.
+fn cursor_element(stage: &Element, (i, line): Cursor) -> Option<Element> {
+    let sel = match line {
+        None => format!(r#"g.node[data-index="{i}"] > text.title"#),
+        Some(k) => format!(r#"g.node[data-index="{i}"] rect.line-bg[data-line="{k}"]"#),
+    };
+    stage.query_selector(&sel).ok()?
+}
+
+/// The cursor of a focused element of the drawing (its title stands for the node).
+fn cursor_of(el: &Element) -> Option<Cursor> {
+    let node = el.closest("g.node").ok()??;
+    let i = node.get_attribute("data-index")?.parse().ok()?;
+    let line = (el.tag_name() == "rect").then(|| el.get_attribute("data-line")?.parse().ok()).flatten();
+    Some((i, line))
+}
+
+/// The node nearest to node `from` in the direction (dx, dy) (one of them ±1), by the
+/// centres of their boxes; moves across the direction count double.
+fn nearest(lay: &Layout, from: usize, (dx, dy): (f64, f64)) -> Option<usize> {
+    let centre = |i: usize| lay.nodes.get(i).copied().flatten().map(|r| (r.x + r.w / 2.0, r.y + r.h / 2.0));
+    let (x0, y0) = centre(from)?;
+    (0..lay.nodes.len())
+        .filter(|&j| j != from)
+        .filter_map(|j| {
+            let (x, y) = centre(j)?;
+            let (ax, ac) = if dx != 0.0 { ((x - x0) * dx, (y - y0).abs()) } else { ((y - y0) * dy, (x - x0).abs()) };
+            // Within about 75° of the direction: a block straight below is not "to the right".
+            (ax > 2.0 && ax >= 0.25 * ac).then_some((j, ax + 2.0 * ac))
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(j, _)| j)
+}
+
+/// Where an arrow key moves the cursor: left and right between nodes, down and up through a
+/// node's code lines and on to the next node.
+fn step_cursor(g: &Graph, lay: &Layout, (i, line): Cursor, key: &str) -> Option<Cursor> {
+    let lines = g.nodes.get(i).map_or(0, |n| n.lines.len());
+    let node = |dir| nearest(lay, i, dir).map(|j| (j, None));
+    match key {
+        "ArrowLeft" => node((-1.0, 0.0)),
+        "ArrowRight" => node((1.0, 0.0)),
+        "ArrowDown" => match line {
+            None if lines > 0 => Some((i, Some(0))),
+            Some(k) if k + 1 < lines => Some((i, Some(k + 1))),
+            _ => node((0.0, 1.0)),
+        },
+        "ArrowUp" => match line {
+            Some(0) => Some((i, None)),
+            Some(k) => Some((i, Some(k - 1))),
+            None => node((0.0, -1.0)),
+        },
+        _ => None,
+    }
+}
+
+/// Makes the drawing's nodes and code lines keyboard targets: one roving tab stop (`cursor`),
+/// the rest reachable with the arrow keys; each says what it is to a screen reader. A node's
+/// target is its title (a button named by the block's name), beside its lines' buttons, so no
+/// control is nested in another.
+fn make_focusable(stage: &Element, g: &Graph, label: &str, cursor: Cursor) {
+    let Ok(Some(svg)) = stage.query_selector("svg") else { return };
+    let _ = svg.set_attribute("role", "group");
+    let _ = svg.set_attribute("aria-label", label);
+    let Ok(list) = svg.query_selector_all("g.node[data-index]") else { return };
+    for k in 0..list.length() {
+        let Some(el) = list.item(k).and_then(|n| n.dyn_into::<Element>().ok()) else { continue };
+        let Some(i) = el.get_attribute("data-index").and_then(|v| v.parse::<usize>().ok()) else { continue };
+        let Some(node) = g.nodes.get(i) else { continue };
+        if let Ok(Some(title)) = el.query_selector(":scope > text.title") {
+            let _ = title.set_attribute("role", "button");
+            let _ = title.set_attribute("tabindex", if cursor == (i, None) { "0" } else { "-1" });
+            let n = node.lines.len();
+            let text = match n {
+                0 => format!("{} (block)", node.title),
+                _ => format!("{} (block, {n} line{})", node.title, if n == 1 { "" } else { "s" }),
+            };
+            let _ = title.set_attribute("aria-label", &text);
+        }
+        for (line, code) in node.lines.iter().enumerate() {
+            if let Ok(Some(r)) = el.query_selector(&format!(r#"rect.line-bg[data-line="{line}"]"#)) {
+                let _ = r.set_attribute("role", "button");
+                let _ = r.set_attribute("tabindex", if cursor == (i, Some(line)) { "0" } else { "-1" });
+                let _ = r.set_attribute("aria-label", &format!("{}, line {}: {}", node.title, line + 1, code.trim()));
+            }
+        }
+    }
+}
+
+/// Moves the roving tab stop to `to` and focuses it (without the browser scrolling the canvas:
+/// the viewport does that).
+fn move_focus(stage: &Element, from: Option<Cursor>, to: Cursor) {
+    if let Some(old) = from.and_then(|c| cursor_element(stage, c)) {
+        let _ = old.set_attribute("tabindex", "-1");
+    }
+    if let Some(el) = cursor_element(stage, to) {
+        let _ = el.set_attribute("tabindex", "0");
+        let opts = web_sys::FocusOptions::new();
+        opts.set_prevent_scroll(true);
+        let _ = el.unchecked_ref::<web_sys::SvgElement>().focus_with_options(&opts);
+    }
+}
+
+/// A press that should not move the focus to what was pressed (a graph node, a view tab), so
+/// ←/→ keep stepping after a click; whatever had the focus (the editor, say) loses it all the
+/// same, as it would to any click elsewhere.
+pub fn press_without_focus(e: &MouseEvent) {
+    e.prevent_default();
+    let active = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
+    let Some(active) = active else { return };
+    let target = e.target().and_then(|t| t.dyn_into::<web_sys::Node>().ok());
+    // (Yew delegates events: `current_target` is the app's root, not the pressed element.)
+    if target.is_some_and(|t| active.contains(Some(&t))) {
+        return;
+    }
+    if let Some(el) = active.dyn_ref::<web_sys::HtmlElement>() {
+        let _ = el.blur();
+    } else if let Some(el) = active.dyn_ref::<web_sys::SvgElement>() {
+        let _ = el.blur();
+    }
+}
+
+/// Calls `f` with the container's size whenever it changes (and once at the start).
+fn observe_size(el: &Element, f: Callback<(f64, f64)>) -> Option<(web_sys::ResizeObserver, Closure<dyn FnMut()>)> {
+    let target = el.clone();
+    let cb = Closure::<dyn FnMut()>::new(move || f.emit(element_size(&target)));
+    let obs = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()).ok()?;
+    obs.observe(el);
+    Some((obs, cb))
+}
+
 #[function_component(GraphView)]
 pub fn graph_view(props: &GraphViewProps) -> Html {
     let layout = use_layout(props.graph.clone(), props.style.clone());
@@ -132,19 +400,57 @@ pub fn graph_view(props: &GraphViewProps) -> Html {
     let drag = use_mut_ref(|| None::<Drag>);
     let suppress_click = use_mut_ref(|| false);
     let dragging = use_state(|| false);
+    let mode = use_context::<GraphMode>().unwrap_or_default();
+    let fit = mode.fit(&props.style);
+    // The container's size, kept up to date by a ResizeObserver.
+    let room = use_state(|| (0.0, 0.0));
+    // The user zoomed or panned: a resize keeps their scale, a step does not move the view.
+    let user_view = use_mut_ref(|| false);
+    // The keyboard's place in the drawing (the roving tab stop).
+    let cursor = use_mut_ref(|| None::<Cursor>);
+    // What a screen reader calls the drawing: its export name in words (without a step number,
+    // which the drawing outlives), and its size.
+    let words: Vec<&str> = props
+        .title
+        .split(['-', '_'])
+        .filter(|w| !(w.len() > 4 && w.starts_with("step") && w[4..].bytes().all(|b| b.is_ascii_digit())))
+        .collect();
+    let label = AttrValue::from(format!("graph {} ({} blocks)", words.join(" "), props.graph.nodes.len()));
 
-    // Bring the drawing's decorations up to date (not while an old drawing stands in).
+    {
+        let (canvas, room) = (canvas.clone(), room.clone());
+        use_effect_with((), move |_| {
+            let setter = room.setter();
+            let observer = canvas.cast::<Element>().and_then(|c| observe_size(&c, Callback::from(move |r| setter.set(r))));
+            move || {
+                if let Some((obs, _cb)) = observer {
+                    obs.disconnect();
+                }
+            }
+        });
+    }
+
+    // Bring the drawing's decorations up to date (not while an old drawing stands in), and
+    // the keyboard's targets on a new drawing.
     let applied = use_mut_ref(|| None::<Applied>);
     {
         let (stage, graph, style, decor) =
             (stage.clone(), props.graph.clone(), props.style.clone(), props.decor.clone());
-        let lay = layout.clone();
+        let (lay, cursor, label) = (layout.clone(), cursor.clone(), label.clone());
         use_effect_with((painted.clone(), props.decor.clone()), move |(painted, _)| {
             if let (Some(svg), Some(lay), Some(el)) = (painted.as_ref(), lay, stage.cast::<Element>()) {
                 let mut applied = applied.borrow_mut();
                 if applied.as_ref().is_none_or(|a| a.svg != *svg) {
                     *applied =
                         Drawing::find(&el).map(|drawing| Applied { svg: svg.clone(), drawing, decor: Rc::default() });
+                    // The keyboard starts on the selected node, else the entry.
+                    let selected = decor.nodes.iter().find(|(_, d)| d.class.split_whitespace().any(|c| c == "selected"));
+                    let mut c = cursor.borrow_mut();
+                    let keep = c.filter(|&(i, line)| {
+                        graph.nodes.get(i).is_some_and(|n| line.is_none_or(|k| k < n.lines.len()))
+                    });
+                    *c = Some(keep.or(selected.map(|(&i, _)| (i, None))).unwrap_or((0, None)));
+                    make_focusable(&el, &graph, &label, c.unwrap_or((0, None)));
                 }
                 if let Some(a) = applied.as_mut() {
                     a.drawing.apply(&graph, &lay, &style, &a.decor, &decor);
@@ -155,42 +461,68 @@ pub fn graph_view(props: &GraphViewProps) -> Html {
         });
     }
 
-    // A new layout on screen: start from a fitting view.
+    // The view: a fitting one for a new layout, a new mode or a resized container (the user's
+    // scale kept if they chose one); in lecture and embed mode, panned to what a step highlights.
     {
-        let (viewport, canvas, stage) = (viewport.clone(), canvas.clone(), stage.clone());
-        use_effect_with(layout.as_ref().map(|l| l.key), move |key| {
-            if key.is_some() {
-                if let (Some(c), Some(s)) = (canvas.cast::<Element>(), stage.cast::<Element>()) {
-                    let room = element_size(&c);
-                    if let (Some(size), true) = (svg_size(&s), room.0 > 0.0 && room.1 > 0.0) {
-                        viewport.set(Viewport::initial(size, room, entry_x(&s).unwrap_or(size.0 / 2.0)));
-                    }
+        let (viewport, stage, user_view) = (viewport.clone(), stage.clone(), user_view.clone());
+        let seen = use_mut_ref(|| (None::<u64>, (0.0, 0.0), None::<Fit>));
+        let follow = mode.follows_steps();
+        use_effect_with(
+            (layout.as_ref().map(|l| l.key), *room, fit, props.decor.clone()),
+            move |(key, room, fit, _decor)| {
+                let room = *room;
+                let (Some(key), Some(s)) = (*key, stage.cast::<Element>()) else { return };
+                if room.0 <= 0.0 || room.1 <= 0.0 {
+                    return;
                 }
-            }
-            || ()
-        });
+                let mut seen = seen.borrow_mut();
+                let (old_key, old_room, old_fit) = *seen;
+                *seen = (Some(key), room, Some(*fit));
+                let fresh = old_key != Some(key) || old_fit != Some(*fit) || old_room.0 <= 0.0 || old_room.1 <= 0.0;
+                if fresh {
+                    *user_view.borrow_mut() = false;
+                }
+                let user = *user_view.borrow();
+                let next = if fresh || (old_room != room && !user) {
+                    first_view(&s, room, *fit, follow)
+                } else if old_room != room {
+                    Some(viewport.recentred(old_room, room))
+                } else if follow && !user {
+                    focus_rect(&s).and_then(|f| self::follow(*viewport, f, room))
+                } else {
+                    None
+                };
+                if let Some(v) = next.filter(|v| *v != *viewport) {
+                    viewport.set(v);
+                }
+            },
+        );
     }
 
     let zoom_by = |factor: f64| {
-        let (viewport, canvas) = (viewport.clone(), canvas.clone());
+        let (viewport, canvas, user_view) = (viewport.clone(), canvas.clone(), user_view.clone());
         Callback::from(move |_: MouseEvent| {
             let (w, h) = canvas.cast::<Element>().map_or((0.0, 0.0), |c| element_size(&c));
+            *user_view.borrow_mut() = true;
             viewport.set(viewport.zoom_at(factor, (w / 2.0, h / 2.0)));
         })
     };
     let on_fit = {
-        let (viewport, canvas, stage) = (viewport.clone(), canvas.clone(), stage.clone());
+        let (viewport, canvas, stage, user_view) = (viewport.clone(), canvas.clone(), stage.clone(), user_view.clone());
         Callback::from(move |_: MouseEvent| {
             if let (Some(c), Some(s)) = (canvas.cast::<Element>(), stage.cast::<Element>()) {
                 if let Some(size) = svg_size(&s) {
+                    // The user asked for the whole graph: a resize or a step keeps it whole.
+                    *user_view.borrow_mut() = true;
                     viewport.set(Viewport::fit(size, element_size(&c)));
                 }
             }
         })
     };
     let onwheel = {
-        let (viewport, canvas) = (viewport.clone(), canvas.clone());
+        let (viewport, canvas, user_view) = (viewport.clone(), canvas.clone(), user_view.clone());
         Callback::from(move |e: WheelEvent| {
+            *user_view.borrow_mut() = true;
             e.prevent_default();
             let Some(c) = canvas.cast::<Element>() else { return };
             let r = c.get_bounding_client_rect();
@@ -215,12 +547,14 @@ pub fn graph_view(props: &GraphViewProps) -> Html {
     };
     let onpointermove = {
         let (viewport, drag, canvas, dragging) = (viewport.clone(), drag.clone(), canvas.clone(), dragging.clone());
+        let user_view = user_view.clone();
         Callback::from(move |e: PointerEvent| {
             let mut d = drag.borrow_mut();
             let Some(d) = d.as_mut().filter(|d| d.pointer == e.pointer_id()) else { return };
             let (dx, dy) = (e.client_x() as f64 - d.x0, e.client_y() as f64 - d.y0);
             if !d.moved && dx.hypot(dy) > DRAG_THRESHOLD {
                 d.moved = true;
+                *user_view.borrow_mut() = true;
                 // Captured only once it is a drag: a plain click keeps its target node.
                 if let Some(c) = canvas.cast::<Element>() {
                     let _ = c.set_pointer_capture(d.pointer);
@@ -243,17 +577,90 @@ pub fn graph_view(props: &GraphViewProps) -> Html {
             }
         })
     };
+    // A press does not move the focus into the drawing: ←/→ keep stepping after a click. The
+    // keyboard's tab stop follows the click, though.
+    let onmousedown = Callback::from(|e: MouseEvent| press_without_focus(&e));
     let onclick = {
         let (onselect, onselectline) = (props.onselect.clone(), props.onselectline.clone());
+        let (stage, cursor) = (stage.clone(), cursor.clone());
         Callback::from(move |e: MouseEvent| {
             if std::mem::take(&mut *suppress_click.borrow_mut()) {
                 return;
+            }
+            let target: Option<Element> = e.target().and_then(|t| t.dyn_into().ok());
+            if let (Some(c), Some(s)) = (target.as_ref().and_then(cursor_of), stage.cast::<Element>()) {
+                let old = cursor.borrow_mut().replace((c.0, None));
+                if let Some(el) = old.and_then(|o| cursor_element(&s, o)) {
+                    let _ = el.set_attribute("tabindex", "-1");
+                }
+                if let Some(el) = cursor_element(&s, (c.0, None)) {
+                    let _ = el.set_attribute("tabindex", "0");
+                }
             }
             if let Some((id, line)) = hit(e.target()) {
                 onselect.emit(id.clone());
                 if let Some(k) = line {
                     onselectline.emit((id, k));
                 }
+            }
+        })
+    };
+    let onkeydown = {
+        let (graph, lay, stage, canvas) = (props.graph.clone(), layout.clone(), stage.clone(), canvas.clone());
+        let (onselect, onselectline, cursor) = (props.onselect.clone(), props.onselectline.clone(), cursor.clone());
+        let (viewport, user_view, style) = (viewport.clone(), user_view.clone(), props.style.clone());
+        Callback::from(move |e: KeyboardEvent| {
+            if e.alt_key() || e.ctrl_key() || e.meta_key() {
+                return;
+            }
+            let (Some(s), Some(c)) = (stage.cast::<Element>(), canvas.cast::<Element>()) else { return };
+            let room = element_size(&c);
+            let key = e.key();
+            match key.as_str() {
+                "+" | "=" | "-" => {
+                    *user_view.borrow_mut() = true;
+                    let f = if key == "-" { 0.8 } else { 1.25 };
+                    viewport.set(viewport.zoom_at(f, (room.0 / 2.0, room.1 / 2.0)));
+                    e.prevent_default();
+                    return;
+                }
+                "0" => {
+                    if let Some(size) = svg_size(&s) {
+                        *user_view.borrow_mut() = true;
+                        viewport.set(Viewport::fit(size, room));
+                    }
+                    e.prevent_default();
+                    return;
+                }
+                _ => {}
+            }
+            let focused: Option<Element> = e.target().and_then(|t| t.dyn_into().ok());
+            let Some(at) = focused.as_ref().and_then(cursor_of) else { return };
+            match key.as_str() {
+                "Enter" | " " => {
+                    e.prevent_default();
+                    if let Some(node) = graph.nodes.get(at.0) {
+                        onselect.emit(node.id.clone());
+                        if let Some(k) = at.1 {
+                            onselectline.emit((node.id.clone(), k));
+                        }
+                    }
+                }
+                "ArrowLeft" | "ArrowRight" | "ArrowUp" | "ArrowDown" => {
+                    // Arrows here move in the drawing; they do not step the view.
+                    e.prevent_default();
+                    e.stop_propagation();
+                    let Some(lay) = lay.as_ref() else { return };
+                    let Some(next) = step_cursor(&graph, lay, at, &key) else { return };
+                    *cursor.borrow_mut() = Some(next);
+                    move_focus(&s, Some(at), next);
+                    if let Some(r) = view_origin(&s).and_then(|o| node_rect(lay, &style, o, next.0)) {
+                        if !viewport.shows(r, room) {
+                            viewport.set(viewport.reveal(r, room));
+                        }
+                    }
+                }
+                _ => {}
             }
         })
     };
@@ -278,17 +685,17 @@ pub fn graph_view(props: &GraphViewProps) -> Html {
         classes!("graph-view", props.class.clone(), pending.then_some("pending"), dragging.then_some("dragging"));
     html! {
         <div {class} data-nodes={n.to_string()}>
-            <div class="graph-canvas" ref={canvas}
-                {onwheel} {onpointerdown} {onpointermove}
+            <div class="graph-canvas" ref={canvas} data-own-keys="arrows"
+                {onwheel} {onpointerdown} {onpointermove} {onmousedown} {onkeydown}
                 onpointerup={onpointerup.clone()} onpointercancel={onpointerup} {onclick}>
                 <div class="graph-stage" ref={stage} style={viewport.css()}>
                     { shown.map(Html::from_html_unchecked).unwrap_or_default() }
                 </div>
             </div>
-            <div class="graph-toolbar">
-                <button class="zoom-in" title="Zoom in" onclick={zoom_in}>{ "+" }</button>
-                <button class="zoom-out" title="Zoom out" onclick={zoom_out}>{ "−" }</button>
-                <button class="zoom-fit" title="Fit the whole graph" onclick={on_fit}>{ "Fit" }</button>
+            <div class="graph-toolbar" role="toolbar" aria-label="graph">
+                <button class="zoom-in" title="Zoom in (+)" aria-label="Zoom in" onclick={zoom_in}>{ "+" }</button>
+                <button class="zoom-out" title="Zoom out (−)" aria-label="Zoom out" onclick={zoom_out}>{ "−" }</button>
+                <button class="zoom-fit" title="Fit the whole graph (0)" onclick={on_fit}>{ "Fit" }</button>
                 <span class="sep" />
                 <button class="export-svg" title="Download as SVG" onclick={export_svg}>{ "SVG" }</button>
                 <button class="export-png" title="Download as PNG" onclick={export_png}>{ "PNG" }</button>

@@ -31,9 +31,12 @@ pub fn saved_from_doc(doc: &Doc) -> Saved {
 
 /// The state a page opens with, given its URL fragment: the link's screen if it has one,
 /// else the autosaved text, else the first example; a broken link leaves the saved text and
-/// says what is wrong.
+/// says what is wrong. An embedded view (`#embed…`) is the author's page in someone else's:
+/// it never shows the visitor's autosave (without a program in the link, the first example).
 pub fn start<B: Backend>(fragment: &str, store: &Store<B>) -> State {
-    let mut base = match store.load() {
+    let embed = permalink::parse(fragment).is_ok_and(|f| f.flags.embed || f.state.as_ref().is_some_and(|s| s.embed));
+    let saved = if embed { None } else { store.load() };
+    let mut base = match saved {
         Some(saved) if !saved.src.trim().is_empty() => State::new(doc_from_saved(&saved)),
         _ => State::default(),
     };
@@ -57,6 +60,10 @@ pub fn open_fragment<B: Backend>(state: State, fragment: &str, store: &Store<B>)
 }
 
 fn open_link<B: Backend>(state: State, snap: Snapshot, store: &Store<B>) -> State {
+    if snap.embed || state.embed {
+        // An embed never touches the visitor's own text, so there is nothing to keep aside.
+        return state.apply(Action::Restore(Box::new(snap)));
+    }
     let link_doc = Saved { from_link: true, ..Saved::new(snap.src.clone(), snap.lang.clone(), snap.file.clone()) };
     // Without storage the text before the link still lives in memory (State::stash).
     let waiting = store.remember_before_link(&link_doc).unwrap_or(false);
@@ -188,10 +195,26 @@ mod tests {
 
     #[test]
     fn flags_alone_switch_modes_on_the_saved_text() {
-        let s = start("#lecture&embed=lcm", &store_with(MINE));
+        let s = start("#lecture", &store_with(MINE));
+        assert!(s.lecture && !s.embed);
+        assert_eq!(s.doc.source.as_str(), MINE);
+    }
+
+    #[test]
+    fn an_embed_never_reads_or_keeps_the_visitors_autosave() {
+        let store = store_with(MINE);
+        let s = start("#lecture&embed=lcm", &store);
         assert!(s.lecture && s.embed);
         assert_eq!(s.tab, Tab::pass("lcm"));
-        assert_eq!(s.doc.source.as_str(), MINE);
+        assert_eq!(s.doc.source.as_str(), EXAMPLES[0].text(), "the default example, not the visitor's text");
+        // An embed link with a program shows it, with nothing stashed or remembered.
+        let url = shared_link();
+        let frag = format!("{}&embed=dce", &url[url.find('#').expect("has a fragment")..]);
+        let s = start(&frag, &store);
+        assert!(s.embed && s.stash.is_none() && s.notice.is_none());
+        assert_eq!(s.tab, Tab::pass("dce"));
+        assert_eq!(store.before_link(), None);
+        assert_eq!(store.load().map(|l| l.src), Some(MINE.to_string()));
     }
 
     #[test]
