@@ -1,5 +1,6 @@
 //! What SIL's text says beyond instructions: the type system (seed 002). Ownership and
 //! AddressLowering build on it.
 
+pub mod demangle;
 pub mod ownership;
 pub mod types;
