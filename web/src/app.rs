@@ -77,10 +77,10 @@ fn use_browser_sync(state: &UseReducerHandle<State>, dispatch: Callback<Action>)
     #[cfg(target_arch = "wasm32")]
     {
         use crate::{session, storage};
-        let doc = state.doc.clone();
+        let saved = (state.doc.clone(), session::last_good(state));
         let notify = dispatch.clone();
-        use_effect_with(doc, move |doc| {
-            if let Err(e) = session::autosave(doc) {
+        use_effect_with(saved, move |(doc, last_good)| {
+            if let Err(e) = session::autosave(doc, last_good.as_ref()) {
                 notify.emit(Action::Notify(crate::state::Notice { error: true, text: e.into() }));
             }
         });
@@ -195,8 +195,14 @@ fn header(props: &Props) -> Html {
             <label>
                 { "Function " }
                 <select id="function" onchange={on_function} disabled={functions.len() < 2}>
+                    // A Swift-mangled name is shown with its demangling (`@$s4main1fyyF — main.f() -> ()`).
                     { for functions.iter().map(|f| html! {
-                        <option value={f.clone()} selected={s.function.as_deref() == Some(f.as_str())}>{ format!("@{f}") }</option>
+                        <option value={f.clone()} selected={s.function.as_deref() == Some(f.as_str())}>{
+                            match optlab_core::sil::demangle::demangle(f) {
+                                Some(d) => format!("@{f} — {d}"),
+                                None => format!("@{f}"),
+                            }
+                        }</option>
                     }) }
                 </select>
             </label>
