@@ -83,6 +83,13 @@ test('a too-long paste can be taken back', { timeout: 120_000 }, async () => {
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Control+V');
   await page.waitForFunction(() => /up to 4096 KiB/.test(document.querySelector('#errors')?.textContent ?? ''));
+  // The preview is not the text: keys cannot edit it (Tab included).
+  await page.focus('#source');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('x');
+  await page.waitForTimeout(400);
+  assert.match(await page.textContent('#errors'), /the program is 46\d\d KiB/);
+  assert.equal(await page.locator('.ce-held').count(), 1);
   await page.click('#undo-paste');
   await page.waitForFunction(() => !document.querySelector('#errors'));
   assert.equal(await page.inputValue('#source'), before);

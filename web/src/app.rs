@@ -196,13 +196,21 @@ fn header(props: &Props) -> Html {
                 { "Function " }
                 <select id="function" onchange={on_function} disabled={functions.len() < 2}>
                     // A Swift-mangled name is shown with its demangling (`@$s4main1fyyF — main.f() -> ()`).
-                    { for functions.iter().map(|f| html! {
-                        <option value={f.clone()} selected={s.function.as_deref() == Some(f.as_str())}>{
-                            match optlab_core::sil::demangle::demangle(f) {
-                                Some(d) => format!("@{f} — {d}"),
-                                None => format!("@{f}"),
-                            }
-                        }</option>
+                    // Long ones are cut in the list (the select is as wide as its widest option)
+                    // and shown whole as the option's tooltip.
+                    { for functions.iter().map(|f| {
+                        let full = match optlab_core::sil::demangle::demangle(f) {
+                            Some(d) => format!("@{f} — {d}"),
+                            None => format!("@{f}"),
+                        };
+                        let shown = if full.chars().count() > 48 {
+                            format!("{}…", full.chars().take(47).collect::<String>())
+                        } else {
+                            full.clone()
+                        };
+                        html! {
+                            <option value={f.clone()} title={full} selected={s.function.as_deref() == Some(f.as_str())}>{ shown }</option>
+                        }
                     }) }
                 </select>
             </label>

@@ -333,7 +333,9 @@ pub fn editor(props: &EditorProps) -> Html {
                 *pending.borrow_mut() = false;
                 if text.len() > MAX_SOURCE_BYTES {
                     inner.emitted = Some(text.to_string());
-                    inner.doc.reset("", *lang);
+                    // The language first (the layers follow every patch, this one too).
+                    let patch = inner.doc.reset("", *lang);
+                    refs.apply(&mut inner, &patch);
                     hold(&refs, &mut inner, &el, text);
                     held.set(Some(text.len()));
                     return;
@@ -497,7 +499,8 @@ pub fn editor(props: &EditorProps) -> Html {
 
     let onkeydown = {
         let (refs, escaped) = (refs.clone(), escaped.clone());
-        let readonly = props.readonly;
+        // A held text's preview is never edited (it is not the text).
+        let readonly = props.readonly || held.is_some();
         Callback::from(move |e: KeyboardEvent| {
             let key = e.key();
             let after_escape = std::mem::replace(&mut *escaped.borrow_mut(), key == "Escape");
