@@ -200,6 +200,101 @@ fn is_exit(f: &Function, block: &Block, is_last: bool) -> bool {
     }
 }
 
+/// What an edge out of a block means, for drawings and their legends: the two sides of a
+/// two-way conditional branch (`br`, `cond_br`), the named edges of SIL's multi-way
+/// terminators, or nothing to say (`jmp`, `br`, a fall-through).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EdgeRole {
+    Plain,
+    True,
+    False,
+    /// The label an edge of `switch_enum` (the case: `.some`, `default`), `switch_value`
+    /// (`case %1`, `default`), `checked_cast_br` (`success`, `failure`), `try_apply`
+    /// (`normal`, `error`) and the like carries.
+    Named(String),
+}
+
+impl EdgeRole {
+    /// The text drawn on the edge (empty for none; true/false edges are told by colour).
+    pub fn label(&self) -> &str {
+        match self {
+            EdgeRole::Named(s) => s,
+            _ => "",
+        }
+    }
+}
+
+/// The role of each edge out of `b`, one per entry of [`Function::successors`], in order.
+pub fn edge_roles(f: &Function, b: BlockId) -> Vec<EdgeRole> {
+    let n = f.successors(b).len();
+    let Some(inst) = f.blocks.get(b).and_then(|blk| blk.term).and_then(|t| f.insts.get(t)) else {
+        return vec![EdgeRole::Plain; n];
+    };
+    let name = inst.op.name();
+    // Two-way branches on a condition: the first target is taken when it is true.
+    if matches!(name, "br" | "cond_br") && n == 2 {
+        return vec![EdgeRole::True, EdgeRole::False];
+    }
+    let fixed: Option<[&str; 2]> = match name {
+        "checked_cast_br" | "checked_cast_addr_br" => Some(["success", "failure"]),
+        "try_apply" => Some(["normal", "error"]),
+        "dynamic_method_br" => Some(["has method", "no method"]),
+        "await_async_continuation" => Some(["resume", "error"]),
+        _ => None,
+    };
+    if let Some(names) = fixed.filter(|_| n == 2) {
+        return names.iter().map(|s| EdgeRole::Named(s.to_string())).collect();
+    }
+    if !matches!(name, "switch_enum" | "switch_enum_addr" | "switch_value") {
+        return vec![EdgeRole::Plain; n];
+    }
+    // A case's label is what its printed form says before the successor, back to the comma
+    // that starts the case: `case #Optional.some!enumelt:` → `.some`, `case %1:` → `case %1`,
+    // `default` → `default`.
+    let mut roles = vec![EdgeRole::Plain; n];
+    let mut since_comma = String::new();
+    for piece in &inst.sil {
+        match piece {
+            crate::ir::Piece::Text(t) => match t.rfind(',') {
+                Some(i) => since_comma = t[i + 1..].to_string(),
+                None => since_comma.push_str(t),
+            },
+            crate::ir::Piece::Arg(i) => {
+                if let Some(&v) = inst.args.get(*i as usize) {
+                    since_comma.push('%');
+                    since_comma.push_str(f.value_name(v));
+                }
+            }
+            crate::ir::Piece::Succ(i) => {
+                if let Some(r) = roles.get_mut(*i as usize) {
+                    *r = case_label(&since_comma);
+                }
+                since_comma.clear();
+            }
+            crate::ir::Piece::SuccArg(..) => {}
+        }
+    }
+    roles
+}
+
+/// `case #E.a!enumelt:` → `.a`; `case %1:` → `case %1`; `default` → `default`.
+fn case_label(text: &str) -> EdgeRole {
+    let t = text.trim().trim_end_matches(':').trim();
+    if t == "default" {
+        return EdgeRole::Named("default".into());
+    }
+    let Some(case) = t.strip_prefix("case").map(str::trim) else { return EdgeRole::Plain };
+    match case.strip_prefix('#') {
+        Some(elt) => {
+            let elt = elt.split('!').next().unwrap_or(elt);
+            let last = elt.rsplit('.').next().unwrap_or(elt);
+            EdgeRole::Named(format!(".{last}"))
+        }
+        None if !case.is_empty() => EdgeRole::Named(format!("case {case}")),
+        None => EdgeRole::Plain,
+    }
+}
+
 /// Bril's entry normalization, as its `cfg.add_entry` does before computing dominators: if
 /// the first block has predecessors (it is a loop header, as in `while.bril`), a new empty
 /// block named `entry1` (or `entry2`, … — the first name not taken) is put in front of it
@@ -313,5 +408,57 @@ pub(crate) mod tests {
         let cfg = Cfg::new(&Function::new("d", Lang::Sil));
         assert_eq!(cfg.entry(), None);
         assert!(cfg.postorder().is_empty() && cfg.exits().is_empty());
+    }
+
+    #[test]
+    fn multi_way_sil_edges_are_named_by_case_and_outcome() {
+        let text = r#"sil_stage canonical
+
+import Builtin
+import Swift
+
+enum E { case a, b }
+class K {}
+class Sub : K {}
+
+sil @f : $@convention(thin) (E, Builtin.Int32, @owned K, @convention(thin) () -> @error any Error) -> () {
+bb0(%0 : $E, %1 : $Builtin.Int32, %2 : $K, %3 : $@convention(thin) () -> @error any Error):
+  switch_enum %0 : $E, case #E.a!enumelt: bb1, case #E.b!enumelt: bb2
+bb1:
+  %4 = integer_literal $Builtin.Int32, 1
+  switch_value %1 : $Builtin.Int32, case %4: bb3, default bb4
+bb2:
+  checked_cast_br K in %2 : $K to Sub, bb5, bb6
+bb3:
+  try_apply %3() : $@convention(thin) () -> @error any Error, normal bb7, error bb8
+bb4:
+  br bb9
+bb5(%5 : $Sub):
+  br bb9
+bb6(%6 : $K):
+  br bb9
+bb7(%7 : $()):
+  br bb9
+bb8(%8 : $any Error):
+  br bb9
+bb9:
+  %9 = tuple ()
+  return %9 : $()
+}
+"#;
+        let m = crate::parse_module(Lang::Sil, "t.sil", text).unwrap_or_else(|e| panic!("{e:?}"));
+        let f = m.bodies().next().expect("a body");
+        let roles = |name: &str| {
+            let b = f.layout.iter().copied().find(|&b| f.blocks[b].name == name).expect("block");
+            edge_roles(f, b).iter().map(|r| r.label().to_string()).collect::<Vec<_>>()
+        };
+        assert_eq!(roles("bb0"), [".a", ".b"]);
+        assert_eq!(roles("bb1"), ["case %4", "default"]);
+        assert_eq!(roles("bb2"), ["success", "failure"]);
+        assert_eq!(roles("bb3"), ["normal", "error"]);
+        assert_eq!(roles("bb4"), [""]);
+        let b = bril(&[("a", "br b c"), ("b", "jmp c"), ("c", "ret")]);
+        assert_eq!(edge_roles(&b, BlockId(0)), [EdgeRole::True, EdgeRole::False]);
+        assert_eq!(edge_roles(&b, BlockId(1)), [EdgeRole::Plain]);
     }
 }

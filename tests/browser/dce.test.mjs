@@ -104,6 +104,8 @@ test('the before/after view: what DCE removed, both runs, the saved after-code',
   await page.fill('#run-args', '1');
   await page.click('#run-both');
   await page.waitForFunction(() => document.querySelector('#run-before .run-error')?.textContent.includes('expects 2 argument(s), got 1'));
+  // Both runs failing the same way is not "the same behaviour": the verdict says how they fail.
+  assert.match(await page.textContent('.run-bar .verdict'), /^Both runs fail with the same error: .*expects 2 argument/);
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('.export-after')]);
   assert.equal(download.suggestedFilename(), 'dead1.dce.sil');

@@ -95,7 +95,7 @@ test('a fixpoint round highlights what changed; step 7 draws the result', { time
   await openArticle(page);
   await stage(page, 2);
   const text = await stepText(page);
-  assert.match(text, /^Step 3 \(down-safety\), round 1 of \d+, from all true in postorder: NdSafe changed in /);
+  assert.match(text, /^Step 3 \(down-safety\), round 1 of \d+, from all 1 in postorder: for add a b, NdSafe drops to 0 in /);
   // The round starts from all true; the highlighted cells are those it cleared, and the
   // description names their blocks (unless it had to abbreviate the list).
   const changed = await page.$$eval('#lcm-table td.changed', (cs) =>

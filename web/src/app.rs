@@ -165,15 +165,15 @@ fn use_browser_sync(state: &UseReducerHandle<State>, dispatch: Callback<Action>)
     #[cfg(target_arch = "wasm32")]
     {
         use crate::{session, storage};
-        let doc = state.doc.clone();
+        let saved = (state.doc.clone(), session::last_good(state));
         let notify = dispatch.clone();
         // An embedded view is the author's page, not the visitor's: it never writes their autosave.
         let embed = state.embed;
-        use_effect_with(doc, move |doc| {
+        use_effect_with(saved, move |(doc, last_good)| {
             if embed {
                 return;
             }
-            if let Err(e) = session::autosave(doc) {
+            if let Err(e) = session::autosave(doc, last_good.as_ref()) {
                 notify.emit(Action::Notify(crate::state::Notice { error: true, text: e.into() }));
             }
         });
@@ -322,8 +322,22 @@ fn header(props: &HeaderProps) -> Html {
             <label class="pick-function">
                 <span class="label-text">{ "Function " }</span>
                 <select id="function" onchange={on_function} disabled={functions.len() < 2}>
-                    { for functions.iter().map(|f| html! {
-                        <option value={f.clone()} selected={s.function.as_deref() == Some(f.as_str())}>{ format!("@{f}") }</option>
+                    // A Swift-mangled name is shown with its demangling (`@$s4main1fyyF — main.f() -> ()`).
+                    // Long ones are cut in the list (the select is as wide as its widest option)
+                    // and shown whole as the option's tooltip.
+                    { for functions.iter().map(|f| {
+                        let full = match optlab_core::sil::demangle::demangle(f) {
+                            Some(d) => format!("@{f} — {d}"),
+                            None => format!("@{f}"),
+                        };
+                        let shown = if full.chars().count() > 48 {
+                            format!("{}…", full.chars().take(47).collect::<String>())
+                        } else {
+                            full.clone()
+                        };
+                        html! {
+                            <option value={f.clone()} title={full} selected={s.function.as_deref() == Some(f.as_str())}>{ shown }</option>
+                        }
                     }) }
                 </select>
             </label>

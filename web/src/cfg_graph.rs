@@ -5,6 +5,7 @@
 //! printer (one block at a time, so the boxes show exactly what the printer writes).
 
 use crate::graph::{Edge, EdgeKind, Graph, Node};
+use optlab_core::cfg::{edge_roles, EdgeRole};
 use optlab_core::print::{function_lines, Line, LineKind, Naming};
 use optlab_core::{BlockId, Function, InstId};
 use std::collections::HashMap;
@@ -46,7 +47,9 @@ impl Deref for CfgGraph {
 }
 
 /// One node per block in layout order (the entry is node 0), one edge per successor.
-/// The two sides of a two-way branch are marked true (first) and false (second).
+/// The two sides of a two-way branch are marked true (first) and false (second); the edges
+/// of SIL's multi-way terminators carry their case or outcome as a label (core's
+/// [`edge_roles`]).
 pub fn cfg_graph(f: &Function) -> CfgGraph {
     let node_of: HashMap<BlockId, usize> = f.layout.iter().enumerate().map(|(i, &b)| (b, i)).collect();
     let (code, insts): (Vec<_>, Vec<_>) = block_code(f).into_iter().unzip();
@@ -62,15 +65,15 @@ pub fn cfg_graph(f: &Function) -> CfgGraph {
     let mut edges = Vec::new();
     for (i, &b) in f.layout.iter().enumerate() {
         let succs = f.successors(b);
-        let two_way = succs.len() == 2;
-        for (k, s) in succs.iter().enumerate() {
+        let roles = edge_roles(f, b);
+        for (s, role) in succs.iter().zip(roles) {
             let Some(&j) = node_of.get(s) else { continue };
-            let kind = match (two_way, k) {
-                (true, 0) => EdgeKind::True,
-                (true, _) => EdgeKind::False,
-                _ => EdgeKind::Normal,
+            let kind = match role {
+                EdgeRole::True => EdgeKind::True,
+                EdgeRole::False => EdgeKind::False,
+                EdgeRole::Plain | EdgeRole::Named(_) => EdgeKind::Normal,
             };
-            edges.push(Edge { from: i, to: j, label: String::new(), kind });
+            edges.push(Edge { from: i, to: j, label: role.label().to_string(), kind });
         }
     }
     CfgGraph { graph: Rc::new(Graph { nodes, edges }), insts, node_of, blocks: f.layout.clone() }

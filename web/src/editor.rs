@@ -13,6 +13,7 @@ pub mod model;
 pub mod text;
 
 use gloo::timers::callback::Timeout;
+use crate::program::MAX_SOURCE_BYTES;
 use model::{Doc, Patch};
 use optlab_core::Lang;
 use std::cell::{Cell, RefCell};
@@ -95,6 +96,77 @@ extern "C" {
     /// records (deprecated, but without replacement).
     #[wasm_bindgen(catch, js_namespace = document, js_name = execCommand)]
     fn exec_command(command: &str, show_ui: bool, value: &str) -> Result<bool, JsValue>;
+
+    /// A `paste` event (`ClipboardEvent`), for its `clipboardData`.
+    type PasteEvent;
+    #[wasm_bindgen(method, getter, js_name = clipboardData)]
+    fn clipboard_data(this: &PasteEvent) -> Option<PastedData>;
+    /// The event's `DataTransfer`.
+    type PastedData;
+    #[wasm_bindgen(method, catch, js_name = getData)]
+    fn get_data(this: &PastedData, format: &str) -> Result<String, JsValue>;
+}
+
+/// Pastes longer than this many bytes are put in by the editor instead of the
+/// browser: Chromium's own paste into a textarea takes about 2 s per megabyte in one task (a
+/// 5 MB paste froze the tab for a minute), `setRangeText` a few milliseconds. The price is
+/// that Ctrl+Z does not take such a paste back.
+const NATIVE_PASTE_MAX: usize = 64 * 1024;
+
+/// What the editor did with a paste.
+enum Pasted {
+    /// Nothing: the browser pastes.
+    Native,
+    /// Put into the textarea by hand.
+    Inserted,
+    /// The text with the paste in it, too long to hold in the textarea (see [`hold`]).
+    TooLong(String),
+}
+
+/// Puts a long paste into the textarea by hand (see [`NATIVE_PASTE_MAX`]), or, when the text
+/// with the paste would be longer than the lab analyses, leaves the textarea alone and returns
+/// that text. `current` is the editor's text (what the textarea holds unless it is held).
+fn paste_by_hand(e: &Event, el: &HtmlTextAreaElement, current: &str) -> Pasted {
+    let Some(data) = e.unchecked_ref::<PasteEvent>().clipboard_data() else { return Pasted::Native };
+    let Ok(text) = data.get_data("text/plain") else { return Pasted::Native };
+    if text.len() <= NATIVE_PASTE_MAX {
+        return Pasted::Native;
+    }
+    // What the browser's paste would do to line breaks.
+    let text = if text.contains('\r') { text.replace("\r\n", "\n").replace('\r', "\n") } else { text };
+    let start = el.selection_start().ok().flatten().unwrap_or(0);
+    let end = el.selection_end().ok().flatten().unwrap_or(start).max(start);
+    let (lo, hi) = (text::utf16_to_byte(current, start), text::utf16_to_byte(current, end));
+    e.prevent_default();
+    if current.len() - (hi - lo) + text.len() > MAX_SOURCE_BYTES {
+        let mut whole = String::with_capacity(current.len() - (hi - lo) + text.len());
+        whole.push_str(&current[..lo]);
+        whole.push_str(&text);
+        whole.push_str(&current[hi..]);
+        return Pasted::TooLong(whole);
+    }
+    if el.set_range_text(&text).is_err() {
+        return Pasted::Native;
+    }
+    let end = start + text.encode_utf16().count() as u32;
+    let _ = el.set_selection_range(end, end);
+    Pasted::Inserted
+}
+
+/// Lines of a held text the textarea shows (see [`hold`]).
+const PREVIEW_LINES: usize = 200;
+
+/// Holds `text`, longer than the lab analyses, outside the textarea: Chromium lays out a
+/// textarea's whole text on every change (about a second per megabyte, in one task), so the
+/// textarea shows only its first lines, read-only, and the editor keeps the text itself.
+fn hold(refs: &Refs, inner: &mut Inner, el: &HtmlTextAreaElement, text: &str) {
+    let lang = inner.doc.lang();
+    let patch = inner.doc.reset(text, lang);
+    refs.apply(inner, &patch);
+    el.set_value(&text::preview(text, PREVIEW_LINES, 64 * 1024));
+    el.set_scroll_top(0);
+    el.set_scroll_left(0);
+    refs.size(&inner.doc);
 }
 
 /// The padding of the textarea and the layer (static/css/editor.css `--ce-pad`).
@@ -154,6 +226,9 @@ impl Refs {
         );
         let digits = doc.line_count().to_string().len();
         set_style(self.gutter.cast(), &format!("width: calc({digits}ch + 25px)"));
+        // A text too long to colour is shown by the textarea itself (it is transparent over
+        // the coloured layer otherwise).
+        set_style(self.area.cast(), if doc.is_plain() { "color: var(--code-fg, #1f2933)" } else { "" });
     }
 }
 
@@ -230,11 +305,16 @@ pub fn editor(props: &EditorProps) -> Html {
     let pending = use_mut_ref(|| false);
     // The last key was Escape: the next Tab moves the focus instead of indenting.
     let escaped = use_mut_ref(|| false);
+    // The length of a text held outside the textarea (see `hold`), and the text before the
+    // paste that brought it (what "Undo the paste" puts back).
+    let held = use_state_eq(|| None::<usize>);
+    let before_paste = use_mut_ref(|| None::<String>);
 
     // A new program from outside replaces the text; our own edit coming back changes nothing.
     {
         let (refs, inner, timer, pending) = (refs.clone(), inner.clone(), timer.clone(), pending.clone());
         let splice = props.splice;
+        let held = held.clone();
         use_effect_with((props.text.clone(), props.lang), move |(text, lang)| {
             let Some(el) = refs.textarea() else { return };
             // Before borrowing: the input event the splice fires patches the layers itself.
@@ -251,6 +331,16 @@ pub fn editor(props: &EditorProps) -> Html {
             } else {
                 timer.borrow_mut().take();
                 *pending.borrow_mut() = false;
+                if text.len() > MAX_SOURCE_BYTES {
+                    inner.emitted = Some(text.to_string());
+                    // The language first (the layers follow every patch, this one too).
+                    let patch = inner.doc.reset("", *lang);
+                    refs.apply(&mut inner, &patch);
+                    hold(&refs, &mut inner, &el, text);
+                    held.set(Some(text.len()));
+                    return;
+                }
+                held.set(None);
                 if el.value() != text.as_str() {
                     el.set_value(text);
                     el.set_scroll_top(0);
@@ -300,16 +390,26 @@ pub fn editor(props: &EditorProps) -> Html {
     // Reads the textarea after any change of its text and patches the layers.
     let on_changed: Rc<dyn Fn()> = {
         let (refs, inner, timer, pending) = (refs.clone(), inner.clone(), timer.clone(), pending.clone());
+        let (held, before_paste) = (held.clone(), before_paste.clone());
         let onedit = props.onedit.clone();
         Rc::new(move || {
             let Some(el) = refs.textarea() else { return };
             {
+                let value = el.value();
                 let mut inner = inner.borrow_mut();
-                let patch = inner.doc.edit(&el.value());
-                refs.apply(&mut inner, &patch);
-                // The scroll position is left alone: reading it here would force a layout in
-                // the middle of the keystroke; if the caret scrolled, a scroll event follows.
-                refs.size(&inner.doc);
+                if value.len() > MAX_SOURCE_BYTES {
+                    // Dropped or typed in some way other than a paste: held from now on too.
+                    *before_paste.borrow_mut() = Some(inner.doc.text().to_string());
+                    hold(&refs, &mut inner, &el, &value);
+                    held.set(Some(value.len()));
+                } else {
+                    let patch = inner.doc.edit(&value);
+                    refs.apply(&mut inner, &patch);
+                    // The scroll position is left alone: reading it here would force a layout
+                    // in the middle of the keystroke; if the caret scrolled, a scroll event
+                    // follows.
+                    refs.size(&inner.doc);
+                }
             }
             *pending.borrow_mut() = true;
             let (inner, onedit, pending) = (inner.clone(), onedit.clone(), pending.clone());
@@ -334,6 +434,54 @@ pub fn editor(props: &EditorProps) -> Html {
         Callback::from(move |_: InputEvent| on_changed())
     };
 
+    let onpaste = {
+        let (refs, inner, on_changed) = (refs.clone(), inner.clone(), on_changed.clone());
+        let (timer, pending, held, before_paste) = (timer.clone(), pending.clone(), held.clone(), before_paste.clone());
+        let onedit = props.onedit.clone();
+        let readonly = props.readonly || held.is_some();
+        Callback::from(move |e: Event| {
+            let Some(el) = refs.textarea() else { return };
+            if readonly {
+                return;
+            }
+            let pasted = match inner.try_borrow() {
+                Ok(i) => paste_by_hand(&e, &el, i.doc.text()),
+                Err(_) => return,
+            };
+            match pasted {
+                Pasted::Native => {}
+                Pasted::Inserted => on_changed(),
+                Pasted::TooLong(whole) => {
+                    {
+                        let mut i = inner.borrow_mut();
+                        *before_paste.borrow_mut() = Some(i.doc.text().to_string());
+                        hold(&refs, &mut i, &el, &whole);
+                    }
+                    held.set(Some(whole.len()));
+                    // Handed on after the page has shown the preview.
+                    *pending.borrow_mut() = true;
+                    let (inner, onedit, pending) = (inner.clone(), onedit.clone(), pending.clone());
+                    *timer.borrow_mut() = Some(Timeout::new(DEBOUNCE_MS, move || {
+                        *pending.borrow_mut() = false;
+                        emit(&inner, &onedit);
+                    }));
+                }
+            }
+        })
+    };
+
+    // Puts back the text a too-long paste replaced.
+    let undo_paste = {
+        let (refs, on_changed, held, before_paste) = (refs.clone(), on_changed.clone(), held.clone(), before_paste.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Some(el) = refs.textarea() else { return };
+            let Some(old) = before_paste.borrow_mut().take() else { return };
+            el.set_value(&old);
+            held.set(None);
+            on_changed();
+        })
+    };
+
     let onblur = {
         let (inner, timer, pending) = (inner.clone(), timer.clone(), pending.clone());
         let onedit = props.onedit.clone();
@@ -351,7 +499,8 @@ pub fn editor(props: &EditorProps) -> Html {
 
     let onkeydown = {
         let (refs, escaped) = (refs.clone(), escaped.clone());
-        let readonly = props.readonly;
+        // A held text's preview is never edited (it is not the text).
+        let readonly = props.readonly || held.is_some();
         Callback::from(move |e: KeyboardEvent| {
             let key = e.key();
             let after_escape = std::mem::replace(&mut *escaped.borrow_mut(), key == "Escape");
@@ -439,6 +588,19 @@ pub fn editor(props: &EditorProps) -> Html {
     };
     html! {
         <div class="code-editor" data-lang={lang}>
+            if let Some(bytes) = *held {
+                <p class="ce-held" role="status">
+                    { format!(
+                        "This text is {} KiB: too long to edit or analyse here (the lab takes up to {} KiB). \
+                         It is kept as it is; its first lines are shown. ",
+                        bytes >> 10,
+                        MAX_SOURCE_BYTES >> 10
+                    ) }
+                    if before_paste.borrow().is_some() {
+                        <button type="button" id="undo-paste" onclick={undo_paste}>{ "Undo the paste" }</button>
+                    }
+                </p>
+            }
             <div class="ce-body">
                 <div class="ce-gutter" ref={refs.gutter.clone()} aria-hidden="true" {onmouseover} {onmouseleave}>
                     <div class="ce-gutter-rows" ref={refs.numbers.clone()}></div>
@@ -448,8 +610,8 @@ pub fn editor(props: &EditorProps) -> Html {
                     <div class="ce-layer" ref={refs.layer.clone()} aria-hidden="true"></div>
                     <textarea id="source" class="ce-input" ref={refs.area.clone()}
                         spellcheck="false" autocomplete="off" autocapitalize="off" wrap="off"
-                        aria-label="Program text" readonly={props.readonly}
-                        {oninput} {onblur} {onscroll} {onkeydown} {onmousemove} {onmouseout} />
+                        aria-label="Program text" readonly={props.readonly || held.is_some()}
+                        {oninput} {onpaste} {onblur} {onscroll} {onkeydown} {onmousemove} {onmouseout} />
                 </div>
                 if let Some(t) = &*tip {
                     <div class="ce-tip" role="tooltip" style={format!("top: {}px; left: {}px", t.top, t.left)}>

@@ -186,6 +186,11 @@ impl From<lz::LzError> for LinkError {
 /// The fragment (starting with `#`) for `s`: the state, then its flags as plain parts.
 /// Fails only if the link would be longer than [`decode`] accepts (a huge program).
 pub fn encode(s: &Snapshot) -> Result<String, LinkError> {
+    // Decided from the length alone when it can be (a character is at most three bytes per
+    // UTF-16 unit): a multi-megabyte program is not copied and serialized to be refused.
+    if s.src.len() > 3 * MAX_JSON_UNITS {
+        return Err(LinkError::TooLarge { max: MAX_JSON_UNITS });
+    }
     let state = Snapshot { v: VERSION, lecture: false, embed: false, exercise: false, ..s.clone() };
     let json = serde_json::to_string(&state).map_err(|e| LinkError::BadJson(e.to_string()))?;
     let units = json.encode_utf16().count();

@@ -56,18 +56,24 @@ impl PartialEq for Program {
     }
 }
 
+/// The failure for a text of `len` bytes if it is too long to analyse: decided from the
+/// length alone, before anything reads the text.
+pub fn too_long(file: &str, len: usize) -> Option<ParseFailure> {
+    if len <= MAX_SOURCE_BYTES {
+        return None;
+    }
+    let message =
+        format!("the program is {} KiB; the lab analyses programs up to {} KiB", len >> 10, MAX_SOURCE_BYTES >> 10);
+    Some(ParseFailure {
+        marks: vec![ErrorMark { line: 1, col: 1, message: message.clone() }],
+        text: format!("{file}:1:1: error: {message}"),
+    })
+}
+
 impl Program {
     pub fn parse(lang: Lang, file: &str, source: &str) -> Result<Program, ParseFailure> {
-        if source.len() > MAX_SOURCE_BYTES {
-            let message = format!(
-                "the program is {} KiB; the lab analyses programs up to {} KiB",
-                source.len() >> 10,
-                MAX_SOURCE_BYTES >> 10
-            );
-            return Err(ParseFailure {
-                marks: vec![ErrorMark { line: 1, col: 1, message: message.clone() }],
-                text: format!("{file}:1:1: error: {message}"),
-            });
+        if let Some(failure) = too_long(file, source.len()) {
+            return Err(failure);
         }
         match parse_module(lang, file, source) {
             Ok(module) => {

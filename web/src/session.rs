@@ -18,6 +18,13 @@ pub fn doc_from_saved(saved: &Saved) -> Doc {
     Doc { from_link: saved.from_link, ..Doc::new(&saved.src, lang, &file) }
 }
 
+/// What the autosave keeps of the program the views show while the editor's text has
+/// errors (`None` when the text parses: the autosave itself is that program).
+pub fn last_good(state: &State) -> Option<Saved> {
+    let p = state.program.as_ref().filter(|_| state.is_stale())?;
+    Some(Saved::new(p.source.clone(), p.lang.to_string(), Some(p.file.clone())))
+}
+
 /// What the autosave keeps of a document.
 pub fn saved_from_doc(doc: &Doc) -> Saved {
     Saved {
@@ -35,9 +42,12 @@ pub fn saved_from_doc(doc: &Doc) -> Saved {
 /// it never shows the visitor's autosave (without a program in the link, the first example).
 pub fn start<B: Backend>(fragment: &str, store: &Store<B>) -> State {
     let embed = permalink::parse(fragment).is_ok_and(|f| f.flags.embed || f.state.as_ref().is_some_and(|s| s.embed));
-    let saved = if embed { None } else { store.load() };
-    let mut base = match saved {
-        Some(saved) if !saved.src.trim().is_empty() => State::new(doc_from_saved(&saved)),
+    let (saved, good) = if embed { (None, None) } else { (store.load(), store.load_last_good()) };
+    let mut base = match (saved, good) {
+        (Some(saved), Some(good)) if !saved.src.trim().is_empty() => {
+            State::resumed(doc_from_saved(&saved), doc_from_saved(&good))
+        }
+        (Some(saved), None) if !saved.src.trim().is_empty() => State::new(doc_from_saved(&saved)),
         _ => State::default(),
     };
     base.theme = store.load_theme();
@@ -109,9 +119,17 @@ mod browser {
         s
     }
 
-    /// Saves the document (errors become a notice's text).
-    pub fn autosave(doc: &Doc) -> Result<(), String> {
-        storage::save(&saved_from_doc(doc)).map_err(|e| e.to_string())
+    /// Saves the document and, while it has errors, the program the views show (errors
+    /// become a notice's text).
+    pub fn autosave(doc: &Doc, last_good: Option<&Saved>) -> Result<(), String> {
+        storage::save_with_last_good(&saved_from_doc(doc), last_good).map_err(|e| match e {
+            storage::StorageError::Full if doc.source.len() > crate::program::MAX_SOURCE_BYTES / 2 => format!(
+                "Your text ({} KiB) is more than the browser lets this page save: it stays in this tab, \
+                 and a reload brings back the last text that was saved.",
+                doc.source.len() >> 10
+            ),
+            e => e.to_string(),
+        })
     }
 
     /// Makes a link to the current screen, shows it in the address bar without reloading, and
@@ -215,6 +233,26 @@ mod tests {
         assert_eq!(s.tab, Tab::pass("dce"));
         assert_eq!(store.before_link(), None);
         assert_eq!(store.load().map(|l| l.src), Some(MINE.to_string()));
+    }
+
+    #[test]
+    fn a_reload_on_text_with_errors_shows_the_last_good_program() {
+        let store = Store::new(Memory::default());
+        let good = State::new(doc_from_saved(&Saved::new(MINE, "bril", Some("mine.bril".into()))));
+        let broken = good.apply(Action::Edit("@main {\n  x: int = const;\n}\n".into()));
+        let kept = last_good(&broken);
+        assert_eq!(kept.as_ref().map(|k| k.src.as_str()), Some(MINE));
+        store.save_with_last_good(&saved_from_doc(&broken.doc), kept.as_ref()).expect("memory saves");
+        let s = start("", &store);
+        assert!(s.is_stale() && s.analysis.is_ok(), "{:?}", s.analysis);
+        assert_eq!(s.doc.source, broken.doc.source);
+        assert!(s.error_text.is_some());
+        // Fixed and saved again: the last good program is forgotten.
+        let fixed = broken.apply(Action::Edit(MINE.into()));
+        assert!(last_good(&fixed).is_none());
+        store.save_with_last_good(&saved_from_doc(&fixed.doc), None).expect("memory saves");
+        assert!(store.load_last_good().is_none());
+        assert!(!start("", &store).is_stale());
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use crate::examples::{Example, EXAMPLES};
 use crate::permalink::{Flags, Snapshot};
 pub use crate::storage::Theme;
-use crate::program::{analyse, pick_function, Analysis, ErrorMark, Program, Staged};
+use crate::program::{analyse, pick_function, too_long, Analysis, ErrorMark, Program, Staged};
 pub use crate::tabs::Tab;
 use optlab_core::passes::pipeline::Pipeline;
 use std::collections::BTreeMap;
@@ -93,6 +93,30 @@ pub enum Break {
     /// Move the selected borrow's `end_borrow` above a use in its scope: a use outside the
     /// borrow's lifetime.
     MoveEndBorrowUp,
+}
+
+/// The name of a text with no file of its own: `untitled.bril`, `untitled.sil`.
+pub fn untitled(lang: Lang) -> String {
+    format!("untitled.{lang}")
+}
+
+/// Whether `file`'s extension is `lang`'s (`.bril`, `.sil`); a name without one of the two
+/// extensions says nothing and is kept.
+fn names_lang(file: &str, lang: Lang) -> bool {
+    match file.rsplit_once('.').map(|(_, ext)| ext) {
+        Some(ext @ ("bril" | "sil")) => ext == lang.to_string(),
+        _ => true,
+    }
+}
+
+/// Whether `new` replaces most of `old` rather than editing it: less than half of `new` is
+/// text the two share at their start and end (a paste over everything, not a keystroke).
+fn replaces(old: &str, new: &str) -> bool {
+    let (a, b) = (old.as_bytes(), new.as_bytes());
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let room = a.len().min(b.len()) - prefix;
+    let suffix = a.iter().rev().zip(b.iter().rev()).take(room).take_while(|(x, y)| x == y).count();
+    2 * (prefix + suffix) < b.len()
 }
 
 /// The byte range of the whole line (with its newline) holding byte `at` of `text`.
@@ -259,13 +283,32 @@ impl State {
         blank.with_doc(doc)
     }
 
+    /// A state showing `doc` whose views show `last_good` while `doc` does not parse (or is
+    /// too long to analyse): the page reopened on text with errors it had analysed before.
+    pub fn resumed(doc: Doc, last_good: Doc) -> State {
+        State::new(last_good).with_doc(doc)
+    }
+
     /// `self` with `doc` in the editor: parsed and, if it parses, analysed. On errors the
     /// previous program and its analyses stay.
     fn with_doc(mut self, mut doc: Doc) -> State {
+        // A text the lab will not analyse is not read at all (not even to guess its
+        // language): the message comes from its length, and the last good program stays.
+        if let Some(failure) = too_long(&doc.file, doc.source.len()) {
+            self.doc = doc;
+            self.marks = Rc::new(failure.marks);
+            self.error_text = Some(failure.text.into());
+            return self;
+        }
         if doc.lang_auto {
             if let Some(lang) = detect_lang(&doc.source) {
                 doc.lang = lang;
             }
+        }
+        // The file name follows the text: a name whose extension says another language (a
+        // SIL program pasted over `loop.bril`) gives way to `untitled.sil`.
+        if !names_lang(&doc.file, doc.lang) {
+            doc.file = untitled(doc.lang).into();
         }
         self.doc = doc;
         match Program::parse(self.doc.lang, &self.doc.file, &self.doc.source) {
@@ -342,10 +385,17 @@ impl State {
         let Some(steps) = a.steps(self.tab) else { return String::new() };
         let k = self.step(self.tab);
         if self.exercise && self.tab.as_pass().is_some() {
-            steps.headline(k).to_string()
-        } else {
-            steps.describe(k).to_string()
+            return steps.headline(k).to_string();
         }
+        // LCM's view shows one expression's table: its sentence names that table's cells.
+        if self.tab == Tab::pass("lcm") {
+            if let Ok((out, lcm)) = crate::views::lcm::run(a) {
+                if let Some(e) = crate::views::lcm::model::pick_expr(out, self.expr.as_deref()) {
+                    return lcm.describe_for(out, k, e);
+                }
+            }
+        }
+        steps.describe(k).to_string()
     }
 
     fn set_step(&mut self, tab: Tab, k: usize) {
@@ -408,7 +458,13 @@ impl State {
                 if text == s.doc.source.as_str() {
                     return s;
                 }
-                let doc = Doc { source: text.into(), example: None, from_link: false, ..s.doc.clone() };
+                let mut doc = Doc { example: None, from_link: false, ..s.doc.clone() };
+                // A paste over (most of) the text is another program: not the old file. (The
+                // comparison stops at the first difference from either end: cheap at any size.)
+                if replaces(&doc.source, &text) {
+                    doc.file = untitled(doc.lang).into();
+                }
+                doc.source = text.into();
                 // A span asked for before the edit indexes the old text.
                 s.reveal = None;
                 return s.with_doc(doc);

@@ -19,6 +19,9 @@ use thiserror::Error;
 pub const AUTOSAVE_KEY: &str = "optlab.v1.autosave";
 pub const BEFORE_LINK_KEY: &str = "optlab.v1.before-link";
 pub const THEME_KEY: &str = "optlab.v1.theme";
+/// The last program that parsed, kept while the autosaved text has errors (or is too long to
+/// analyse), so that a reload shows its views rather than "no program yet".
+pub const LAST_GOOD_KEY: &str = "optlab.v1.last-good";
 
 /// The editor's document as saved.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -147,6 +150,23 @@ impl<B: Backend> Store<B> {
         self.backend.set(AUTOSAVE_KEY, &doc.to_json())
     }
 
+    /// Saves `doc` and, if its text does not parse, `last_good` (the program the views show;
+    /// `None` forgets it). The program goes first: it is what a reload needs to show views
+    /// when `doc` is too large for the browser's storage.
+    pub fn save_with_last_good(&self, doc: &Saved, last_good: Option<&Saved>) -> Result<(), StorageError> {
+        let kept = match last_good {
+            Some(good) => self.backend.set(LAST_GOOD_KEY, &good.to_json()),
+            None => self.backend.remove(LAST_GOOD_KEY),
+        };
+        self.save(doc)?;
+        kept
+    }
+
+    /// The last program that parsed, if the autosave has errors (see [`LAST_GOOD_KEY`]).
+    pub fn load_last_good(&self) -> Option<Saved> {
+        self.read(LAST_GOOD_KEY)
+    }
+
     fn read(&self, key: &str) -> Option<Saved> {
         Saved::from_json(&self.backend.get(key).ok()??)
     }
@@ -258,6 +278,11 @@ pub fn browser_store() -> Store<BrowserBackend> {
 /// Autosaves the editor's document.
 pub fn save(doc: &Saved) -> Result<(), StorageError> {
     browser_store().save(doc)
+}
+
+/// See [`Store::save_with_last_good`].
+pub fn save_with_last_good(doc: &Saved, last_good: Option<&Saved>) -> Result<(), StorageError> {
+    browser_store().save_with_last_good(doc, last_good)
 }
 
 /// The autosaved document, if there is a readable one.

@@ -44,7 +44,17 @@ pub struct Doc {
     active: BTreeSet<u32>,
     /// At least the width of the widest line in monospace cells (see [`cells`]).
     widest: usize,
+    /// The text is longer than [`PLAIN_ABOVE`]: both layers are empty and the textarea shows
+    /// its own, uncoloured text. Nothing is computed per line (no line index, no colouring,
+    /// no width), so a multi-megabyte paste costs a copy of the text and nothing more.
+    plain: bool,
 }
+
+/// Above this many bytes the editor stops colouring and numbering lines: colouring a
+/// megabyte costs about 0.8 s in Chromium (one task), and the cost grows with the text.
+/// The lab analyses texts up to [`crate::program::MAX_SOURCE_BYTES`]; those between the two
+/// limits are analysed but shown plain.
+pub const PLAIN_ABOVE: usize = 1 << 20;
 
 /// An edit inserting more lines than this, most of the text, redraws everything.
 const BIG_EDIT: usize = super::chunks::MAX_CHUNK;
@@ -67,7 +77,38 @@ pub fn cells(line: &str) -> usize {
 
 impl Doc {
     pub fn new(lang: Lang) -> Doc {
-        Doc { lang, text: String::new(), starts: vec![0], errors: BTreeMap::new(), active: BTreeSet::new(), widest: 0 }
+        Doc {
+            lang,
+            text: String::new(),
+            starts: vec![0],
+            errors: BTreeMap::new(),
+            active: BTreeSet::new(),
+            widest: 0,
+            plain: false,
+        }
+    }
+
+    /// Whether the text is shown plain (too long to colour: see [`PLAIN_ABOVE`]).
+    pub fn is_plain(&self) -> bool {
+        self.plain
+    }
+
+    /// Switches to plain text `text`: both layers emptied (once, on the way in).
+    fn go_plain(&mut self, text: &str) -> Patch {
+        let was_plain = std::mem::replace(&mut self.plain, true);
+        let old_count = self.line_count();
+        self.text = text.to_string();
+        self.starts = vec![0];
+        self.widest = 0;
+        self.errors.clear();
+        self.active.clear();
+        if was_plain {
+            return Patch::default();
+        }
+        Patch {
+            code: vec![Op::Splice { at: 0, remove: old_count, rows: Vec::new() }],
+            gutter: vec![Op::Splice { at: 0, remove: old_count, rows: Vec::new() }],
+        }
     }
 
     /// The layer's width in cells: it only grows while typing (recomputed on [`Doc::reset`]).
@@ -135,10 +176,14 @@ impl Doc {
 
     /// Replaces everything (a new program or language): both layers are redrawn.
     pub fn reset(&mut self, text: &str, lang: Lang) -> Patch {
-        let old_count = self.line_count();
+        self.lang = lang;
+        if text.len() > PLAIN_ABOVE {
+            return self.go_plain(text);
+        }
+        // Leaving plain mode: the layers hold no rows.
+        let old_count = if std::mem::replace(&mut self.plain, false) { 0 } else { self.line_count() };
         self.text = text.to_string();
         self.starts = line_starts(text);
-        self.lang = lang;
         self.widest = text.split('\n').map(cells).max().unwrap_or(0);
         self.clamp();
         Patch {
@@ -150,6 +195,12 @@ impl Doc {
     /// The user typed: the touched lines are redrawn (without their old error marks, which no
     /// longer point at the right place); marks and highlights of other lines move with them.
     pub fn edit(&mut self, new: &str) -> Patch {
+        if new.len() > PLAIN_ABOVE {
+            return self.go_plain(new);
+        }
+        if self.plain {
+            return self.reset(new, self.lang);
+        }
         let Some(ch) = line_change(&self.text, new) else { return Patch::default() };
         let old_count = self.line_count();
         let old_errors = std::mem::take(&mut self.errors);
@@ -197,6 +248,9 @@ impl Doc {
 
     /// New parse errors: the lines whose marks changed are redrawn.
     pub fn set_marks(&mut self, marks: &[Mark]) -> Patch {
+        if self.plain {
+            return Patch::default();
+        }
         let mut errors: BTreeMap<u32, Vec<(u32, String)>> = BTreeMap::new();
         let last = self.line_count() as u32;
         for m in marks {
@@ -210,6 +264,9 @@ impl Doc {
 
     /// New highlighted lines (1-based).
     pub fn set_active(&mut self, lines: &[u32]) -> Patch {
+        if self.plain {
+            return Patch::default();
+        }
         let active: BTreeSet<u32> = lines.iter().copied().filter(|&l| l >= 1).collect();
         let touched: BTreeSet<u32> = self.active.symmetric_difference(&active).copied().collect();
         self.active = active;
@@ -245,6 +302,9 @@ impl Doc {
 
     /// Both layers drawn from scratch (what the patches must add up to).
     pub fn full(&self) -> (Vec<String>, Vec<String>) {
+        if self.plain {
+            return (Vec::new(), Vec::new());
+        }
         (self.all_rows(Doc::code_row), self.all_rows(Doc::gutter_row))
     }
 }
@@ -400,6 +460,30 @@ mod tests {
         rig.edit("@main {");
         let p = rig.doc.reset("@main", Lang::Sil);
         rig.apply(&p);
+    }
+
+    #[test]
+    fn a_text_too_long_to_colour_empties_both_layers_and_comes_back() {
+        let mut rig = Rig::new(&program(20));
+        rig.marks(&[mark(2, 3, "m")]);
+        let huge = program(PLAIN_ABOVE / 20);
+        assert!(huge.len() > PLAIN_ABOVE);
+        let p = rig.edit(&huge);
+        assert!(rig.doc.is_plain() && rig.code.is_empty() && rig.gutter.is_empty(), "{:?}", p.code.len());
+        assert_eq!(rig.doc.text(), huge);
+        // While plain, edits, marks and highlights draw nothing at all.
+        assert!(rig.edit(&format!("{huge}x")).is_empty());
+        assert!(rig.marks(&[mark(1, 1, "the program is too long")]).is_empty());
+        assert!(rig.active(&[1, 2]).is_empty());
+        let p = rig.doc.reset(&huge, Lang::Sil);
+        assert!(p.is_empty());
+        // Back under the limit: everything is drawn again.
+        rig.edit(&program(3));
+        assert!(!rig.doc.is_plain() && rig.code.len() == 6);
+        rig.edit(&huge);
+        let p = rig.doc.reset(&program(2), Lang::Bril);
+        rig.apply(&p);
+        assert_eq!(rig.code.len(), 5);
     }
 
     #[test]

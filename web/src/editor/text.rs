@@ -63,6 +63,40 @@ pub fn line_starts(text: &str) -> Vec<usize> {
     std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect()
 }
 
+/// The byte offset of UTF-16 offset `at` (what a textarea's selection counts) in `text`,
+/// clamped to the text and to a character boundary.
+pub fn utf16_to_byte(text: &str, at: u32) -> usize {
+    let mut units = 0u32;
+    for (i, c) in text.char_indices() {
+        if units >= at {
+            return i;
+        }
+        units += c.len_utf16() as u32;
+    }
+    text.len()
+}
+
+/// What the editor shows of a text too long to hold in its textarea: the first lines (at
+/// most `max_lines` and about `max_bytes`), then how much is not shown.
+pub fn preview(text: &str, max_lines: usize, max_bytes: usize) -> String {
+    let mut end = text.match_indices('\n').nth(max_lines.saturating_sub(1)).map_or(text.len(), |(i, _)| i + 1);
+    end = end.min(max_bytes).min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let shown = &text[..end];
+    let rest = text[end..].matches('\n').count() + usize::from(!text[end..].is_empty() && !text.ends_with('\n'));
+    if end == text.len() {
+        return shown.to_string();
+    }
+    let mut out = shown.to_string();
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&format!("… and {rest} more line{} ({} KiB in all), not shown\n", if rest == 1 { "" } else { "s" }, text.len() >> 10));
+    out
+}
+
 /// The UTF-16 offset (what a textarea counts) of byte offset `at` of `text` (clamped).
 pub fn byte_to_utf16(text: &str, at: u32) -> u32 {
     let mut at = (at as usize).min(text.len());
@@ -168,6 +202,17 @@ mod tests {
         assert_eq!(utf16_offset(text, 99, 1), 13);
         assert_eq!(utf16_offset(text, 0, 0), 0);
         assert_eq!(utf16_offset("", 5, 5), 0);
+    }
+
+    #[test]
+    fn a_preview_shows_the_first_lines_and_counts_the_rest() {
+        let text = "a\nb\nc\nd\n";
+        assert_eq!(preview(text, 2, 100), "a\nb\n… and 2 more lines (0 KiB in all), not shown\n");
+        assert_eq!(preview(text, 10, 100), text);
+        assert_eq!(preview("ab漢字", 1, 4), "ab\n… and 1 more line (0 KiB in all), not shown\n");
+        assert_eq!(utf16_to_byte("ab漢🙂x", 3), 5);
+        assert_eq!(utf16_to_byte("ab漢🙂x", 5), 9);
+        assert_eq!(utf16_to_byte("ab", 9), 2);
     }
 
     #[test]

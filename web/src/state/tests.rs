@@ -105,6 +105,28 @@ fn a_huge_text_is_refused_with_a_message_not_analysed() {
     assert_eq!(t.marks.len(), 1);
     assert!(t.marks[0].message.contains("KiB"), "{}", t.marks[0].message);
     assert!(t.analysis.is_ok(), "the last good program stays");
+    assert!(t.is_stale() && t.program.as_ref().is_some_and(|p| p.source == TWO_FUNCS));
+    assert_eq!(t.doc.source.len(), crate::program::MAX_SOURCE_BYTES + 1, "the text stays in the editor");
+    // The language is not guessed from such a text (nothing reads it).
+    let sil_ish = "sil @f : $() -> () {\n".repeat(crate::program::MAX_SOURCE_BYTES / 20 + 1);
+    assert_eq!(s.apply(Action::Edit(sil_ish)).doc.lang, Lang::Bril);
+}
+
+#[test]
+fn the_file_name_follows_the_text() {
+    let s = State::default().apply(Action::LoadExample("loop".into()));
+    assert_eq!(s.doc.file, "loop.bril");
+    // An edit keeps the name.
+    let edited = s.doc.source.replacen("\n", "\n# a comment\n", 1);
+    assert_eq!(s.apply(Action::Edit(edited)).doc.file, "loop.bril");
+    // A SIL program pasted over it is an untitled SIL file, in the errors too.
+    let sil = "sil_stage canonical\n\nsil @f : $@convention(thin) () -> () {\nbb0:\n  %0 = tuple ()\n  return %0 : $()\n  bogus\n}\n";
+    let t = s.apply(Action::Edit(sil.into()));
+    assert_eq!((t.doc.lang, t.doc.file.as_str()), (Lang::Sil, "untitled.sil"));
+    assert!(t.error_text.as_deref().is_some_and(|e| e.starts_with("untitled.sil:")), "{:?}", t.error_text);
+    // Another Bril program pasted over it is untitled too.
+    let t = s.apply(Action::Edit(TWO_FUNCS.into()));
+    assert_eq!((t.doc.lang, t.doc.file.as_str()), (Lang::Bril, "untitled.bril"));
 }
 
 #[test]

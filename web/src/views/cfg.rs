@@ -2,7 +2,7 @@
 //! a line to select its instruction.
 
 use super::ViewProps;
-use crate::graph::Decor;
+use crate::graph::{Decor, EdgeKind};
 use crate::graph_view::GraphView;
 use crate::state::Action;
 use std::rc::Rc;
@@ -33,11 +33,22 @@ pub fn cfg_view(props: &ViewProps) -> Html {
             dispatch.emit(Action::SelectInst(inst));
         })
     };
+    let blocks = a.function.layout.len();
+    // The legend says what the edges of this function are: true/false sides of conditional
+    // branches, and labels on the edges of multi-way terminators (cases, normal/error).
+    let two_way = cg.graph.edges.iter().any(|e| e.kind == EdgeKind::True);
+    let named = cg.graph.edges.iter().any(|e| !e.label.is_empty());
     html! {
         <>
             <h2>
-                { format!("CFG of @{} · {} blocks · branch edges: ", a.function.name, a.function.layout.len()) }
-                <span class="legend-true">{ "true" }</span>{ " / " }<span class="legend-false">{ "false" }</span>
+                { format!("CFG of @{} · {blocks} block{}", a.function.name, if blocks == 1 { "" } else { "s" }) }
+                if two_way {
+                    { " · branch edges: " }
+                    <span class="legend-true">{ "true" }</span>{ " / " }<span class="legend-false">{ "false" }</span>
+                }
+                if named {
+                    <span class="legend-named">{ " · switch, cast and try edges: labelled with their case or outcome" }</span>
+                }
             </h2>
             <GraphView graph={cg.graph.clone()} decor={Rc::new(decor)} {onselect} {onselectline}
                 title={format!("cfg-{}", a.function.name)} />

@@ -125,7 +125,7 @@ pub fn types_view(props: &ViewProps) -> Html {
 
     let summary = html! {
         <p class="types-summary" role="status">
-            { format!("{} types: ", ft.rows.len()) }
+            { format!("{} type{}: ", ft.rows.len(), if ft.rows.len() == 1 { "" } else { "s" }) }
             { for counts.iter().map(|(c, n)| html! {
                 <span class="types-count">{ badge(*c) }{ format!(" {n}") }</span>
             }) }

@@ -37,12 +37,12 @@ pub fn list(items: &[String]) -> String {
 fn round_text(f: &Function, r: &AvailRound, k: usize, n: usize) -> String {
     let head = format!("Available copies, round {k} of {n}: ");
     let blocks = |cs: &[super::trace::SetChange]| list(&cs.iter().map(|c| f.block_in_code(c.block)).collect::<Vec<_>>());
-    if !r.ins.is_empty() {
-        format!("{head}in-set changed in {}", blocks(&r.ins))
-    } else if !r.outs.is_empty() {
-        format!("{head}no in-set changed; out-set changed in {}", blocks(&r.outs))
-    } else {
-        format!("{head}nothing changed — the fixpoint is reached")
+    // Every set the table marks changed is named: the in-sets and the out-sets.
+    match (r.ins.is_empty(), r.outs.is_empty()) {
+        (true, true) => format!("{head}nothing changed — the fixpoint is reached"),
+        (false, true) => format!("{head}in-set changed in {}", blocks(&r.ins)),
+        (true, false) => format!("{head}no in-set changed; out-set changed in {}", blocks(&r.outs)),
+        (false, false) => format!("{head}in-set changed in {}; out-set changed in {}", blocks(&r.ins), blocks(&r.outs)),
     }
 }
 

@@ -52,7 +52,7 @@ pub use pass::{Lcm, LCM_PASS};
 pub use predicates::{BitChange, Fixpoint, PerBlock, Pred, Predicates};
 pub use replay::{Cell, Snapshot};
 pub use split::{SplitEdge, Splits};
-pub use steps::{fixpoint, name_list, stage_info, LcmSteps, Pos, StageInfo};
+pub use steps::{fixpoint, marked, name_list, stage_info, LcmSteps, Pos, StageInfo};
 pub use trace::{BlockInfo, Edit, Point, PredValues, Step, Temp, Trace};
 
 use crate::entity::EntityVec;

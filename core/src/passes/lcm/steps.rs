@@ -7,7 +7,7 @@
 
 use super::predicates::{BitChange, Fixpoint, Pred};
 use super::trace::{Edit, Step};
-use super::LcmOutput;
+use super::{ExprId, LcmOutput, Snapshot};
 use crate::ir::BlockId;
 use crate::steps::Steps;
 use serde::Serialize;
@@ -84,6 +84,22 @@ pub fn name_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
     s
 }
 
+/// The changed cells of `snap` (the table of one expression at one step), by predicate in
+/// table order, each with the value the cells now hold and their rows in table order: what
+/// the table highlights and [`LcmSteps::describe_for`] names. The cells of one predicate
+/// that a step changes all hold the same value (a fixpoint only clears bits; a one-shot
+/// step marks the cells that differ from the predicate's initial value).
+pub fn marked(out: &LcmOutput, snap: &Snapshot) -> Vec<(Pred, bool, Vec<usize>)> {
+    snap.current
+        .iter()
+        .filter_map(|&p| {
+            let rows: Vec<usize> = (0..out.trace.blocks.len()).filter(|&r| snap.cell(r, p).changed).collect();
+            let value = rows.first().and_then(|&r| snap.cell(r, p).value)?;
+            Some((p, value, rows))
+        })
+        .collect()
+}
+
 /// The LCM step list: one description per step ([`Steps`]) and where each step is in the
 /// trace ([`Pos`]), which [`LcmOutput::snapshot`] and the drawings replay to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -115,7 +131,7 @@ impl LcmSteps {
                 Some(fp) if !fp.rounds.is_empty() => {
                     for r in 0..fp.rounds.len() {
                         positions.push(Pos::Stage { stage: i, round: Some(r) });
-                        texts.push(round_text(&head, &info, fp, r, &name, &rank));
+                        texts.push(round_text(&head, &info, fp, r, &name, &rank, t.exprs.len()));
                     }
                 }
                 Some(_) => {
@@ -152,6 +168,65 @@ impl LcmSteps {
     /// The one-line description of step `k` (clamped).
     pub fn describe(&self, k: usize) -> &str {
         self.texts.describe(k)
+    }
+
+    /// The description of step `k` for expression `e` alone: what the predicate table of
+    /// `e` ([`LcmOutput::snapshot`]) shows at that step. The blocks it names are exactly the
+    /// cells that table marks changed ([`marked`]), from the same snapshot; steps without
+    /// predicates (1 and 7) and step 0 are described as for every expression.
+    pub fn describe_for(&self, out: &LcmOutput, k: usize, e: ExprId) -> String {
+        let k = k.min(self.len().saturating_sub(1));
+        let pos = self.pos(k);
+        let Pos::Stage { stage, round } = pos else { return self.describe(k).to_string() };
+        let Some(step) = out.trace.steps.get(stage) else { return self.describe(k).to_string() };
+        let info = stage_info(step);
+        if info.preds.is_empty() {
+            return self.describe(k).to_string();
+        }
+        let expr = out.trace.exprs.get(e.0 as usize).map_or("", String::as_str);
+        let snap = out.snapshot(pos, e);
+        let parts = marked(out, &snap)
+            .into_iter()
+            .map(|(p, value, rows)| {
+                let names = name_list(rows.iter().map(|&r| out.trace.blocks[r].name.as_str()));
+                match (round.is_some(), value) {
+                    // A greatest fixpoint only clears bits.
+                    (true, false) => format!("{p} drops to 0 in {names}"),
+                    _ => format!("{p} is {} in {names}", u8::from(value)),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        let head = format!("Step {} ({})", info.number, info.name);
+        match (fixpoint(step), round) {
+            (Some(fp), Some(r)) => {
+                let n = fp.rounds.len();
+                let start = if r == 0 { format!(", from all 1 in {}", info.order.unwrap_or("order")) } else { String::new() };
+                let head = format!("{head}, round {} of {n}{start}", r + 1);
+                if fp.rounds.get(r).is_none_or(Vec::is_empty) {
+                    format!("{head}: nothing changed — the fixpoint is reached")
+                } else if parts.is_empty() {
+                    format!("{head}: no bit of {expr} changed (other expressions' bits did)")
+                } else {
+                    format!("{head}: for {expr}, {parts}")
+                }
+            }
+            _ => {
+                let from = match step {
+                    Step::Local { .. } => ", from each block's own instructions",
+                    Step::Earliest { .. } => ", from the safety bits",
+                    Step::Latest { .. } => ", from the delay bits",
+                    _ => "",
+                };
+                let head = format!("{head}{from}");
+                let computed = info.preds.iter().map(|p| p.name()).collect::<Vec<_>>().join(" and ");
+                if parts.is_empty() {
+                    format!("{head}: for {expr}, {computed} keep their initial values in every block")
+                } else {
+                    format!("{head}: for {expr}, {parts}")
+                }
+            }
+        }
     }
 
     /// The description of step `k` without what it found (`Step 3 (down-safety), round 2
@@ -193,7 +268,11 @@ fn round_text(
     r: usize,
     name: &dyn Fn(BlockId) -> String,
     rank: &HashMap<BlockId, usize>,
+    exprs: usize,
 ) -> String {
+    // This text covers every expression; the view of one expression says what changed for
+    // it ([`LcmSteps::describe_for`]).
+    let all = if exprs > 1 { format!(" (over all {exprs} expressions)") } else { String::new() };
     let n = fp.rounds.len();
     let changes: &[BitChange] = fp.rounds.get(r).map_or(&[], Vec::as_slice);
     let start = if r == 0 { format!(", from all true in {}", info.order.unwrap_or("order")) } else { String::new() };
@@ -210,7 +289,7 @@ fn round_text(
             parts.push(format!("{p} {verb}{}", name_list(blocks.iter().map(String::as_str))));
         }
     }
-    format!("{head}, round {} of {n}{start}: {}", r + 1, parts.join("; "))
+    format!("{head}, round {} of {n}{start}: {}{all}", r + 1, parts.join("; "))
 }
 
 fn stage_text(head: &str, out: &LcmOutput, step: &Step, name: &dyn Fn(BlockId) -> String) -> String {

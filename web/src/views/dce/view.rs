@@ -111,8 +111,13 @@ pub fn dce_view(props: &ViewProps) -> Html {
     let header = html! {
         <div class="dce-head">
             <h2>
-                { format!("DCE of @{} · {} → {} instructions", f.name, stats.insts_before, stats.insts_after) }
-                if stats.branches_rewritten > 0 { { format!(" · {} branch(es) rewritten", stats.branches_rewritten) } }
+                { format!(
+                    "DCE of @{} · {} → {} instruction{}",
+                    f.name, stats.insts_before, stats.insts_after, if stats.insts_after == 1 { "" } else { "s" }
+                ) }
+                if stats.branches_rewritten > 0 {
+                    { format!(" · {} branch{} rewritten", stats.branches_rewritten, if stats.branches_rewritten == 1 { "" } else { "es" }) }
+                }
             </h2>
             <span class="dce-legend">
                 <span class="lg live">{ "live" }</span>

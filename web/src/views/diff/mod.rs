@@ -157,6 +157,8 @@ fn stages_table(rows: &[StageRun]) -> Html {
                         "behaves differently!".to_string()
                     } else if k == 0 {
                         String::new()
+                    } else if r.outcome.failure.is_some() {
+                        "fails as the input does".to_string()
                     } else if n == first {
                         "same behaviour, as many".to_string()
                     } else if n < first {
@@ -179,21 +181,8 @@ fn stages_table(rows: &[StageRun]) -> Html {
 }
 
 fn verdict(r: &Runs) -> Html {
-    let (b, a) = (r.before.dyn_inst, r.after.dyn_inst);
-    let saved = if b > 0 && a <= b {
-        format!(" · {:.0}% fewer instructions", 100.0 * (b - a) as f64 / b as f64)
-    } else if a > b {
-        format!(" · {} more instructions", a - b)
-    } else {
-        String::new()
-    };
-    if r.before.limited || r.after.limited {
-        html! { <span class="verdict unknown">{ "A run hit a limit: nothing to compare" }</span> }
-    } else if r.agree() {
-        html! { <span class="verdict same">{ format!("Same behaviour{saved}") }</span> }
-    } else {
-        html! { <span class="verdict differ">{ "The two runs differ!" }</span> }
-    }
+    let (kind, text) = r.verdict();
+    html! { <span class={classes!("verdict", kind)}>{ text }</span> }
 }
 
 fn outcome_box(id: &'static str, title: &str, o: Option<&Outcome>) -> Html {

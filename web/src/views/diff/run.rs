@@ -25,6 +25,8 @@ pub struct Outcome {
     pub error: Option<String>,
     /// The run was cut by a limit: it says nothing about the program.
     pub limited: bool,
+    /// The error without its place (what two runs of different texts can share).
+    pub failure: Option<String>,
 }
 
 /// Both runs and whether they agree.
@@ -40,6 +42,34 @@ impl Runs {
         let (b, a) = (&self.before, &self.after);
         b.stdout == a.stdout && b.returned == a.returned && b.error.is_some() == a.error.is_some()
     }
+
+    /// The comparison in words, and its kind (`same`, `differ`, `unknown`, `unknown fail`: CSS classes
+    /// of the verdict). Two runs that fail are never "the same behaviour": they are said to fail, and
+    /// how.
+    pub fn verdict(&self) -> (&'static str, String) {
+        let (b, a) = (&self.before, &self.after);
+        if b.limited || a.limited {
+            return ("unknown", "A run hit a limit: nothing to compare".to_string());
+        }
+        if !self.agree() {
+            return ("differ", "The two runs differ!".to_string());
+        }
+        match (&b.failure, &a.failure) {
+            (Some(x), Some(y)) if x == y => ("unknown fail", format!("Both runs fail with the same error: {x}")),
+            (Some(x), Some(y)) => ("unknown fail", format!("Both runs fail, with different errors: before, {x}; after, {y}")),
+            _ => {
+                let (nb, na) = (b.dyn_inst, a.dyn_inst);
+                let saved = if nb > 0 && na <= nb {
+                    format!(" · {:.0}% fewer instructions", 100.0 * (nb - na) as f64 / nb as f64)
+                } else if na > nb {
+                    format!(" · {} more instruction{}", na - nb, if na - nb == 1 { "" } else { "s" })
+                } else {
+                    String::new()
+                };
+                ("same", format!("Same behaviour{saved}"))
+            }
+        }
+    }
 }
 
 fn outcome(r: RunResult, file: &SourceFile) -> Outcome {
@@ -51,7 +81,8 @@ fn outcome(r: RunResult, file: &SourceFile) -> Outcome {
             r.render_error(file).unwrap_or_else(|| format!("error: {}", e.kind))
         }
     });
-    Outcome { stdout: r.stdout, dyn_inst: r.dyn_inst, returned: r.returned, error, limited }
+    let failure = r.error.as_ref().map(|e| e.kind.to_string());
+    Outcome { stdout: r.stdout, dyn_inst: r.dyn_inst, returned: r.returned, error, limited, failure }
 }
 
 /// Runs one module: Bril from `@main`, SIL the function `function`, with `args`.
@@ -197,6 +228,14 @@ mod tests {
         let e = r.before.error.as_deref().unwrap();
         assert!(e.starts_with("div.bril:4:"), "the error points at the line: {e}");
         assert!(e.contains("division by zero"));
+        // Both fail the same way: said so, never "Same behaviour".
+        let (kind, text) = r.verdict();
+        assert_eq!(kind, "unknown fail");
+        assert!(text.starts_with("Both runs fail with the same error: ") && text.contains("division by zero"), "{text}");
+        let r = both(Lang::Sil, "dead1.sil", include_str!("../../../../core/tests/golden/dce/seed_dead1.sil"), "dce", Some("1"));
+        assert!(r.verdict().1.starts_with("Both runs fail"), "{:?}", r.verdict());
+        let r = both(Lang::Bril, "loop.bril", include_str!("../../../../static/examples/loop.bril"), "dce", None);
+        assert!(r.verdict().1.starts_with("Same behaviour"), "{:?}", r.verdict());
     }
 
     #[test]

@@ -189,3 +189,81 @@ fn the_graph_shows_the_current_bits_split_blocks_and_the_right_function() {
     assert!(d7.line(nb, 0).contains("inserted"));
     assert_eq!(d7.node(nb).unwrap().exit[0].text, "XLatest 1");
 }
+
+/// What a reader takes from a one-expression step sentence: each predicate named with its
+/// value, the block names listed, and how many more are counted (`and 3 more`).
+fn named_in(text: &str, expr: &str) -> Vec<(String, bool, Vec<String>, usize)> {
+    let Some((_, list)) = text.split_once(&format!(": for {expr}, ")) else { return Vec::new() };
+    list.split("; ")
+        .filter_map(|part| {
+            let (pred, rest) = part.split_once(' ')?;
+            let (value, names) = match rest.strip_prefix("drops to 0 in ") {
+                Some(n) => (false, n),
+                None => {
+                    let (v, n) = rest.strip_prefix("is ")?.split_once(" in ")?;
+                    (v == "1", n)
+                }
+            };
+            let (names, more) = match names.rsplit_once(" and ") {
+                Some((n, m)) => (n, m.trim_end_matches(" more").parse().ok()?),
+                None => (names, 0),
+            };
+            Some((pred.to_string(), value, names.split(", ").map(str::to_string).collect(), more))
+        })
+        .collect()
+}
+
+/// Every step of every LCM example of the gallery (Bril and SIL), every expression: the step
+/// bar's sentence names exactly the cells the table marks changed, with their values.
+#[test]
+fn every_gallery_step_sentence_names_the_cells_its_table_marks() {
+    use crate::examples::EXAMPLES;
+    use crate::state::{Action, State, StepCmd, Tab};
+    let mut checked = 0;
+    let mut sil = 0;
+    for ex in EXAMPLES.iter() {
+        let s = State::default().apply(Action::LoadExample(ex.id.into())).apply(Action::SelectTab(Tab::pass("lcm")));
+        let functions = s.program.as_ref().map(|p| p.function_names()).unwrap_or_default();
+        for f in functions {
+            let s = s.apply(Action::SelectFunction(f.clone()));
+            let Ok(a) = &s.analysis else { continue };
+            let Ok((out, steps)) = super::run(a) else { continue };
+            for e in out.exprs.keys() {
+                let expr = out.trace.exprs[e.0 as usize].clone();
+                let s = s.apply(Action::SelectExpr(Some(expr.clone())));
+                for k in 0..steps.len() {
+                    let s = s.apply(Action::Step(StepCmd::To(k)));
+                    let text = s.step_text();
+                    let snap = out.snapshot(steps.pos(k), e);
+                    let where_ = format!("{} @{f} {expr} step {k}: {text}", ex.id);
+                    let mut marked: Vec<(Pred, Vec<&str>)> = Vec::new();
+                    for p in Pred::ALL {
+                        let rows: Vec<&str> = out
+                            .trace
+                            .blocks
+                            .iter()
+                            .enumerate()
+                            .filter(|&(r, _)| snap.cell(r, p).changed)
+                            .map(|(_, b)| b.name.as_str())
+                            .collect();
+                        if !rows.is_empty() {
+                            marked.push((p, rows));
+                        }
+                    }
+                    let named = named_in(&text, &expr);
+                    assert_eq!(named.len(), marked.len(), "{where_}");
+                    for ((pred, value, names, more), (p, rows)) in named.iter().zip(&marked) {
+                        assert_eq!(pred, p.name(), "{where_}");
+                        assert_eq!(names.len() + more, rows.len(), "{where_}");
+                        assert_eq!(names.iter().map(String::as_str).collect::<Vec<_>>(), rows[..names.len()], "{where_}");
+                        let r = row(out, rows[0]);
+                        assert_eq!(snap.cell(r, *p).value, Some(*value), "{where_}");
+                    }
+                    checked += 1;
+                    sil += usize::from(ex.lang == optlab_core::Lang::Sil);
+                }
+            }
+        }
+    }
+    assert!(checked > 500 && sil > 100, "{checked} steps checked, {sil} of SIL");
+}

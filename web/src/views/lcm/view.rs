@@ -182,7 +182,7 @@ fn stage_strip(c: &Ctx, dispatch: &Callback<Action>) -> Html {
             (Some(fp), Pos::Stage { stage, round: Some(r) }) if stage == i => {
                 format!("round {}/{}", r + 1, fp.rounds.len())
             }
-            (Some(fp), _) => format!("{} rounds", fp.rounds.len()),
+            (Some(fp), _) => format!("{} round{}", fp.rounds.len(), if fp.rounds.len() == 1 { "" } else { "s" }),
             (None, _) => String::new(),
         };
         let onclick = dispatch.reform(move |_| Action::Step(StepCmd::To(first)));

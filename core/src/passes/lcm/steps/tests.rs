@@ -186,3 +186,78 @@ fn split_blocks_and_their_removal_are_described() {
     let removed = o.moved().is_empty() || steps.describe(steps.len() - 1).contains("removed again");
     assert!(removed, "{}", steps.describe(steps.len() - 1));
 }
+
+/// What a reader takes from a one-expression sentence: each predicate it names with the
+/// value it gives, the block names listed, and how many more it counts (`and 3 more`).
+fn named_in(text: &str, expr: &str) -> Vec<(String, bool, Vec<String>, usize)> {
+    let Some((_, list)) = text.split_once(&format!(": for {expr}, ")) else { return Vec::new() };
+    list.split("; ")
+        .filter_map(|part| {
+            let (pred, rest) = part.split_once(' ')?;
+            let (value, names) = if let Some(n) = rest.strip_prefix("drops to 0 in ") {
+                (false, n)
+            } else {
+                let (v, n) = rest.strip_prefix("is ")?.split_once(" in ")?;
+                (v == "1", n)
+            };
+            let (names, more) = match names.rsplit_once(" and ") {
+                Some((n, m)) => (n, m.trim_end_matches(" more").parse().ok()?),
+                None => (names, 0),
+            };
+            Some((pred.to_string(), value, names.split(", ").map(str::to_string).collect(), more))
+        })
+        .collect()
+}
+
+/// The sentence of every step of every expression names exactly the cells its table marks
+/// changed, with the values the table shows (the seed example, the awkward cases, generated
+/// programs).
+#[test]
+fn each_expressions_sentence_names_exactly_the_cells_its_table_marks() {
+    for o in samples() {
+        let steps = o.steps();
+        for k in 0..steps.len() {
+            for e in o.exprs.keys() {
+                let text = steps.describe_for(&o, k, e);
+                let snap = o.snapshot(steps.pos(k), e);
+                let marked = marked(&o, &snap);
+                let changed = snap.rows.iter().flatten().filter(|c| c.changed).count();
+                assert_eq!(changed, marked.iter().map(|m| m.2.len()).sum::<usize>(), "{text}");
+                if snap.current.is_empty() {
+                    assert_eq!(changed, 0, "{text}");
+                    assert_eq!(text, steps.describe(k));
+                    continue;
+                }
+                let named = named_in(&text, &o.trace.exprs[e.0 as usize]);
+                assert_eq!(named.len(), marked.len(), "{text}");
+                for ((pred, value, names, more), (p, v, rows)) in named.iter().zip(&marked) {
+                    assert_eq!(pred, p.name(), "{text}");
+                    assert_eq!(value, v, "{text}");
+                    for &r in rows {
+                        assert_eq!(snap.cell(r, *p).value, Some(*v), "{text}");
+                    }
+                    let want: Vec<&str> = rows.iter().map(|&r| o.trace.blocks[r].name.as_str()).collect();
+                    assert_eq!(names.len() + more, want.len(), "{text}");
+                    assert_eq!(names.iter().map(String::as_str).collect::<Vec<_>>(), want[..names.len()], "{text}");
+                }
+            }
+        }
+    }
+}
+
+/// The article's example, step 3's first round: the sentence of `add a b` names the blocks
+/// the table outlines, not those where another expression's bits changed.
+#[test]
+fn the_seed_examples_first_down_safety_round_names_the_tables_cells() {
+    let o = lcm_of(SEED13);
+    let steps = o.steps();
+    let e = o.expr_by_text("add a b").expect("the seed's expression");
+    let k = steps.first_of(stage_of(&o, Pred::NdSafe)).unwrap();
+    let text = steps.describe_for(&o, k, e);
+    assert!(text.starts_with("Step 3 (down-safety), round 1 of "), "{text}");
+    assert!(text.contains(", from all 1 in postorder: for add a b, NdSafe drops to 0 in "), "{text}");
+    let snap = o.snapshot(steps.pos(k), e);
+    let marked_nd = (0..o.trace.blocks.len()).filter(|&r| snap.cell(r, Pred::NdSafe).changed).count();
+    let named = named_in(&text, "add a b");
+    assert_eq!(named[0].2.len() + named[0].3, marked_nd, "{text}");
+}
