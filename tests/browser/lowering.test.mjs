@@ -132,6 +132,35 @@ test('a function that is already lowered is refused with the reason; the thunk g
   assert.deepEqual(errors, []);
 });
 
+const CAST = `sil_stage raw
+
+import Builtin
+
+sil [ossa] @cast : $@convention(thin) <T> (@in T) -> @out T {
+bb0(%0 : @owned $T):
+  %1 = unchecked_bitwise_cast %0 : $T to $T
+  %2 = copy_value %1 : $T
+  destroy_value %0 : $T
+  return %2 : $T
+}
+`;
+
+test('an instruction AddressLowering does not lower yet: the refusal names it and marks its line', async () => {
+  const { page, errors } = env;
+  await openExample(page, 'identity', '@identity_opaque');
+  await page.waitForSelector('.lw-view', WAIT);
+  await page.fill('#source', CAST);
+  await page.waitForFunction(() => document.querySelector('.lw-head h2')?.textContent.includes('@cast'), null, WAIT);
+  await page.waitForSelector('.lw-refused', WAIT);
+  assert.match(await page.textContent('.lw-refused'), /@cast is not lowered: unchecked_bitwise_cast on an address-only value/);
+  assert.match(await page.textContent('.lw-refused-at'), /\(in bb0\): %1 = unchecked_bitwise_cast %0 : \$T to \$T/);
+  assert.match(await page.textContent('.lw-input .lw-line.lw-refused-line'), /unchecked_bitwise_cast/);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await screenshot(page, 'lowering-refused');
+  await page.setViewportSize({ width: 1400, height: 900 });
+  assert.deepEqual(errors, []);
+});
+
 test('the step 2 stack slot of the redundant copy is on the lowered CFG', async () => {
   const { page, errors } = env;
   await openExample(page, 'redundant-copy', '@needed_copy');

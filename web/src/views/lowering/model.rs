@@ -5,8 +5,9 @@
 use crate::cfg_graph::CfgGraph;
 use crate::graph::{Badge, Decor};
 use optlab_core::passes::address_lowering::{rewrite_at_step, step_of_rewrite};
-use optlab_core::sil::lowering::{Lowering, Storage};
-use optlab_core::{Function, ValueId};
+use crate::program::Analysis;
+use optlab_core::sil::lowering::{lower, Lowering, Storage};
+use optlab_core::{Function, InstId, ValueId};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The phase a step of the step bar is in.
@@ -45,6 +46,16 @@ impl Phase {
 
 fn last_rewrite(l: &Lowering) -> Option<usize> {
     (0..l.rewrites.len()).rev().find(|&k| step_of_rewrite(l, k).is_some())
+}
+
+/// The instruction that stopped AddressLowering on the analysed function, if it was refused
+/// at one. The pass contract keeps only the message; core's refusal names the instruction, so
+/// the view asks core again (a refused function stops early: this is cheap).
+pub fn refused_at(a: &Analysis) -> Option<InstId> {
+    if super::result(a).is_some() {
+        return None;
+    }
+    lower(&a.function, a.types(&a.function), &a.type_env.decls).err()?.inst
 }
 
 /// The CSS class of a storage kind (the colour of its chip; the legend names each).
@@ -371,6 +382,29 @@ mod tests {
         assert!(n.entry[0].title.contains("holds %copy"), "{}", n.entry[0].title);
         assert_eq!(n.lines.values().filter(|c| c.contains("lw-alloc")).count(), 1);
         assert_eq!(n.lines.values().filter(|c| c.contains("lw-dealloc")).count(), 1);
+    }
+
+    #[test]
+    fn a_refusal_names_its_instruction() {
+        let text = "sil_stage raw\n\nimport Builtin\n\n\
+sil [ossa] @cast : $@convention(thin) <T> (@in T) -> @out T {\n\
+bb0(%0 : @owned $T):\n\
+  %1 = unchecked_bitwise_cast %0 : $T to $T\n\
+  %2 = copy_value %1 : $T\n\
+  destroy_value %0 : $T\n\
+  return %2 : $T\n\
+}\n";
+        let s = crate::state::State::default().apply(crate::state::Action::Edit(text.into()));
+        let a = s.analysis.as_ref().unwrap();
+        assert!(result(a).is_none());
+        let problem = a.run("address-lowering").unwrap().problem().unwrap().to_string();
+        assert!(problem.contains("unchecked_bitwise_cast"), "{problem}");
+        let i = refused_at(a).expect("the cast stopped it");
+        assert!(optlab_core::passes::dce::inst_text(&a.function, i).starts_with("%1 = unchecked_bitwise_cast"));
+        let ok = state("identity", "identity_opaque");
+        assert_eq!(refused_at(ok.analysis.as_ref().unwrap()), None);
+        let already = state("identity", "identity");
+        assert_eq!(refused_at(already.analysis.as_ref().unwrap()), None, "refused, but not at an instruction");
     }
 
     #[test]

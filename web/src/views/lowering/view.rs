@@ -11,7 +11,7 @@ use crate::state::{Action, StepCmd};
 use crate::views::ViewProps;
 use optlab_core::passes::address_lowering::FIRST_REWRITE_STEP;
 use optlab_core::passes::dce::inst_text;
-use optlab_core::sil::lowering::{lower, Lowering};
+use optlab_core::sil::lowering::Lowering;
 use optlab_core::{Function, InstId};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -34,13 +34,7 @@ pub fn lowering_view(props: &ViewProps) -> Html {
         super::result(a)?;
         Some(cfg_graph(&a.run("address-lowering")?.function))
     });
-    let refused_at = use_memo(analysis, |a| {
-        let a = a.as_ref()?;
-        if super::result(a).is_some() {
-            return None;
-        }
-        lower(&a.function, a.types(&a.function), &a.type_env.decls).err()?.inst
-    });
+    let refused_at = use_memo(analysis, |a| a.as_ref().and_then(|a| super::model::refused_at(a)));
 
     let Ok(a) = &s.analysis else { return html! {} };
     let f = &a.function;
