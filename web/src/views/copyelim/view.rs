@@ -39,7 +39,7 @@ pub fn copy_elim_view(props: &ViewProps) -> Html {
         <div class="ce-head">
             <h2>{ format!("Copy elimination on @{}", f.name) }</h2>
             <p class="lw-subtitle">{ rich(SUBTITLE) }</p>
-            <p class="ce-summary" role="status">{ run.summary() }</p>
+            <p class="ce-summary" role="status">{ rich(&run.summary()) }</p>
         </div>
     };
     let Some(r) = super::result(a) else {

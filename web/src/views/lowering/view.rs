@@ -45,7 +45,7 @@ pub fn lowering_view(props: &ViewProps) -> Html {
         <div class="lw-head">
             <h2>{ format!("AddressLowering of @{}", f.name) }</h2>
             <p class="lw-subtitle">{ SUBTITLE }</p>
-            <p class="lw-summary" role="status">{ run.summary() }</p>
+            <p class="lw-summary" role="status">{ rich(&run.summary()) }</p>
         </div>
     };
     let Some(l) = super::result(a) else {
