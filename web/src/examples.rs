@@ -30,6 +30,21 @@ pub struct Example {
     /// File name, used in error messages.
     pub file: &'static str,
     pub source: Source,
+    /// Where the page opens when the example is loaded.
+    pub opens: Opens,
+}
+
+/// What the page shows when an example is loaded: the function the function menu lands on
+/// (`None`: the first with a body) and the tab (`None`: the one the user is on), by slug.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opens {
+    pub function: Option<&'static str>,
+    pub tab: Option<&'static str>,
+}
+
+impl Opens {
+    /// The first function, on the current tab.
+    pub const AS_IS: Opens = Opens { function: None, tab: None };
 }
 
 /// Examples are the same example when their ids are (ids are unique; comparing the
@@ -87,6 +102,7 @@ pub const EXAMPLES: &[Example] = &[
         lang: Lang::Bril,
         file: "loop.bril",
         source: example_file!("loop.bril"),
+        opens: Opens::AS_IS,
     },
     Example {
         id: "diamond",
@@ -95,6 +111,7 @@ pub const EXAMPLES: &[Example] = &[
         lang: Lang::Bril,
         file: "diamond.bril",
         source: example_file!("diamond.bril"),
+        opens: Opens::AS_IS,
     },
     Example {
         id: "partial",
@@ -103,6 +120,7 @@ pub const EXAMPLES: &[Example] = &[
         lang: Lang::Bril,
         file: "partial.bril",
         source: example_file!("partial.bril"),
+        opens: Opens::AS_IS,
     },
     Example {
         id: "lcm-article",
@@ -111,6 +129,7 @@ pub const EXAMPLES: &[Example] = &[
         lang: Lang::Bril,
         file: "lcm_article.bril",
         source: example_file!("lcm_article.bril"),
+        opens: Opens::AS_IS,
     },
     Example {
         id: "loop-invariant",
@@ -119,6 +138,7 @@ pub const EXAMPLES: &[Example] = &[
         lang: Lang::Bril,
         file: "loop_invariant.bril",
         source: example_file!("loop_invariant.bril"),
+        opens: Opens::AS_IS,
     },
     Example {
         id: "lcm-article-sil",
@@ -127,6 +147,7 @@ pub const EXAMPLES: &[Example] = &[
         lang: Lang::Sil,
         file: "lcm_article.sil",
         source: example_file!("lcm_article.sil"),
+        opens: Opens::AS_IS,
     },
     Example {
         id: "loop-invariant-sil",
@@ -135,6 +156,7 @@ pub const EXAMPLES: &[Example] = &[
         lang: Lang::Sil,
         file: "loop_invariant.sil",
         source: example_file!("loop_invariant.sil"),
+        opens: Opens::AS_IS,
     },
     Example {
         id: "functions",
@@ -143,6 +165,7 @@ pub const EXAMPLES: &[Example] = &[
         lang: Lang::Bril,
         file: "functions.bril",
         source: example_file!("functions.bril"),
+        opens: Opens::AS_IS,
     },
     Example {
         id: "dead1",
@@ -151,6 +174,7 @@ pub const EXAMPLES: &[Example] = &[
         lang: Lang::Sil,
         file: "dead1.sil",
         source: example_file!("dead1.sil"),
+        opens: Opens::AS_IS,
     },
     Example {
         id: "control-dependent",
@@ -159,6 +183,7 @@ pub const EXAMPLES: &[Example] = &[
         lang: Lang::Sil,
         file: "control_dependent.sil",
         source: example_file!("control_dependent.sil"),
+        opens: Opens::AS_IS,
     },
     Example {
         id: "infinite-loop",
@@ -167,6 +192,7 @@ pub const EXAMPLES: &[Example] = &[
         lang: Lang::Sil,
         file: "infinite_loop.sil",
         source: example_file!("infinite_loop.sil"),
+        opens: Opens::AS_IS,
     },
     Example {
         id: "dead-block-args",
@@ -175,22 +201,34 @@ pub const EXAMPLES: &[Example] = &[
         lang: Lang::Sil,
         file: "dead_block_args.sil",
         source: example_file!("dead_block_args.sil"),
+        opens: Opens::AS_IS,
     },
     Example {
         id: "identity",
         title: "identity<T>: address-only vs loadable (SIL)",
-        teaches: "One Swift function as address-lowered generic SIL, with opaque values, and specialized to Int.",
+        teaches: "One Swift function as address-lowered generic SIL, with opaque values, and specialized to Int; opens on AddressLowering.",
         lang: Lang::Sil,
         file: "identity.sil",
         source: example_file!("identity.sil"),
+        opens: Opens { function: Some("identity_opaque"), tab: Some("address-lowering") },
     },
     Example {
         id: "witness-thunk",
         title: "A protocol witness thunk (SIL)",
-        teaches: "Reabstraction: a thunk loads @in arguments, calls the concrete method and stores the @out result.",
+        teaches: "Reabstraction: a thunk loads @in arguments, calls the method and stores the @out result; AddressLowering makes the loads.",
         lang: Lang::Sil,
         file: "witness_thunk.sil",
         source: example_file!("witness_thunk.sil"),
+        opens: Opens { function: Some("witness_opaque"), tab: Some("address-lowering") },
+    },
+    Example {
+        id: "redundant-copy",
+        title: "A redundant copy (SIL, opaque values)",
+        teaches: "The proposal's copy elimination: a copy_value removed when three facts hold, and one kept because the third fails.",
+        lang: Lang::Sil,
+        file: "redundant_copy.sil",
+        source: example_file!("redundant_copy.sil"),
+        opens: Opens { function: Some("redundant_copy"), tab: Some("copy-elim") },
     },
     Example {
         id: "type-lowering",
@@ -199,6 +237,7 @@ pub const EXAMPLES: &[Example] = &[
         lang: Lang::Sil,
         file: "type_lowering.sil",
         source: example_file!("type_lowering.sil"),
+        opens: Opens::AS_IS,
     },
     Example {
         id: "ownership",
@@ -207,6 +246,7 @@ pub const EXAMPLES: &[Example] = &[
         lang: Lang::Sil,
         file: "ownership.sil",
         source: example_file!("ownership.sil"),
+        opens: Opens::AS_IS,
     },
     Example {
         id: "stress-200",
@@ -215,6 +255,7 @@ pub const EXAMPLES: &[Example] = &[
         lang: Lang::Bril,
         file: "stress200.bril",
         source: Source::Generated(stress),
+        opens: Opens::AS_IS,
     },
     Example {
         id: "copies",
@@ -223,6 +264,7 @@ pub const EXAMPLES: &[Example] = &[
         lang: Lang::Bril,
         file: "copies.bril",
         source: example_file!("copies.bril"),
+        opens: Opens::AS_IS,
     },
 ];
 

@@ -486,7 +486,10 @@ impl State {
                 if s.doc.is_users() {
                     s.stash = Some(s.doc.clone());
                 }
-                s.function = None;
+                s.function = ex.opens.function.map(String::from);
+                if let Some(tab) = ex.opens.tab.and_then(Tab::from_slug) {
+                    s.tab = tab;
+                }
                 s.cursors = Cursors::default();
                 s.block = None;
                 s.inst = None;
@@ -494,6 +497,9 @@ impl State {
                 s.types = TypesUi::default();
                 s.reveal = None;
                 s.value = None;
+                // Analysed again even if the text is the same: the example may open on
+                // another function than the one shown.
+                s.program = None;
                 return s.with_doc(Doc::from_example(ex));
             }
             Action::SelectFunction(name) => {

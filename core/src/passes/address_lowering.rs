@@ -53,7 +53,7 @@ impl Pass for AddressLowering {
             Count::of(l.stacks.len(), "alloc_stack", "alloc_stacks"),
             Count::of(count(|s| matches!(s, Storage::Element { .. } | Storage::Into { .. } | Storage::IntoEnum { .. } | Storage::IntoExistential { .. } | Storage::IntoStore { .. })), "projection", "projections"),
             Count::of(count(|s| matches!(s, Storage::Same { .. } | Storage::Cast { .. } | Storage::Address { .. } | Storage::EnumData { .. })), "reused", "reused"),
-            Count::of(l.rewrites.iter().filter(|r| r.after.len() != 1 || r.after.first() != Some(&r.before)).count(), "line rewritten", "lines rewritten"),
+            Count::of(l.rewrites.iter().filter(|r| changes_line(r)).count(), "line rewritten", "lines rewritten"),
         ];
         let steps = Steps::new(step_texts(f, &l));
         PassRun { pass: &LOWERING_INFO, function: l.function.clone(), outcome: Outcome::Ran, detail: Detail::AddressLowering(Box::new(l)), counts, steps }
@@ -74,15 +74,38 @@ pub fn step_texts(f: &Function, l: &lowering::Lowering) -> Vec<String> {
         if roots == 1 { "" } else { "s" },
         if projections == 1 { "" } else { "s" }
     ));
-    for r in &l.rewrites {
-        let changed = r.after.len() != 1 || r.after[0] != r.before;
-        if !changed {
-            continue;
-        }
+    for r in l.rewrites.iter().filter(|r| changes_line(r)) {
         let new = if r.after.is_empty() { "nothing".to_string() } else { r.after.join("; ") };
         out.push(format!("Step 3 in {}: `{}` → `{new}` ({})", r.block, r.before, r.why));
     }
     out
+}
+
+/// Whether step 3 changed this line: an unchanged line (the same single line after) has no
+/// step of its own.
+pub fn changes_line(r: &lowering::Rewrite) -> bool {
+    r.after.len() != 1 || r.after[0] != r.before
+}
+
+/// The steps of step 3, in order: the index into `l.rewrites` that step `FIRST_REWRITE_STEP + k`
+/// shows is `rewrite_steps(l)[k]` (views step through the rewrites with the step texts of
+/// [`step_texts`], which skip the unchanged lines the same way).
+pub fn rewrite_steps(l: &lowering::Lowering) -> Vec<usize> {
+    l.rewrites.iter().enumerate().filter(|(_, r)| changes_line(r)).map(|(k, _)| k).collect()
+}
+
+/// The first step of step 3 (steps 0 and 1 are the assignment and the allocation).
+pub const FIRST_REWRITE_STEP: usize = 2;
+
+/// The rewrite step `step` shows (`None` for the assignment and allocation steps, and past
+/// the last rewrite).
+pub fn rewrite_at_step(l: &lowering::Lowering, step: usize) -> Option<usize> {
+    rewrite_steps(l).get(step.checked_sub(FIRST_REWRITE_STEP)?).copied()
+}
+
+/// The step that shows rewrite `k` (`None` if it left its line unchanged).
+pub fn step_of_rewrite(l: &lowering::Lowering, k: usize) -> Option<usize> {
+    rewrite_steps(l).iter().position(|&r| r == k).map(|p| p + FIRST_REWRITE_STEP)
 }
 
 impl Pass for CopyElim {
@@ -113,5 +136,35 @@ impl Pass for CopyElim {
             steps.push(format!("@{} has no copy_value", f.name));
         }
         PassRun { pass: &COPY_ELIM_INFO, function: r.function.clone(), outcome: Outcome::Ran, detail: Detail::CopyElim(Box::new(r)), counts, steps: Steps::new(steps) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::passes::{run, Analyses, Options};
+
+    /// The step texts and the step ↔ rewrite maps agree: step 2 + k is the k-th changed line.
+    #[test]
+    fn steps_map_to_the_changed_rewrites() {
+        let text = "sil @id : $<T> (@in T) -> @out T {\nbb0(%0 : $T):\n  %1 = copy_value %0 : $T\n  destroy_value %0 : $T\n  %2 = tuple ()\n  return %1 : $T\n}\n";
+        let m = crate::parse::sil::parse("t.sil", text).unwrap_or_else(|d| panic!("{d:?}"));
+        let f = &m.functions[0];
+        let r = run(&ADDRESS_LOWERING_PASS, f, &Analyses::new(f), &Options::default());
+        let Detail::AddressLowering(l) = &r.detail else { panic!("{}", r.summary()) };
+        let steps = rewrite_steps(l);
+        assert_eq!(r.steps.len(), FIRST_REWRITE_STEP + steps.len());
+        assert!(steps.len() < l.rewrites.len(), "`%2 = tuple ()` is unchanged: {:?}", l.rewrites);
+        assert_eq!(rewrite_at_step(l, 0), None);
+        assert_eq!(rewrite_at_step(l, 1), None);
+        assert_eq!(rewrite_at_step(l, r.steps.len()), None);
+        for (k, &i) in steps.iter().enumerate() {
+            let s = FIRST_REWRITE_STEP + k;
+            assert_eq!(rewrite_at_step(l, s), Some(i));
+            assert_eq!(step_of_rewrite(l, i), Some(s));
+            assert!(r.steps.describe(s).contains(&l.rewrites[i].before), "{}", r.steps.describe(s));
+        }
+        let same = l.rewrites.iter().position(|r| !changes_line(r)).expect("an unchanged line");
+        assert_eq!(step_of_rewrite(l, same), None);
     }
 }

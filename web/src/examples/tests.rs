@@ -246,3 +246,29 @@ fn every_example_fits_in_a_permalink() {
         assert_eq!(decode(&link).unwrap(), s, "{}", ex.id);
     }
 }
+
+#[test]
+fn an_example_opens_on_a_function_it_has_and_a_tab_that_exists() {
+    use crate::state::{Action, State, Tab};
+    for ex in EXAMPLES {
+        if let Some(name) = ex.opens.function {
+            assert!(parsed(ex).function(name).is_some_and(|f| !f.is_declaration()), "{}: no body @{name}", ex.id);
+        }
+        if let Some(tab) = ex.opens.tab {
+            assert!(Tab::from_slug(tab).is_some(), "{}: no tab {tab}", ex.id);
+        }
+    }
+    // The opaque-values examples land where AddressLowering and copy elimination have work.
+    let s = State::default().apply(Action::LoadExample("identity".into()));
+    assert_eq!((s.function.as_deref(), s.tab), (Some("identity_opaque"), Tab::pass("address-lowering")));
+    assert_eq!(s.analysis.as_ref().unwrap().run("address-lowering").unwrap().problem(), None);
+    // Loaded again from another of its functions (the same text): back on the opaque one.
+    let again = s.apply(Action::SelectFunction("identity".into())).apply(Action::LoadExample("identity".into()));
+    assert_eq!(again.function.as_deref(), Some("identity_opaque"));
+    assert_eq!(again.analysis.as_ref().unwrap().function.name, "identity_opaque");
+    let s = s.apply(Action::LoadExample("redundant-copy".into()));
+    assert_eq!((s.function.as_deref(), s.tab), (Some("redundant_copy"), Tab::pass("copy-elim")));
+    // An example without a tab of its own keeps the user's.
+    let s = s.apply(Action::SelectTab(Tab::DOM)).apply(Action::LoadExample("loop".into()));
+    assert_eq!((s.function.as_deref(), s.tab), (Some("main"), Tab::DOM));
+}

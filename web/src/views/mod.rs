@@ -6,11 +6,13 @@
 //! one, [`pass::PassView`]: its summary, its steps and its output.
 
 pub mod cfg;
+pub mod copyelim;
 pub mod copyprop;
 pub mod dce;
 pub mod diff;
 pub mod dom;
 pub mod lcm;
+pub mod lowering;
 pub mod ownership;
 pub mod pass;
 pub mod types;
@@ -34,6 +36,8 @@ pub const PASS_VIEWS: &[(&str, Render)] = &[
     ("dce", |p| html! { <dce::DceView ..p.clone() /> }),
     ("lcm", |p| html! { <lcm::LcmView ..p.clone() /> }),
     ("copyprop", |p| html! { <copyprop::CopyPropView ..p.clone() /> }),
+    ("address-lowering", |p| html! { <lowering::LoweringView ..p.clone() /> }),
+    ("copy-elim", |p| html! { <copyelim::CopyElimView ..p.clone() /> }),
 ];
 
 #[function_component(ViewPane)]
