@@ -138,7 +138,7 @@ import Builtin
 
 sil [ossa] @cast : $@convention(thin) <T> (@in T) -> @out T {
 bb0(%0 : @owned $T):
-  %1 = unchecked_bitwise_cast %0 : $T to $T
+  %1 = unchecked_value_cast %0 : $T to $T
   %2 = copy_value %1 : $T
   destroy_value %0 : $T
   return %2 : $T
@@ -152,9 +152,9 @@ test('an instruction AddressLowering does not lower yet: the refusal names it an
   await page.fill('#source', CAST);
   await page.waitForFunction(() => document.querySelector('.lw-head h2')?.textContent.includes('@cast'), null, WAIT);
   await page.waitForSelector('.lw-refused', WAIT);
-  assert.match(await page.textContent('.lw-refused'), /@cast is not lowered: unchecked_bitwise_cast on an address-only value/);
-  assert.match(await page.textContent('.lw-refused-at'), /\(in bb0\): %1 = unchecked_bitwise_cast %0 : \$T to \$T/);
-  assert.match(await page.textContent('.lw-input .lw-line.lw-refused-line'), /unchecked_bitwise_cast/);
+  assert.match(await page.textContent('.lw-refused'), /@cast is not lowered: unchecked_value_cast on an address-only value/);
+  assert.match(await page.textContent('.lw-refused-at'), /\(in bb0\): %1 = unchecked_value_cast %0 : \$T to \$T/);
+  assert.match(await page.textContent('.lw-input .lw-line.lw-refused-line'), /unchecked_value_cast/);
   await page.setViewportSize({ width: 1440, height: 900 });
   await screenshot(page, 'lowering-refused');
   await page.setViewportSize({ width: 1400, height: 900 });

@@ -390,7 +390,7 @@ mod tests {
         let text = "sil_stage raw\n\nimport Builtin\n\n\
 sil [ossa] @cast : $@convention(thin) <T> (@in T) -> @out T {\n\
 bb0(%0 : @owned $T):\n\
-  %1 = unchecked_bitwise_cast %0 : $T to $T\n\
+  %1 = unchecked_value_cast %0 : $T to $T\n\
   %2 = copy_value %1 : $T\n\
   destroy_value %0 : $T\n\
   return %2 : $T\n\
@@ -399,9 +399,9 @@ bb0(%0 : @owned $T):\n\
         let a = s.analysis.as_ref().unwrap();
         assert!(result(a).is_none());
         let problem = a.run("address-lowering").unwrap().problem().unwrap().to_string();
-        assert!(problem.contains("unchecked_bitwise_cast"), "{problem}");
+        assert!(problem.contains("unchecked_value_cast"), "{problem}");
         let i = refused_at(a).expect("the cast stopped it");
-        assert!(optlab_core::passes::dce::inst_text(&a.function, i).starts_with("%1 = unchecked_bitwise_cast"));
+        assert!(optlab_core::passes::dce::inst_text(&a.function, i).starts_with("%1 = unchecked_value_cast"));
         let ok = state("identity", "identity_opaque");
         assert_eq!(refused_at(ok.analysis.as_ref().unwrap()), None);
         let already = state("identity", "identity");
