@@ -68,7 +68,7 @@ test('pasted SIL: untitled.sil, labelled multi-way edges, demangled names', { ti
   await page.waitForSelector('.views svg g.edge-labels text');
   const labels = await page.$$eval('.views svg g.edge-labels text', (ts) => ts.map((t) => t.textContent).sort());
   assert.deepEqual(labels, ['.a', '.b', 'case %4', 'default', 'error', 'failure', 'normal', 'success']);
-  const legend = await page.textContent('.views h2');
+  const legend = await page.textContent('.view h2');
   assert.match(legend, /10 blocks/);
   assert.doesNotMatch(legend, /true \/ false/, 'no conditional branch here');
   assert.match(legend, /labelled with their case or outcome/);
