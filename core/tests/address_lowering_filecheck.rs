@@ -21,7 +21,6 @@ const EXPECTED_FAILING: &[(&str, &str)] = &[
     ("f161_testOpenedArchetype", "open_existential_value is not lowered yet"),
     ("f162_testOpenedArchetype", "open_existential_value is not lowered yet"),
     ("f170_compare", "the witness_method line prints as `#Comparable. \"<\"` and keeps `Bool` in the member's formal type"),
-    ("f220_testSwitchMixed", "a switch_enum_addr payload of a loadable case is loaded in the case block; Swift's output differs"),
     ("lexical_borrow_struct_extract_arg", "its checks use [[PAIR_ADDR]], defined by the previous function's checks: it can only pass in a whole-file run"),
     ("partition", "its callee type has two generic parameter groups (`<τ_0_0 where …><τ_1_0>`), which the lab prints as one"),
     ("selecteroo", "select_enum on an address-only value is not lowered yet"),

@@ -40,9 +40,9 @@ struct W<'c, 'a> {
     block_params: HashMap<BlockId, Vec<String>>,
     /// The stack slot a loadable source of an `unconditional_checked_cast` goes through.
     cast_slots: HashMap<InstId, String>,
-    /// Pairs of blocks that trade places in the output (a rewritten `try_apply`'s or
-    /// `checked_cast_br`'s two successors come out in the other order, as sil-opt prints them).
-    swapped: Vec<(BlockId, BlockId)>,
+    /// Blocks that take each other's places in the output, in the order given: a rewritten
+    /// terminator's successors come out in reverse, as sil-opt prints them.
+    reorders: Vec<Vec<BlockId>>,
 }
 
 fn trim_pct(s: &str) -> &str {
@@ -381,7 +381,33 @@ impl<'c, 'a> W<'c, 'a> {
                 let a = self.addr(x)?;
                 let t = self.ty(x);
                 let rest = line.split_once(", ").map_or("", |(_, r)| r);
+                // A loadable payload is taken out of the enum's storage and loaded at the
+                // start of its case block.
+                let succs: Vec<BlockId> = i.succs.iter().map(|s| s.block).collect();
+                for &b in &succs {
+                    let Some(&p) = cx.f.blocks[b].params.first() else { continue };
+                    if self.opaque(p) {
+                        continue;
+                    }
+                    if cx.cfg_preds(b) > 1 {
+                        return Err(Refusal::at(id, "a switch_enum case block with other predecessors"));
+                    }
+                    let case = super::storage::switch_case(&line, &cx.f.block_name(b))
+                        .or_else(|| cx.default_case(x, &line))
+                        .ok_or_else(|| Refusal::at(id, "a default case whose payload case the declarations do not tell"))?;
+                    let pa = self.fresh(&format!("{}_addr", trim_pct(&self.name(p))));
+                    let pt = self.ty(p);
+                    let q = self.qual(cx.ty(p).unwrap_or(""), "[take]");
+                    let pn = self.name(p);
+                    self.block_start.entry(b).or_default().extend([
+                        format!("{pa} = unchecked_take_enum_data_addr {a} : $*{t}, {}", enumelt(&case)),
+                        format!("{pn} = load {q} {pa} : $*{pt}"),
+                    ]);
+                    self.block_params.insert(b, Vec::new());
+                }
                 self.emit(format!("switch_enum_addr {a} : $*{t}, {}", enumelt_cases(rest)));
+                // sil-opt lays the cases out in reverse.
+                self.reorders.push(succs.into_iter().rev().collect());
                 Ok("switch_enum → switch_enum_addr; payloads are taken in place in each case".into())
             }
             SilOp::UncheckedBitwiseCast => self.bitwise_cast(id),
@@ -599,7 +625,7 @@ impl<'c, 'a> W<'c, 'a> {
         self.block_params.insert(fail, Vec::new());
         self.block_start.entry(ok).or_default().extend(on_ok);
         self.block_start.entry(fail).or_default().extend(on_fail);
-        self.swapped.push((ok, fail));
+        self.reorders.push(vec![fail, ok]);
         Ok("checked_cast_br → checked_cast_addr_br take_on_success".into())
     }
 
@@ -837,7 +863,7 @@ impl<'c, 'a> W<'c, 'a> {
         self.block_params.insert(normal, vec![param]);
         self.block_start.entry(normal).or_default().extend(start);
         self.block_start.entry(error).or_default().extend(on_error);
-        self.swapped.push((normal, error));
+        self.reorders.push(vec![error, normal]);
         Ok("try_apply through addresses; the normal block receives the direct results".into())
     }
 
@@ -999,7 +1025,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         rename: HashMap::new(),
         block_start: HashMap::new(),
         block_params: HashMap::new(),
-        swapped: Vec::new(),
+        reorders: Vec::new(),
         cast_slots: HashMap::new(),
     };
     let n_out = cx.sig.indirect_results();
@@ -1164,11 +1190,15 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         }
         blocks_text.push((b, text));
     }
-    for &(a, b) in &w.swapped {
-        let pa = blocks_text.iter().position(|x| x.0 == a);
-        let pb = blocks_text.iter().position(|x| x.0 == b);
-        if let (Some(pa), Some(pb)) = (pa, pb) {
-            blocks_text.swap(pa, pb);
+    for order in &w.reorders {
+        let mut slots: Vec<usize> = order.iter().filter_map(|b| blocks_text.iter().position(|x| x.0 == *b)).collect();
+        if slots.len() != order.len() {
+            continue;
+        }
+        slots.sort_unstable();
+        let texts: Vec<(BlockId, String)> = order.iter().map(|b| blocks_text.iter().find(|x| x.0 == *b).cloned().expect("present")).collect();
+        for (slot, t) in slots.into_iter().zip(texts) {
+            blocks_text[slot] = t;
         }
     }
     let bodies: Vec<String> = blocks_text.into_iter().map(|(_, t)| t).collect();

@@ -319,6 +319,23 @@ impl<'a> Cx<'a> {
         Some((self.decls.nominal(&last.name)?, last.args.clone()))
     }
 
+    /// The one case a `switch_enum`'s `default` stands for (the enum's cases not listed), as
+    /// `#E.c`, when the enum is declared and exactly one is left.
+    pub fn default_case(&self, e: ValueId, line: &str) -> Option<String> {
+        let (n, _) = self.nominal_of(self.ty(e)?)?;
+        let listed: Vec<&str> = line
+            .split(", ")
+            .filter_map(|p| p.trim().strip_prefix("case "))
+            .filter_map(|c| c.split(':').next())
+            .map(|c| c.trim().trim_start_matches('#').split('!').next().unwrap_or("").rsplit('.').next().unwrap_or(""))
+            .collect();
+        let rest: Vec<&str> = n.cases.iter().map(|c| c.name.as_str()).filter(|c| !listed.contains(c)).collect();
+        match rest[..] {
+            [one] => Some(format!("#{}.{one}", n.name)),
+            _ => None,
+        }
+    }
+
     /// How many blocks branch to `b`.
     pub fn cfg_preds(&self, b: BlockId) -> usize {
         self.f.layout.iter().filter(|&&p| self.f.successors(p).contains(&b)).count()
@@ -526,7 +543,7 @@ fn decide(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)>, stack
                     let e = ti.args[0];
                     if cx.is_opaque(e) && index == 0 {
                         let line = cx.lines.get(&t).cloned().unwrap_or_default();
-                        let case = switch_case(&line, &f.block_name(block)).unwrap_or_default();
+                        let case = switch_case(&line, &f.block_name(block)).or_else(|| cx.default_case(e, &line)).unwrap_or_default();
                         return Ok((
                             Storage::EnumData { of: e, case: case.clone() },
                             format!("the payload of `{}` in case {case}: reuses the enum's storage (unchecked_take_enum_data_addr)", cx.name(e)),
