@@ -31,6 +31,9 @@ pub struct Compare {
     pub passes: Vec<(String, bool)>,
     /// The file name's part for a saved after-code: `lcm-copyprop-dce`.
     pub slug: String,
+    /// The passes that made each side (from the input), for running the whole program.
+    pub before_passes: Vec<&'static str>,
+    pub after_passes: Vec<&'static str>,
 }
 
 impl PartialEq for Compare {
@@ -89,6 +92,8 @@ pub fn compare(program: &Program, staged: &Staged, from: usize, to: usize) -> Co
         after_module,
         passes,
         slug,
+        before_passes: staged.stages[..from].iter().map(|r| r.pass.slug).collect(),
+        after_passes: staged.stages[..to].iter().map(|r| r.pass.slug).collect(),
     }
 }
 

@@ -19,7 +19,7 @@ use compare::{compare, export_name, Compare};
 use picker::PipelinePicker;
 use lines::Row;
 use optlab_core::SourceFile;
-use run::{default_args, parse_args, run_both, run_stages, Outcome, Runs, StageRun};
+use run::{default_args, parse_args, run_both, run_stages, whole_program, Outcome, Runs, StageRun};
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -56,7 +56,9 @@ pub fn diff_view(props: &ViewProps) -> Html {
         let (cmp, runs, args_text, p, name) = (cmp.clone(), runs.clone(), args_text.clone(), p.clone(), name.clone());
         Callback::from(move |_: MouseEvent| {
             let file = SourceFile::new(&p.file, &p.source);
-            let r = run_both(&cmp.before_module, &cmp.after_module, &name, &parse_args(&args_text), &file);
+            let before = whole_program(&cmp.before_module, &name, &cmp.before_passes);
+            let after = whole_program(&cmp.after_module, &name, &cmp.after_passes);
+            let r = run_both(&before, &after, &name, &parse_args(&args_text), &file);
             runs.set(Some((key, Rc::new(r))));
         })
     };
