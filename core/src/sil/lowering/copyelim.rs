@@ -305,14 +305,7 @@ fn passed_in(f: &Function, i: InstId, v: ValueId) -> bool {
     if !matches!(inst.op, Op::Sil(SilOp::Apply | SilOp::TryApply)) {
         return false;
     }
-    let line = crate::print::function_lines(f, crate::print::Naming::User)
-        .blocks
-        .iter()
-        .flat_map(|b| b.lines.iter())
-        .find(|l| l.inst() == Some(i))
-        .map(|l| l.text.trim().to_string())
-        .unwrap_or_default();
-    let Some(call) = super::storage::split_call(&line) else { return false };
+    let Some(call) = super::storage::split_call(&line_of(f, i)) else { return false };
     // After lowering the @out addresses come first.
     let outs = if inst.args.len() == 1 + call.sig.params.len() { 0 } else { call.sig.indirect_results() };
     inst.args.iter().skip(1 + outs).zip(&call.sig.params).any(|(&a, p)| a == v && p.0 == super::ParamConv::In)
@@ -342,13 +335,7 @@ fn decide(f: &Function, fo: &crate::sil::ownership::FunctionOwnership, cfg: &Cfg
         ([u], [x]) if u == x => Some(*u),
         _ => None,
     };
-    let inst_text = |i: InstId| crate::print::function_lines(f, crate::print::Naming::User)
-        .blocks
-        .iter()
-        .flat_map(|b| b.lines.iter())
-        .find(|l| l.inst() == Some(i))
-        .map(|l| l.text.trim().to_string())
-        .unwrap_or_default();
+    let inst_text = |i: InstId| line_of(f, i);
     let single_consumer = match consumer {
         Some(u) => Fact {
             holds: true,
