@@ -48,6 +48,9 @@ pub enum LineKind {
     Params,
     /// An instruction (a terminator included).
     Inst(InstId),
+    /// A comment `sil-opt` prints on a line of its own (`// function_ref f`, renumbered
+    /// output only); it shows no instruction.
+    Comment,
 }
 
 /// A printed line and what it shows.

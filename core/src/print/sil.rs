@@ -119,7 +119,7 @@ fn write_function(f: &Function, naming: Naming, sink: &mut impl Sink) {
                     // sil-opt's comments: the function a `function_ref` names, and the id of
                     // an instruction without results.
                     if let (Op::Sil(SilOp::FunctionRef), [callee]) = (&inst.op, &inst.funcs[..]) {
-                        sink.line(&format!("  // function_ref {callee}"), LineKind::Inst(i));
+                        sink.line(&format!("  // function_ref {callee}"), LineKind::Comment);
                     }
                     if let Some(id) = names.ids.get(&i) {
                         let _ = write!(line, " // id: %{id}");

@@ -11,6 +11,8 @@ const SAMPLES: &[(Lang, &str)] = &[
     (Lang::Sil, include_str!("../../tests/golden/dce/seed_control_dependent.sil")),
     (Lang::Sil, include_str!("../../tests/golden/dce/seed_dead1.sil")),
     (Lang::Sil, include_str!("../../tests/golden/dce/control_dependent_dead.sil")),
+    // function_refs: renumbered, each gets sil-opt's comment line of its own.
+    (Lang::Sil, include_str!("../../../static/examples/redundant_copy.sil")),
 ];
 
 /// Every function with a body of every sample, and what DCE makes of it (a pass creates
@@ -42,6 +44,7 @@ fn check(f: &Function, naming: Naming) {
                 LineKind::Blank => assert!(l.text.is_empty()),
                 LineKind::Label => assert!(l.text.ends_with(':') && !l.text.contains('('), "{}", l.text),
                 LineKind::Params => assert!(l.text.ends_with("):") && l.text.contains('('), "{}", l.text),
+                LineKind::Comment => assert!(l.text.trim_start().starts_with("// "), "{}", l.text),
                 LineKind::Inst(i) => {
                     let op = f.insts[i].op.name();
                     assert!(l.text.starts_with("  ") && l.text.contains(op), "{op}: {}", l.text);
