@@ -14,10 +14,10 @@
 
 use crate::cfg::Cfg;
 use crate::ir::{BlockId, Function, InstId, Op, SilOp, ValueDef, ValueId};
-use crate::sil::ownership::{analyze, Kind};
+use crate::sil::ownership::{analyze, FunctionOwnership, Kind, OperandInfo};
 use crate::sil::types::FunctionTypes;
 use serde::Serialize;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// One of the three facts, proved or refuted.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -91,33 +91,24 @@ pub fn run(f: &Function, ft: &FunctionTypes) -> CopyElim {
             }
         }
     }
-    decided.sort_by_key(|c| position(f, c.copy));
+    // In the input's program order.
+    let order: HashMap<InstId, usize> = f.layout.iter().flat_map(|&b| f.blocks[b].all_insts()).enumerate().map(|(k, i)| (i, k)).collect();
+    decided.sort_by_key(|c| order.get(&c.copy).copied().unwrap_or(usize::MAX));
     CopyElim { candidates: decided, function: out }
-}
-
-fn position(f: &Function, i: InstId) -> usize {
-    let mut k = 0;
-    for &b in &f.layout {
-        for x in f.blocks[b].all_insts() {
-            if x == i {
-                return k;
-            }
-            k += 1;
-        }
-    }
-    usize::MAX
 }
 
 fn eliminate(f: &mut Function, c: &Candidate) {
     let (Some(u), Some(d)) = (c.consumer, c.destroy) else { return };
     // The address form: the temporary's alloc_stack and dealloc_stack go with the copy.
-    let temp_insts: Vec<InstId> = if matches!(f.insts[c.copy].op, Op::Sil(SilOp::CopyAddr)) {
-        uses_of(f, c.value).into_iter().filter(|&i| matches!(f.insts[i].op, Op::Sil(SilOp::DeallocStack))).chain(def_of(f, c.value)).collect()
-    } else {
-        Vec::new()
-    };
-    for &b in &f.layout.clone() {
-        f.blocks[b].insts.retain(|i| !temp_insts.contains(i));
+    let mut gone: Vec<InstId> = vec![c.copy, d];
+    if matches!(f.insts[c.copy].op, Op::Sil(SilOp::CopyAddr)) {
+        gone.extend(def_of(f, c.value));
+        gone.extend(
+            f.layout
+                .iter()
+                .flat_map(|&b| f.blocks[b].all_insts())
+                .filter(|&i| matches!(f.insts[i].op, Op::Sil(SilOp::DeallocStack)) && f.insts[i].args.first() == Some(&c.value)),
+        );
     }
     for a in f.insts[u].args.iter_mut() {
         if *a == c.value {
@@ -132,14 +123,18 @@ fn eliminate(f: &mut Function, c: &Candidate) {
         }
     }
     for &b in &f.layout.clone() {
-        f.blocks[b].insts.retain(|&i| i != c.copy && i != d);
+        f.blocks[b].insts.retain(|i| !gone.contains(i));
     }
 }
 
 /// Every `copy_value` of `f` with its facts.
 pub fn candidates(f: &Function, ft: &FunctionTypes) -> Vec<Candidate> {
     let fo = analyze(f, ft);
-    let cfg = Cfg::new(f);
+    let cx = Cx::new(f);
+    let mut operands: HashMap<ValueId, Vec<&OperandInfo>> = HashMap::new();
+    for o in &fo.operands {
+        operands.entry(o.value).or_default().push(o);
+    }
     let mut out = Vec::new();
     for &b in &f.layout {
         for i in f.blocks[b].all_insts() {
@@ -147,13 +142,13 @@ pub fn candidates(f: &Function, ft: &FunctionTypes) -> Vec<Candidate> {
             match inst.op {
                 Op::Sil(SilOp::CopyValue) => {
                     let (Some(&a), Some(&c)) = (inst.args.first(), inst.results.first()) else { continue };
-                    out.push(decide(f, &fo, &cfg, i, a, c));
+                    out.push(decide(&cx, &fo, operands.get(&c).map_or(&[][..], |v| v.as_slice()), i, a, c));
                 }
                 // The same copy after lowering: `copy_addr %src to [init] %tmp` into a stack
                 // temporary that is only consumed.
                 Op::Sil(SilOp::CopyAddr) if !inst.attrs.iter().any(|a| a == "take") => {
                     if let [src, tmp] = inst.args[..] {
-                        if let Some(c) = decide_addr(f, &cfg, i, src, tmp) {
+                        if let Some(c) = decide_addr(&cx, i, src, tmp) {
                             out.push(c);
                         }
                     }
@@ -165,8 +160,53 @@ pub fn candidates(f: &Function, ft: &FunctionTypes) -> Vec<Candidate> {
     out
 }
 
-fn uses_of(f: &Function, v: ValueId) -> Vec<InstId> {
-    f.layout.iter().flat_map(|&b| f.blocks[b].all_insts()).filter(|&i| f.insts[i].uses().any(|x| x == v)).collect()
+/// What the facts ask of one function, computed once: where each instruction is, its line,
+/// and the instructions that use each value.
+struct Cx<'f> {
+    f: &'f Function,
+    cfg: Cfg,
+    pos: HashMap<InstId, (BlockId, usize)>,
+    lines: HashMap<InstId, String>,
+    users: HashMap<ValueId, Vec<InstId>>,
+}
+
+impl<'f> Cx<'f> {
+    fn new(f: &'f Function) -> Cx<'f> {
+        let mut pos = HashMap::new();
+        let mut users: HashMap<ValueId, Vec<InstId>> = HashMap::new();
+        for &b in &f.layout {
+            for (k, i) in f.blocks[b].all_insts().enumerate() {
+                pos.insert(i, (b, k));
+                for v in f.insts[i].uses() {
+                    let us = users.entry(v).or_default();
+                    if us.last() != Some(&i) {
+                        us.push(i);
+                    }
+                }
+            }
+        }
+        let mut lines = HashMap::new();
+        for bl in crate::print::function_lines(f, crate::print::Naming::User).blocks {
+            for l in bl.lines {
+                if let Some(i) = l.inst() {
+                    lines.insert(i, l.text.trim().to_string());
+                }
+            }
+        }
+        Cx { f, cfg: Cfg::new(f), pos, lines, users }
+    }
+
+    fn uses_of(&self, v: ValueId) -> &[InstId] {
+        self.users.get(&v).map_or(&[], |u| u.as_slice())
+    }
+
+    fn line_of(&self, i: InstId) -> String {
+        self.lines.get(&i).cloned().unwrap_or_default()
+    }
+
+    fn where_is(&self, i: InstId) -> Option<(BlockId, usize)> {
+        self.pos.get(&i).copied()
+    }
 }
 
 fn def_of(f: &Function, v: ValueId) -> Option<InstId> {
@@ -176,26 +216,16 @@ fn def_of(f: &Function, v: ValueId) -> Option<InstId> {
     }
 }
 
-fn line_of(f: &Function, i: InstId) -> String {
-    crate::print::function_lines(f, crate::print::Naming::User)
-        .blocks
-        .iter()
-        .flat_map(|b| b.lines.iter())
-        .find(|l| l.inst() == Some(i))
-        .map(|l| l.text.trim().to_string())
-        .unwrap_or_default()
-}
-
 /// Whether instruction `i` only reads the memory at `a` (a copy from it, a load that does
 /// not take, an `@in_guaranteed` argument, a debug use).
-fn only_reads(f: &Function, i: InstId, a: ValueId) -> bool {
-    let inst = &f.insts[i];
+fn only_reads(cx: &Cx, i: InstId, a: ValueId) -> bool {
+    let inst = &cx.f.insts[i];
     match &inst.op {
         Op::Sil(SilOp::CopyAddr) => inst.args.first() == Some(&a) && inst.args.get(1) != Some(&a) && !inst.attrs.iter().any(|x| x == "take"),
         Op::Sil(SilOp::Load) => !inst.attrs.iter().any(|x| x == "take"),
         Op::Sil(SilOp::DebugValue | SilOp::LoadBorrow) => true,
         Op::Sil(SilOp::Apply) => {
-            let Some(call) = super::storage::split_call(&line_of(f, i)) else { return false };
+            let Some(call) = super::storage::split_call(&cx.line_of(i)) else { return false };
             let outs = call.sig.indirect_results();
             inst.args.iter().skip(1 + outs).zip(&call.sig.params).all(|(&x, p)| x != a || p.0 == super::ParamConv::InGuaranteed)
                 && !inst.args.iter().skip(1).take(outs).any(|&x| x == a)
@@ -207,27 +237,28 @@ fn only_reads(f: &Function, i: InstId, a: ValueId) -> bool {
 /// The address form of the proposal's example: `copy_addr %src to [init] %tmp` where
 /// `%tmp` is an `alloc_stack` used only by this copy, one use that takes its value (a call's
 /// `@in` argument, `copy_addr [take]`, `load [take]`), and its `dealloc_stack`.
-fn decide_addr(f: &Function, cfg: &Cfg, copy: InstId, src: ValueId, tmp: ValueId) -> Option<Candidate> {
+fn decide_addr(cx: &Cx, copy: InstId, src: ValueId, tmp: ValueId) -> Option<Candidate> {
+    let f = cx.f;
     let alloc = def_of(f, tmp)?;
     if !matches!(f.insts[alloc].op, Op::Sil(SilOp::AllocStack)) {
         return None;
     }
     let sn = f.value_in_code(src);
     let tn = f.value_in_code(tmp);
-    let users: Vec<InstId> = uses_of(f, tmp).into_iter().filter(|&i| i != copy && !matches!(f.insts[i].op, Op::Sil(SilOp::DeallocStack))).collect();
+    let users: Vec<InstId> = cx.uses_of(tmp).iter().copied().filter(|&i| i != copy && !matches!(f.insts[i].op, Op::Sil(SilOp::DeallocStack))).collect();
     let takes = |u: InstId| {
         let i = &f.insts[u];
         matches!(i.op, Op::Sil(SilOp::CopyAddr | SilOp::Load)) && i.args.first() == Some(&tmp) && i.attrs.iter().any(|a| a == "take")
     };
     let consumer = match users[..] {
-        [u] if passed_in(f, u, tmp) || takes(u) => Some(u),
+        [u] if passed_in(cx, u, tmp) || takes(u) => Some(u),
         _ => None,
     };
     let single_consumer = match consumer {
         Some(u) => Fact {
             holds: true,
-            text: format!("the temporary `{tn}` is only filled by the copy and consumed by `{}`", line_of(f, u)),
-            blocks: where_is(f, u).map(|p| vec![p.0]).unwrap_or_default(),
+            text: format!("the temporary `{tn}` is only filled by the copy and consumed by `{}`", cx.line_of(u)),
+            blocks: cx.where_is(u).map(|p| vec![p.0]).unwrap_or_default(),
             insts: vec![u],
         },
         None => Fact {
@@ -241,17 +272,17 @@ fn decide_addr(f: &Function, cfg: &Cfg, copy: InstId, src: ValueId, tmp: ValueId
             insts: users.clone(),
         },
     };
-    let destroys: Vec<InstId> = uses_of(f, src).into_iter().filter(|&i| matches!(f.insts[i].op, Op::Sil(SilOp::DestroyAddr))).collect();
+    let destroys: Vec<InstId> = cx.uses_of(src).iter().copied().filter(|&i| matches!(f.insts[i].op, Op::Sil(SilOp::DestroyAddr))).collect();
     let destroy = match destroys[..] {
         [d] => Some(d),
         _ => None,
     };
-    let path = consumer.zip(destroy).and_then(|(u, d)| path_after(f, cfg, u, d));
-    let (bc, kc) = where_is(f, copy)?;
+    let path = consumer.zip(destroy).and_then(|(u, d)| path_after(cx, u, d));
+    let (bc, kc) = cx.where_is(copy)?;
     // Everything that touches %src between the copy and the destroy.
     let mut between: Vec<InstId> = Vec::new();
     if let (Some(u), Some(p)) = (consumer, &path) {
-        if let Some((bu, ku)) = where_is(f, u) {
+        if let Some((bu, ku)) = cx.where_is(u) {
             if bu == bc && ku > kc {
                 between.extend(f.blocks[bc].all_insts().skip(kc + 1).take(ku - kc - 1));
             }
@@ -261,20 +292,20 @@ fn decide_addr(f: &Function, cfg: &Cfg, copy: InstId, src: ValueId, tmp: ValueId
         }
     }
     let touching: Vec<InstId> = between.iter().copied().filter(|&i| Some(i) != destroy && f.insts[i].uses().any(|x| x == src)).collect();
-    let writes: Vec<InstId> = touching.iter().copied().filter(|&i| !only_reads(f, i, src)).collect();
+    let writes: Vec<InstId> = touching.iter().copied().filter(|&i| !only_reads(cx, i, src)).collect();
     let f1 = Fact {
         holds: writes.is_empty() && path.is_some(),
         text: if writes.is_empty() {
             format!("`{sn}` is not written between the copy and its destroy: every use there only reads it")
         } else {
-            format!("`{sn}` is written between the copy and its destroy: `{}`", line_of(f, writes[0]))
+            format!("`{sn}` is written between the copy and its destroy: `{}`", cx.line_of(writes[0]))
         },
         blocks: vec![bc],
         insts: writes.clone(),
     };
     let f2 = match (destroy, &path) {
-        (Some(d), Some(_)) => Fact { holds: true, text: format!("`{sn}` is consumed in scope by `{}`, after the temporary is consumed", line_of(f, d)), blocks: where_is(f, d).map(|p| vec![p.0]).unwrap_or_default(), insts: vec![d] },
-        (Some(d), None) => Fact { holds: false, text: format!("`{sn}` is destroyed by `{}`, but not after the temporary is consumed on every path", line_of(f, d)), blocks: where_is(f, d).map(|p| vec![p.0]).unwrap_or_default(), insts: vec![d] },
+        (Some(d), Some(_)) => Fact { holds: true, text: format!("`{sn}` is consumed in scope by `{}`, after the temporary is consumed", cx.line_of(d)), blocks: cx.where_is(d).map(|p| vec![p.0]).unwrap_or_default(), insts: vec![d] },
+        (Some(d), None) => Fact { holds: false, text: format!("`{sn}` is destroyed by `{}`, but not after the temporary is consumed on every path", cx.line_of(d)), blocks: cx.where_is(d).map(|p| vec![p.0]).unwrap_or_default(), insts: vec![d] },
         (None, _) => Fact { holds: false, text: format!("`{sn}` is not ended by exactly one destroy_addr ({} found)", destroys.len()), blocks: Vec::new(), insts: destroys.clone() },
     };
     let after_consume: Vec<InstId> = match (consumer, &path) {
@@ -290,7 +321,7 @@ fn decide_addr(f: &Function, cfg: &Cfg, copy: InstId, src: ValueId, tmp: ValueId
         text: match after_consume.first() {
             None if path.is_some() => format!("`{sn}` is not used after the temporary `{tn}` is consumed"),
             None => format!("no path from the temporary's consumer to `{sn}`'s destroy to check"),
-            Some(&i) => format!("`{sn}` is used after the temporary `{tn}` is consumed: `{}`", line_of(f, i)),
+            Some(&i) => format!("`{sn}` is used after the temporary `{tn}` is consumed: `{}`", cx.line_of(i)),
         },
         blocks: path.as_ref().map(|p| p.iter().map(|x| x.0).collect()).unwrap_or_default(),
         insts: after_consume,
@@ -300,47 +331,35 @@ fn decide_addr(f: &Function, cfg: &Cfg, copy: InstId, src: ValueId, tmp: ValueId
 
 /// `v` is passed to an `@in` parameter of a call: with opaque values that consumes it (the
 /// callee owns the value from then on).
-fn passed_in(f: &Function, i: InstId, v: ValueId) -> bool {
-    let inst = &f.insts[i];
+fn passed_in(cx: &Cx, i: InstId, v: ValueId) -> bool {
+    let inst = &cx.f.insts[i];
     if !matches!(inst.op, Op::Sil(SilOp::Apply | SilOp::TryApply)) {
         return false;
     }
-    let Some(call) = super::storage::split_call(&line_of(f, i)) else { return false };
+    let Some(call) = super::storage::split_call(&cx.line_of(i)) else { return false };
     // After lowering the @out addresses come first.
     let outs = if inst.args.len() == 1 + call.sig.params.len() { 0 } else { call.sig.indirect_results() };
     inst.args.iter().skip(1 + outs).zip(&call.sig.params).any(|(&a, p)| a == v && p.0 == super::ParamConv::In)
 }
 
-fn where_is(f: &Function, i: InstId) -> Option<(BlockId, usize)> {
-    for &b in &f.layout {
-        if let Some(k) = f.blocks[b].all_insts().position(|x| x == i) {
-            return Some((b, k));
-        }
-    }
-    None
-}
-
-fn decide(f: &Function, fo: &crate::sil::ownership::FunctionOwnership, cfg: &Cfg, copy: InstId, a: ValueId, c: ValueId) -> Candidate {
+/// `ops`: the operands that use the copy `c`.
+fn decide(cx: &Cx, fo: &FunctionOwnership, ops: &[&OperandInfo], copy: InstId, a: ValueId, c: ValueId) -> Candidate {
+    let f = cx.f;
     let an = f.value_in_code(a);
     let cn = f.value_in_code(c);
-    let copy_block = where_is(f, copy).map(|p| p.0);
-    let users: Vec<InstId> = fo.operands.iter().filter(|o| o.value == c).map(|o| o.inst).collect();
-    let consuming: Vec<InstId> = fo
-        .operands
-        .iter()
-        .filter(|o| o.value == c && (o.constraint.ending || passed_in(f, o.inst, c)))
-        .map(|o| o.inst)
-        .collect();
+    let copy_block = cx.where_is(copy).map(|p| p.0);
+    let users: Vec<InstId> = ops.iter().map(|o| o.inst).collect();
+    let consuming: Vec<InstId> = ops.iter().filter(|o| o.constraint.ending || passed_in(cx, o.inst, c)).map(|o| o.inst).collect();
     let consumer = match (&users[..], &consuming[..]) {
         ([u], [x]) if u == x => Some(*u),
         _ => None,
     };
-    let inst_text = |i: InstId| line_of(f, i);
+    let inst_text = |i: InstId| cx.line_of(i);
     let single_consumer = match consumer {
         Some(u) => Fact {
             holds: true,
             text: format!("`{cn}` has one use, `{}`, and it consumes the copy", inst_text(u)),
-            blocks: where_is(f, u).map(|p| vec![p.0]).unwrap_or_default(),
+            blocks: cx.where_is(u).map(|p| vec![p.0]).unwrap_or_default(),
             insts: vec![u],
         },
         None => Fact {
@@ -353,7 +372,7 @@ fn decide(f: &Function, fo: &crate::sil::ownership::FunctionOwnership, cfg: &Cfg
     // (1) Immutable: an SSA object value has no storage anything could write.
     let def_block = match f.values[a].def {
         ValueDef::Param { block, .. } => Some(block),
-        ValueDef::Result { inst, .. } => where_is(f, inst).map(|p| p.0),
+        ValueDef::Result { inst, .. } => cx.where_is(inst).map(|p| p.0),
         _ => None,
     };
     let is_object = f.values[a].ty.as_ref().is_some_and(|t| !t.to_string().trim_start_matches('$').starts_with('*'));
@@ -375,18 +394,18 @@ fn decide(f: &Function, fo: &crate::sil::ownership::FunctionOwnership, cfg: &Cfg
         [d] if matches!(f.insts[*d].op, Op::Sil(SilOp::DestroyValue)) => Some(*d),
         _ => None,
     };
-    let reach = consumer.and_then(|u| destroy.map(|d| path_after(f, cfg, u, d)));
+    let reach = consumer.and_then(|u| destroy.map(|d| path_after(cx, u, d)));
     let f2 = match (kind, destroy, &reach) {
         (Kind::Owned, Some(d), Some(Some(_))) => Fact {
             holds: true,
             text: format!("`{an}` is consumed in scope by `{}`, after the copy is consumed", inst_text(d)),
-            blocks: where_is(f, d).map(|p| vec![p.0]).unwrap_or_default(),
+            blocks: cx.where_is(d).map(|p| vec![p.0]).unwrap_or_default(),
             insts: vec![d],
         },
         (Kind::Owned, Some(d), _) => Fact {
             holds: false,
             text: format!("`{an}` is destroyed by `{}`, but not after the copy is consumed", inst_text(d)),
-            blocks: where_is(f, d).map(|p| vec![p.0]).unwrap_or_default(),
+            blocks: cx.where_is(d).map(|p| vec![p.0]).unwrap_or_default(),
             insts: vec![d],
         },
         (Kind::Owned, None, _) => Fact {
@@ -396,7 +415,7 @@ fn decide(f: &Function, fo: &crate::sil::ownership::FunctionOwnership, cfg: &Cfg
                 ends.len(),
                 if ends.len() == 1 { "" } else { "s" }
             ),
-            blocks: ends.iter().filter_map(|&e| where_is(f, e).map(|p| p.0)).collect(),
+            blocks: ends.iter().filter_map(|&e| cx.where_is(e).map(|p| p.0)).collect(),
             insts: ends.clone(),
         },
         (k, _, _) => Fact {
@@ -442,9 +461,10 @@ fn decide(f: &Function, fo: &crate::sil::ownership::FunctionOwnership, cfg: &Cfg
 
 /// The instruction ranges from just after `u` up to `d` on every path (`(block, from, to)`,
 /// half-open), or `None` if some path from `u` leaves the function without reaching `d`.
-fn path_after(f: &Function, cfg: &Cfg, u: InstId, d: InstId) -> Option<Vec<(BlockId, usize, usize)>> {
-    let (bu, ku) = where_is(f, u)?;
-    let (bd, kd) = where_is(f, d)?;
+fn path_after(cx: &Cx, u: InstId, d: InstId) -> Option<Vec<(BlockId, usize, usize)>> {
+    let (f, cfg) = (cx.f, &cx.cfg);
+    let (bu, ku) = cx.where_is(u)?;
+    let (bd, kd) = cx.where_is(d)?;
     if bu == bd && kd > ku {
         return Some(vec![(bu, ku + 1, kd)]);
     }

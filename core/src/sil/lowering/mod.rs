@@ -119,11 +119,11 @@ pub fn lower(f: &Function, ft: &FunctionTypes, decls: &Decls) -> Result<Lowering
     let cx = storage::Cx::new(f, ft, decls)?;
     let values = storage::allocate(&cx)?;
     let out = rewrite::rewrite(&cx, &values)?;
-    let function = reparse(&out.text, decls)?;
+    let function = reparse(&out.text)?;
     Ok(Lowering { values, stacks: out.stacks, rewrites: out.rewrites, text: out.text, function })
 }
 
-fn reparse(text: &str, _decls: &Decls) -> Result<Function, Refusal> {
+fn reparse(text: &str) -> Result<Function, Refusal> {
     let m = crate::parse::sil::parse("lowered.sil", text).map_err(|d| {
         let first = d.iter().next().map_or_else(String::new, |d| d.message.clone());
         Refusal::new(format!("internal error: the lowered function does not read back ({first}):\n{text}"))

@@ -26,14 +26,12 @@ struct W<'c, 'a> {
     /// The lines of the instruction being rewritten.
     after: Vec<String>,
     out_names: Vec<String>,
-    stacks: Vec<(String, String)>,
+    /// The function's stack slots, in allocation order.
+    stacks: Vec<StackSlot>,
     /// Instructions a rewrite of an earlier one already took care of, with why.
     folded: HashMap<InstId, String>,
     /// `end_borrow`s to emit after an instruction.
     pending: HashMap<InstId, Vec<String>>,
-    /// New names of values whose input name now means something else (loadable `@in`
-    /// arguments: the argument is the address, the loaded value keeps the name).
-    rename: HashMap<ValueId, String>,
     /// Lines to emit at the start of a block (a `try_apply`'s cleanups in its successors).
     block_start: HashMap<BlockId, Vec<String>>,
     /// New parameter lists (a `try_apply`'s normal block receives only the direct results).
@@ -67,7 +65,7 @@ impl<'c, 'a> W<'c, 'a> {
     }
 
     fn name(&self, v: ValueId) -> String {
-        self.rename.get(&v).cloned().unwrap_or_else(|| self.cx.name(v))
+        self.cx.name(v)
     }
 
     fn ty(&self, v: ValueId) -> String {
@@ -115,7 +113,7 @@ impl<'c, 'a> W<'c, 'a> {
         let name = match s {
             Storage::Argument => return Ok(self.name(v)),
             Storage::Result { index } => return Ok(self.out_names[index].clone()),
-            Storage::Stack { index } => return Ok(self.stacks[index].0.clone()),
+            Storage::Stack { index } => return Ok(self.stacks[index].name.clone()),
             Storage::Same { of } => return self.addr_depth(of, depth + 1),
             Storage::Address { of } | Storage::IntoStore { dest: of, .. } => return Ok(self.name(of)),
             Storage::Split => return Err(Refusal::new(format!("internal error: `{}` has no storage of its own", self.cx.name(v)))),
@@ -126,17 +124,12 @@ impl<'c, 'a> W<'c, 'a> {
                 self.emit(format!("{n} = unchecked_take_enum_data_addr {p} : $*{t}, {}", enumelt(&case)));
                 n
             }
-            Storage::Element { of, index, field } => {
-                let p = self.addr_depth(of, depth + 1)?;
+            // A def-projection (a part of its operand) and a use-projection (a part of its
+            // user) are the same address: an element of the other value's storage.
+            Storage::Element { of: whole, index, field } | Storage::Into { user: whole, index, field } => {
+                let p = self.addr_depth(whole, depth + 1)?;
                 let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
-                let line = self.projection(&n, &p, of, index, field.as_deref());
-                self.emit(line);
-                n
-            }
-            Storage::Into { user, index, field } => {
-                let p = self.addr_depth(user, depth + 1)?;
-                let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
-                let line = self.projection(&n, &p, user, index, field.as_deref());
+                let line = self.projection(&n, &p, whole, index, field.as_deref());
                 self.emit(line);
                 n
             }
@@ -210,9 +203,8 @@ impl<'c, 'a> W<'c, 'a> {
 
     fn deallocs(&mut self) {
         for k in (0..self.stacks.len()).rev() {
-            let (n, t) = self.stacks[k].clone();
-            let t = t.trim_start_matches("[lexical] ").trim_start_matches('$');
-            self.emit(format!("dealloc_stack {n} : $*{t}"));
+            let line = format!("dealloc_stack {} : $*{}", self.stacks[k].name, self.stacks[k].ty);
+            self.emit(line);
         }
     }
 
@@ -452,10 +444,8 @@ impl<'c, 'a> W<'c, 'a> {
                 self.addr(r)?;
                 continue;
             }
-            let (idx, field) = match self.storage_of_loadable(id, k) {
-                Some(x) => x,
-                None => return Err(Refusal::at(id, "cannot find the element this projection reads")),
-            };
+            let (idx, field) = super::storage::element_of(cx, id, k as u32, agg)
+                .ok_or_else(|| Refusal::at(id, "cannot find the element this projection reads"))?;
             let p = self.addr(agg)?;
             let e = self.fresh(&format!("{}_addr", trim_pct(&self.name(r))));
             let line = self.projection(&e, &p, agg, idx, field.as_deref());
@@ -627,32 +617,6 @@ impl<'c, 'a> W<'c, 'a> {
         self.block_start.entry(fail).or_default().extend(on_fail);
         self.reorders.push(vec![fail, ok]);
         Ok("checked_cast_br → checked_cast_addr_br take_on_success".into())
-    }
-
-    fn storage_of_loadable(&self, id: InstId, k: usize) -> Option<(u32, Option<String>)> {
-        let cx = self.cx;
-        let i = &cx.f.insts[id];
-        let agg = i.args[0];
-        let line = self.line(id);
-        match &i.op {
-            Op::Sil(SilOp::TupleExtract) => match i.imm {
-                crate::ir::Imm::Index(x) => Some((x, None)),
-                _ => line.rsplit(", ").next()?.trim().parse().ok().map(|x| (x, None)),
-            },
-            Op::Sil(SilOp::StructExtract) => {
-                let field = match &i.imm {
-                    crate::ir::Imm::Name(n) => n.clone(),
-                    _ => line.rsplit(", ").next()?.trim().to_string(),
-                };
-                let idx = cx.ty(agg).and_then(|t| cx.fields(t)).and_then(|fs| fs.iter().position(|x| *x == field))? as u32;
-                Some((idx, Some(field)))
-            }
-            Op::Sil(SilOp::DestructureStruct) => {
-                let fs = cx.ty(agg).and_then(|t| cx.fields(t))?;
-                Some((k as u32, Some(fs.get(k)?.clone())))
-            }
-            _ => Some((k as u32, None)),
-        }
     }
 
     fn br(&mut self, id: InstId) -> Result<String, Refusal> {
@@ -1022,7 +986,6 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         stacks: Vec::new(),
         folded: HashMap::new(),
         pending: HashMap::new(),
-        rename: HashMap::new(),
         block_start: HashMap::new(),
         block_params: HashMap::new(),
         reorders: Vec::new(),
@@ -1037,7 +1000,6 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
     let mut slots: Vec<(usize, ValueId)> =
         values.iter().filter_map(|v| if let Storage::Stack { index } = v.storage { Some((index, v.value)) } else { None }).collect();
     slots.sort();
-    let mut stack_slots = Vec::new();
     // A slot holding a value with a lexical borrow scope is itself lexical.
     let lexical: Vec<ValueId> = f
         .layout
@@ -1050,9 +1012,8 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         let n = w.fresh(&format!("{}_addr", cx.name(v)));
         let t = w.ty(v);
         let lex = lexical.iter().any(|&x| x == v || rooted_in(&w.st, x, v));
-        w.stacks.push((n.clone(), if lex { format!("[lexical] ${t}") } else { format!("${t}") }));
         let members: Vec<String> = std::iter::once(cx.name(v)).chain(values.iter().filter(|o| rooted_in(&w.st, o.value, v)).map(|o| o.name.clone())).collect();
-        stack_slots.push(StackSlot { name: n, ty: t, values: members, lexical: lex });
+        w.stacks.push(StackSlot { name: n, ty: t, values: members, lexical: lex });
     }
     // A checked cast from a loadable value goes through memory: one more slot, after the
     // values' own.
@@ -1069,8 +1030,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
             }
             let n = w.fresh(&format!("{}_cast", cx.name(loadable)));
             let t = w.ty(loadable);
-            w.stacks.push((n.clone(), format!("${t}")));
-            stack_slots.push(StackSlot { name: n.clone(), ty: t, values: vec![cx.name(loadable)], lexical: false });
+            w.stacks.push(StackSlot { name: n.clone(), ty: t, values: vec![cx.name(loadable)], lexical: false });
             w.cast_slots.insert(i, n);
         }
     }
@@ -1146,8 +1106,10 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         // Block start: stack slots (entry), loads of loadable indirect arguments, payloads.
         w.after.clear();
         if entry {
-            for (n, t) in w.stacks.clone() {
-                w.emit(format!("{n} = alloc_stack {t}"));
+            for k in 0..w.stacks.len() {
+                let slot = &w.stacks[k];
+                let line = format!("{} = alloc_stack {}${}", slot.name, if slot.lexical { "[lexical] " } else { "" }, slot.ty);
+                w.emit(line);
             }
         }
         for l in pre {
@@ -1204,7 +1166,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
     let bodies: Vec<String> = blocks_text.into_iter().map(|(_, t)| t).collect();
     let mut text = format!("{head} {{\n{}", bodies.join("\n"));
     text.push_str(&format!("}} // end sil function '{}'\n", f.name));
-    Ok(Out { text, stacks: stack_slots, rewrites })
+    Ok(Out { text, stacks: w.stacks, rewrites })
 }
 
 /// Whether `v`'s storage is (a projection of) the stack slot of `root`.

@@ -99,6 +99,7 @@ pub(super) struct Cx<'a> {
     pub decls: &'a Decls,
     pub canon: Canon<'a>,
     pub sig: Sig,
+    pub cfg: Cfg,
     pub dom: DomTree,
     pub rpo: Vec<BlockId>,
     /// Object type text of every value that has one.
@@ -145,6 +146,7 @@ impl<'a> Cx<'a> {
             decls,
             canon: Canon::new(decls),
             sig,
+            cfg,
             dom,
             rpo,
             vty: HashMap::new(),
@@ -338,7 +340,10 @@ impl<'a> Cx<'a> {
 
     /// How many blocks branch to `b`.
     pub fn cfg_preds(&self, b: BlockId) -> usize {
-        self.f.layout.iter().filter(|&&p| self.f.successors(p).contains(&b)).count()
+        // Blocks, not edges (a predecessor's edges are listed together).
+        let mut ps = self.cfg.preds(b).to_vec();
+        ps.dedup();
+        ps.len()
     }
 
     pub fn ty(&self, v: ValueId) -> Option<&str> {
@@ -399,15 +404,9 @@ impl<'a> Cx<'a> {
         split_call(line)
     }
 
-    /// The stored property names of a struct type, in order.
+    /// The stored property names of a struct type, in order (`#S.f`).
     pub fn fields(&self, struct_ty: &str) -> Option<Vec<String>> {
-        let t = crate::sil::types::ty::parse(struct_ty).ok()?;
-        let name = match &t {
-            crate::sil::types::Ty::Named(segs) => segs.last()?.name.clone(),
-            _ => return None,
-        };
-        let n = self.decls.nominal(&name)?;
-        Some(n.fields.iter().map(|fl| format!("#{}.{}", name, fl.name)).collect())
+        Some(self.members(struct_ty)?.into_iter().map(|(name, _)| name).collect())
     }
 
     /// The function argument that entry parameter `k` binds, with its convention (the
@@ -614,7 +613,7 @@ fn decide(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)>, stack
                     if opaque0 && !is_call_results(cx, op0.unwrap()) =>
                 {
                     let a = op0.unwrap();
-                    let (idx, field) = element_of(cx, inst, index, a);
+                    let (idx, field) = element_of(cx, inst, index, a).ok_or_else(|| Refusal::at(inst, "cannot find the element this projection reads"))?;
                     let what = field.clone().unwrap_or_else(|| format!("element {idx}"));
                     return Ok((
                         Storage::Element { of: a, index: idx, field },
@@ -660,30 +659,29 @@ pub(super) fn switch_case(line: &str, label: &str) -> Option<String> {
     None
 }
 
-fn element_of(cx: &Cx, inst: InstId, result: u32, agg: ValueId) -> (u32, Option<String>) {
+/// The element a projection reads: its index, and the field (`#S.f`) for a struct; `None`
+/// when the text or the declarations do not say.
+pub(super) fn element_of(cx: &Cx, inst: InstId, result: u32, agg: ValueId) -> Option<(u32, Option<String>)> {
     let i = &cx.f.insts[inst];
     let line = cx.lines.get(&inst).map_or("", |s| s.as_str());
     match &i.op {
-        Op::Sil(SilOp::TupleExtract) => {
-            let idx = match i.imm {
-                Imm::Index(k) => k,
-                _ => line.rsplit(", ").next().and_then(|s| s.trim().parse().ok()).unwrap_or(0),
-            };
-            (idx, None)
-        }
+        Op::Sil(SilOp::TupleExtract) => match i.imm {
+            Imm::Index(k) => Some((k, None)),
+            _ => line.rsplit(", ").next()?.trim().parse().ok().map(|k| (k, None)),
+        },
         Op::Sil(SilOp::StructExtract) => {
             let field = match &i.imm {
                 Imm::Name(n) => n.clone(),
-                _ => line.rsplit(", ").next().unwrap_or("").trim().to_string(),
+                _ => line.rsplit(", ").next()?.trim().to_string(),
             };
-            let idx = cx.ty(agg).and_then(|t| cx.fields(t)).and_then(|fs| fs.iter().position(|x| *x == field)).unwrap_or(0) as u32;
-            (idx, Some(field))
+            let idx = cx.fields(cx.ty(agg)?)?.iter().position(|x| *x == field)? as u32;
+            Some((idx, Some(field)))
         }
         Op::Sil(SilOp::DestructureStruct) => {
-            let field = cx.ty(agg).and_then(|t| cx.fields(t)).and_then(|fs| fs.get(result as usize).cloned());
-            (result, field)
+            let field = cx.fields(cx.ty(agg)?)?.get(result as usize)?.clone();
+            Some((result, Some(field)))
         }
-        _ => (result, None),
+        _ => Some((result, None)),
     }
 }
 
