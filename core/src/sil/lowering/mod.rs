@@ -159,6 +159,3 @@ pub fn lower_module(m: &Module) -> (Module, Vec<FunctionReport>) {
     }
     (out, report)
 }
-
-#[cfg(test)]
-mod tests;
