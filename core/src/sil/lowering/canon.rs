@@ -40,27 +40,13 @@ impl<'d> Canon<'d> {
     /// Every `$type` in a printed instruction fragment, canonical.
     pub fn fragment(&self, text: &str) -> String {
         let mut out = String::with_capacity(text.len());
-        let b = text.as_bytes();
-        let mut i = 0;
-        let mut in_str = false;
         let mut last = 0;
-        while i < b.len() {
-            match b[i] {
-                b'"' => in_str = !in_str,
-                b'$' if !in_str && (i == 0 || b[i - 1] != b'@') => {
-                    let end = crate::parse::sil::scan::type_end(text, i + 1).max(i + 1);
-                    out.push_str(&text[last..=i]);
-                    let t = &text[i + 1..end];
-                    let trailing = &t[t.trim_end().len()..];
-                    out.push_str(&self.inst_text(t));
-                    out.push_str(trailing);
-                    last = end;
-                    i = end;
-                    continue;
-                }
-                _ => {}
-            }
-            i += 1;
+        for r in crate::sil::types::function::dollar_type_spans(text) {
+            let t = &text[r.clone()];
+            out.push_str(&text[last..r.start]);
+            out.push_str(&self.inst_text(t));
+            out.push_str(&t[t.trim_end().len()..]);
+            last = r.end;
         }
         out.push_str(&text[last..]);
         out

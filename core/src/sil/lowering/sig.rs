@@ -79,15 +79,6 @@ impl Sig {
     pub fn indirect_results(&self) -> usize {
         self.results.iter().filter(|r| r.0).count()
     }
-
-    /// The SIL type of the direct results together: `()`, the one type, or a tuple.
-    pub fn direct_result_type(&self) -> String {
-        let d: Vec<String> = self.results.iter().filter(|r| !r.0).map(|r| r.1.to_string()).collect();
-        match d.len() {
-            1 => d[0].clone(),
-            _ => format!("({})", d.join(", ")),
-        }
-    }
 }
 
 /// The substitution list of an `apply %f<A, B>(…)`: the text between `<` and its `>`.
@@ -116,7 +107,6 @@ mod tests {
         assert_eq!(s.results.len(), 2);
         assert!(s.results[0].0 && !s.results[1].0);
         assert_eq!(s.indirect_results(), 1);
-        assert_eq!(s.direct_result_type(), "C");
         assert!(s.error.is_some());
         assert_eq!(parse_subs("Int, T").len(), 2);
     }

@@ -280,6 +280,12 @@ fn classify_text(c: &Classifier<'_>, key: &str) -> (Category, Verdict) {
 
 /// The `$T` type texts in a printed instruction fragment (outside string literals).
 pub fn dollar_types(text: &str) -> Vec<String> {
+    dollar_type_spans(text).into_iter().map(|r| text[r].trim().to_string()).filter(|t| !t.is_empty()).collect()
+}
+
+/// Where each type after a `$` is in `text` (byte ranges, without the `$`, up to where the
+/// type ends): outside string literals, and not the `$` of a mangled symbol (`@$s4main…`).
+pub fn dollar_type_spans(text: &str) -> Vec<std::ops::Range<usize>> {
     let mut out = Vec::new();
     let mut in_str = false;
     let mut i = 0;
@@ -287,14 +293,10 @@ pub fn dollar_types(text: &str) -> Vec<String> {
     while i < b.len() {
         match b[i] {
             b'"' => in_str = !in_str,
-            // `@$s4main…` is a mangled symbol name, not a type.
             b'$' if !in_str && (i == 0 || b[i - 1] != b'@') => {
-                let end = type_end(text, i + 1);
-                let t = text[i + 1..end].trim();
-                if !t.is_empty() {
-                    out.push(t.to_string());
-                }
-                i = end.max(i + 1);
+                let end = type_end(text, i + 1).max(i + 1);
+                out.push(i + 1..end);
+                i = end;
                 continue;
             }
             _ => {}
