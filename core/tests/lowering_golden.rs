@@ -80,6 +80,15 @@ fn witness_thunk() {
     golden("witness_thunk.txt", &lowering_report("witness_thunk.sil"));
 }
 
+/// A candidate's precondition and three facts, one line each.
+fn facts(out: &mut String, c: &copyelim::Candidate) {
+    let word = |holds: bool| if holds { "holds" } else { "FAILS" };
+    let _ = writeln!(out, "  precondition {}: {}", word(c.single_consumer.holds), c.single_consumer.text);
+    for (k, x) in c.facts.iter().enumerate() {
+        let _ = writeln!(out, "  fact {} {}: {}", k + 1, word(x.holds), x.text);
+    }
+}
+
 #[test]
 fn redundant_copy_is_removed_with_its_three_facts_and_a_needed_one_is_kept() {
     let name = "redundant_copy.sil";
@@ -93,10 +102,7 @@ fn redundant_copy_is_removed_with_its_three_facts_and_a_needed_one_is_kept() {
         let _ = writeln!(out, "=== copy elimination on @{}", f.name);
         for c in &r.candidates {
             let _ = writeln!(out, "{} = copy_value {}: {}", f.value_in_code(c.value), f.value_in_code(c.source), if c.eliminated { "removed" } else { "kept" });
-            let _ = writeln!(out, "  precondition {}: {}", if c.single_consumer.holds { "holds" } else { "FAILS" }, c.single_consumer.text);
-            for (k, x) in c.facts.iter().enumerate() {
-                let _ = writeln!(out, "  fact {} {}: {}", k + 1, if x.holds { "holds" } else { "FAILS" }, x.text);
-            }
+            facts(&mut out, c);
         }
         out.push_str(&print_function(&r.function, Naming::User));
         out.push('\n');
@@ -112,10 +118,7 @@ fn redundant_copy_is_removed_with_its_three_facts_and_a_needed_one_is_kept() {
         let _ = writeln!(out, "=== copy elimination on the lowered @{}", f.name);
         for c in &r2.candidates {
             let _ = writeln!(out, "copy_addr {} → {}: {}", l.function.value_in_code(c.source), l.function.value_in_code(c.value), if c.eliminated { "removed" } else { "kept" });
-            let _ = writeln!(out, "  precondition {}: {}", if c.single_consumer.holds { "holds" } else { "FAILS" }, c.single_consumer.text);
-            for (k, x) in c.facts.iter().enumerate() {
-                let _ = writeln!(out, "  fact {} {}: {}", k + 1, if x.holds { "holds" } else { "FAILS" }, x.text);
-            }
+            facts(&mut out, c);
         }
         out.push_str(&print_function(&r2.function, Naming::User));
         out.push('\n');
