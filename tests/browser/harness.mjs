@@ -2,6 +2,7 @@
 // playwright-core, against the built app (dist/) that scripts/test.sh serves at OPTLAB_URL.
 // Not a test file itself (node --test only runs *.test.mjs).
 import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -68,4 +69,21 @@ export function watchErrors(page, errors) {
 export async function screenshot(page, name, options = {}) {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), ...options });
+}
+
+/** Opens `link` in a browser that has never seen the page (no storage, no cache), runs
+ * `check(page)` there, and requires that page to log no errors: what someone who receives a
+ * permalink sees. */
+export async function inFreshBrowser(link, check) {
+  const fresh = await launch();
+  try {
+    const p = fresh.pages()[0] ?? (await fresh.newPage());
+    const errors = [];
+    watchErrors(p, errors);
+    await p.goto(link);
+    await check(p);
+    assert.deepEqual(errors, []);
+  } finally {
+    await fresh.close();
+  }
 }

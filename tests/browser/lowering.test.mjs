@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { URL as SITE, ARTIFACTS, useBrowser, launch, screenshot, watchErrors } from './harness.mjs';
+import { URL as SITE, ARTIFACTS, useBrowser, screenshot, inFreshBrowser } from './harness.mjs';
 
 const WAIT = { timeout: 30_000 };
 const env = useBrowser();
@@ -259,20 +259,12 @@ test('a permalink restores the AddressLowering view and its step in a fresh brow
   await page.click('#copy-link');
   const link = await page.inputValue('#share-url');
   assert.ok(link.includes('#s='), link);
-  const fresh = await launch();
-  try {
-    const p = fresh.pages()[0] ?? (await fresh.newPage());
-    const freshErrors = [];
-    watchErrors(p, freshErrors);
-    await p.goto(link);
+  await inFreshBrowser(link, async (p) => {
     await p.waitForSelector('.lw-view #lw-rewrites tr.current', WAIT);
     assert.equal(await p.$eval('.tabs [aria-selected="true"]', (t) => t.id), 'tab-address-lowering');
     assert.equal(await p.$eval('#function', (s) => s.value), 'identity_opaque');
     assert.match(await p.textContent('#lw-rewrites tr.current .lw-old'), /copy_value %0/);
     assert.equal(await p.textContent('#step-text'), text);
-    assert.deepEqual(freshErrors, []);
-  } finally {
-    await fresh.close();
-  }
+  });
   assert.deepEqual(errors, []);
 });

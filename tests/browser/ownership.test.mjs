@@ -4,7 +4,7 @@
 // the verifier's walk as steps, and a permalink round trip into a fresh browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { URL as SITE, useBrowser, launch, screenshot, watchErrors } from './harness.mjs';
+import { URL as SITE, useBrowser, screenshot, inFreshBrowser } from './harness.mjs';
 
 const WAIT = { timeout: 30_000 };
 const env = useBrowser();
@@ -141,19 +141,11 @@ test('a permalink restores the Ownership tab and the selected value', { timeout:
   await page.click('#copy-link');
   const link = await page.inputValue('#share-url');
   assert.ok(link.includes('#s='), link);
-  const fresh = await launch();
-  try {
-    const p = fresh.pages()[0] ?? (await fresh.newPage());
-    const freshErrors = [];
-    watchErrors(p, freshErrors);
-    await p.goto(link);
+  await inFreshBrowser(link, async (p) => {
     await p.waitForSelector('.own-view .own-row', WAIT);
     assert.equal(await p.$eval('.tabs .tab.active', (t) => t.id), 'tab-ownership');
     assert.equal(await p.$eval('.own-row.selected', (r) => r.dataset.value), '%1');
     await p.waitForSelector('.own-view .optlab-graph .edge.own-reborrow', { ...WAIT, state: 'attached' });
-    assert.deepEqual(freshErrors, []);
-  } finally {
-    await fresh.close();
-  }
+  });
   assert.deepEqual(errors, []);
 });

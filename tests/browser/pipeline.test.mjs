@@ -4,7 +4,7 @@
 // copyprop-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, screenshot, useBrowser, watchErrors, URL } from './harness.mjs';
+import { screenshot, useBrowser, URL, inFreshBrowser } from './harness.mjs';
 
 const env = useBrowser();
 const WAIT = { timeout: 30_000 };
@@ -96,12 +96,7 @@ test('a link to a middle stage of a custom pipeline opens the same comparison in
   await page.click('#copy-link');
   const link = await page.inputValue('#share-url');
 
-  const fresh = await launch();
-  try {
-    const p = fresh.pages()[0] ?? (await fresh.newPage());
-    const freshErrors = [];
-    watchErrors(p, freshErrors);
-    await p.goto(link);
+  await inFreshBrowser(link, async (p) => {
     await p.waitForSelector('#after-code .dl', WAIT);
     assert.equal(await p.$eval('.tabs .tab.active', (t) => t.id), 'tab-diff');
     assert.deepEqual(await chips(p), ['LCM', 'Copy propagation', 'DCE']);
@@ -109,10 +104,7 @@ test('a link to a middle stage of a custom pipeline opens the same comparison in
     assert.deepEqual(await codeLines(p, 'before'), want.before);
     assert.deepEqual(await codeLines(p, 'after'), want.after);
     await screenshot(p, 'pipeline-link-opened');
-    assert.deepEqual(freshErrors, []);
-  } finally {
-    await fresh.close();
-  }
+  });
   assert.deepEqual(errors, []);
 });
 

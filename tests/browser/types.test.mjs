@@ -4,7 +4,7 @@
 // and a permalink round trip into a fresh browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { URL as SITE, useBrowser, launch, screenshot, watchErrors } from './harness.mjs';
+import { URL as SITE, useBrowser, screenshot, inFreshBrowser } from './harness.mjs';
 
 const WAIT = { timeout: 30_000 };
 const env = useBrowser();
@@ -152,22 +152,14 @@ test('a permalink restores the Types tab, the selected type and the what-if', { 
   const link = await page.inputValue('#share-url');
   assert.ok(link.includes('#s='), link);
 
-  const fresh = await launch();
-  try {
-    const p = fresh.pages()[0] ?? (await fresh.newPage());
-    const freshErrors = [];
-    watchErrors(p, freshErrors);
-    await p.goto(link);
+  await inFreshBrowser(link, async (p) => {
     await p.waitForSelector('.types-view .type-row', WAIT);
     assert.equal(await p.$eval('.tabs .tab.active', (t) => t.id), 'tab-types');
     assert.equal(await p.inputValue('#whatif-T'), 'Any');
     assert.equal(await p.$eval('.type-row.selected', (r) => r.dataset.type), '*Box<T>');
     assert.equal(await p.$eval('.type-row[data-type="*Box<T>"] .type-badge', (b) => b.textContent.trim()), 'address-only');
     assert.match(await p.textContent('.type-row[data-type="*Box<T>"] .why'), /what-if/i);
-    assert.deepEqual(freshErrors, []);
-  } finally {
-    await fresh.close();
-  }
+  });
   assert.deepEqual(errors, []);
 });
 
