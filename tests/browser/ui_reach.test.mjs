@@ -72,7 +72,7 @@ test('the step sentence sets its code as code, without backticks', { timeout: 90
 test("DCE's Marked live list: one tab stop, arrows move, Enter and Space select", { timeout: 90_000 }, async () => {
   const { page, errors } = env;
   await page.setViewportSize({ width: 1400, height: 900 });
-  await fresh(page, 'dead1');
+  await fresh(page); // the first example, loop.bril: several instructions live
   await page.click('#tab-dce');
   await page.waitForSelector('.dce-view svg g.node');
   await page.locator('body').press('End');

@@ -249,9 +249,14 @@ fn use_slices(state: &UseReducerHandle<State>, dispatch: Callback<Action>) {
                     }
                 }
                 if let Some(s) = staged.filter(|_| !cancelled.get()) {
-                    next_task().await;
+                    loop {
+                        next_task().await;
+                        if cancelled.get() || !timed("optlab pipeline stage", || s.run_stage()) {
+                            break;
+                        }
+                    }
                     if !cancelled.get() {
-                        timed("optlab pipeline", || s.run_now().stages.len());
+                        s.run_now();
                     }
                 }
             });

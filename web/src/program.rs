@@ -243,22 +243,50 @@ impl Analysis {
 }
 
 /// A pipeline's run on an analysed function, held by the state and run on first use (the
-/// before/after view, or the page's background tasks); compared by identity like
-/// [`Analysis`].
+/// before/after view), or a stage at a time ([`Staged::run_stage`], the page's background
+/// tasks); compared by identity like [`Analysis`].
 pub struct Staged {
     analysis: Rc<Analysis>,
     pipeline: Pipeline,
+    /// The stages run so far, in order (until the whole run is built).
+    ran: std::cell::RefCell<Vec<PassRun>>,
     run: OnceCell<PipelineRun>,
 }
 
 impl Staged {
     pub fn new(analysis: Rc<Analysis>, pipeline: Pipeline) -> Staged {
-        Staged { analysis, pipeline, run: OnceCell::new() }
+        Staged { analysis, pipeline, ran: Default::default(), run: OnceCell::new() }
     }
 
-    /// Runs the pipeline now, if it has not run.
+    /// Runs the next stage of the pipeline; false when every stage has run. Its first stage
+    /// is the pass's run of the [`Analysis`]; each later one runs on the previous output, with
+    /// that output's analyses — as `Pipeline::run_reusing` does.
+    pub fn run_stage(&self) -> bool {
+        if self.run.get().is_some() {
+            return false;
+        }
+        let mut stages = self.ran.borrow_mut();
+        let k = stages.len();
+        let Some(pass) = self.pipeline.passes.get(k) else { return false };
+        let a = &self.analysis;
+        let opts = passes::Options::default();
+        let r = match stages.last() {
+            None => a.run(pass.info().slug).cloned().unwrap_or_else(|| passes::run(*pass, &a.function, &a.shared, &opts)),
+            Some(prev) => {
+                let input = &prev.function;
+                passes::run(*pass, input, &passes::Analyses::with_types(input, a.shared.type_env.clone()), &opts)
+            }
+        };
+        stages.push(r);
+        true
+    }
+
+    /// Runs the pipeline now (the stages not run yet), if it has not run.
     pub fn run_now(&self) -> &PipelineRun {
-        self.run.get_or_init(|| self.analysis.run_pipeline(&self.pipeline))
+        self.run.get_or_init(|| {
+            while self.run_stage() {}
+            PipelineRun { input: self.analysis.function.clone(), stages: self.ran.take() }
+        })
     }
 }
 

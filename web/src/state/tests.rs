@@ -443,3 +443,22 @@ fn passes_run_on_first_use_and_each_once() {
     assert_eq!(n, optlab_core::passes::REGISTRY.len() - 1, "every pass but DCE, which had run");
     assert!(std::ptr::eq(first, a.run("dce").unwrap()), "not run again");
 }
+
+#[test]
+fn the_pipeline_run_a_stage_at_a_time_is_the_pipeline_run_at_once() {
+    let s = bril(TWO_FUNCS).apply(Action::SelectFunction("f".into()));
+    let a = s.analysis.as_ref().unwrap();
+    let pipeline = Pipeline::default_pipeline();
+    let staged = crate::program::Staged::new(a.clone(), pipeline.clone());
+    let mut n = 0;
+    while staged.run_stage() {
+        n += 1;
+    }
+    assert_eq!(n, pipeline.len());
+    let at_once = a.run_pipeline(&pipeline);
+    let print = |f: &optlab_core::Function| optlab_core::print::print_function(f, optlab_core::print::Naming::default());
+    assert_eq!(staged.run_now().stages.len(), at_once.stages.len());
+    for (x, y) in staged.stages.iter().zip(&at_once.stages) {
+        assert_eq!(print(&x.function), print(&y.function));
+    }
+}
