@@ -84,7 +84,7 @@ impl Pipeline {
     pub fn run_reusing(&self, f: &Function, a: &Analyses, opts: &Options, known: &[PassRun]) -> PipelineRun {
         let mut stages: Vec<PassRun> = Vec::with_capacity(self.passes.len());
         for (k, pass) in self.passes.iter().enumerate() {
-            let input = stages.last().map_or(f, |s| &s.function);
+            let input = stages.last().map_or(f, |s| &*s.function);
             let r = if k == 0 {
                 let slug = pass.info().slug;
                 known.iter().find(|r| r.pass.slug == slug).cloned().unwrap_or_else(|| run(*pass, input, a, opts))

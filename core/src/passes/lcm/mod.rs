@@ -57,6 +57,7 @@ pub use trace::{BlockInfo, Edit, Point, PredValues, Step, Temp, Trace};
 
 use crate::entity::EntityVec;
 use crate::ir::{verify, BlockId, Function, InstId, Lang, Module};
+use std::sync::Arc;
 
 /// Why LCM refused a function. The messages are for users (CLI and UI show them as is).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -81,8 +82,9 @@ pub struct LcmOutput {
     pub name: String,
     /// The function after step 1: the graph all predicates are about.
     pub split: Function,
-    /// The function after step 7 (split blocks that received nothing removed again).
-    pub result: Function,
+    /// The function after step 7 (split blocks that received nothing removed again), shared
+    /// with the pass's [`crate::passes::PassRun`].
+    pub result: Arc<Function>,
     pub exprs: EntityVec<ExprId, Expr>,
     pub preds: Predicates,
     /// Blocks of `split` reachable from its entry (the others have no global predicates).
@@ -238,7 +240,7 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
     Ok(LcmOutput {
         name: f.name.clone(),
         split: g,
-        result: t.function,
+        result: Arc::new(t.function),
         exprs: ex.list,
         preds,
         graph,
@@ -280,7 +282,7 @@ pub fn run_module(m: &Module, opts: &Options) -> Result<(Module, Vec<LcmOutput>)
     let mut out = m.clone();
     for o in &outputs {
         if let Some(f) = out.functions.iter_mut().find(|f| f.name == o.name) {
-            *f = o.result.clone();
+            *f = (*o.result).clone();
         }
     }
     Ok((out, outputs))
@@ -294,7 +296,7 @@ pub fn run_module_lenient(m: &Module, opts: &Options) -> (Module, Vec<Result<Lcm
     let mut out = m.clone();
     for o in results.iter().flatten() {
         if let Some(f) = out.functions.iter_mut().find(|f| f.name == o.name) {
-            *f = o.result.clone();
+            *f = (*o.result).clone();
         }
     }
     (out, results)
