@@ -183,6 +183,7 @@ pub fn run(f: &Function, cfg: &Cfg) -> Result<CopyPropOutput, CopyPropError> {
         })
         .collect();
     let trace = Trace { function: f.name.clone(), copies, blocks, fixpoint, rounds, events, held: held_info };
+    crate::passes::shrink(&mut g);
     Ok(CopyPropOutput { function: std::sync::Arc::new(g), trace, stats, avail: a, held })
 }
 

@@ -124,6 +124,7 @@ pub fn run_with(f: &Function, a: Option<&Analyses>) -> DceResult {
     if trace.skipped.is_some() {
         g = f.clone();
     }
+    crate::passes::shrink(&mut g);
     DceResult { function: Arc::new(g), trace, stats }
 }
 

@@ -146,7 +146,7 @@ impl LcmOutput {
 }
 
 fn values(preds: &Predicates, list: &[Pred]) -> Vec<PredValues> {
-    list.iter().map(|&p| PredValues { pred: p, blocks: preds.get(p).clone() }).collect()
+    list.iter().map(|&p| PredValues { pred: p, blocks: preds.sets[p as usize].clone() }).collect()
 }
 
 /// Runs all seven steps on one Bril function. Never panics: malformed input is refused with
@@ -168,10 +168,12 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
     }
     let mut g = f.clone();
     let splits = split::split_critical_edges(&mut g);
+    crate::passes::shrink(&mut g);
     let graph = Graph::new(&g);
     let ex = exprs::Exprs::collect(&g, opts);
     let local = exprs::compute_local(&g, &graph, &ex);
     let global = predicates::compute_global(&graph, &local, ex.len());
+    drop(local); // the predicates hold their own copies of the three local ones
     if !global.converged {
         return Err(LcmError::Internal { function: f.name.clone(), message: "a fixpoint did not converge".into() });
     }
@@ -190,11 +192,12 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
             });
         }
     }
-    let t = match f.lang {
+    let mut t = match f.lang {
         Lang::Bril => transform::transform(&g, &graph, &ex, &preds, &splits),
         Lang::Sil => transform::transform_sil(&g, &graph, &ex, &preds, &splits)
             .map_err(|message| LcmError::Internal { function: f.name.clone(), message })?,
     };
+    crate::passes::shrink(&mut t.function);
     if let Err(d) = verify(&t.function) {
         let message = d.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; ");
         return Err(LcmError::Internal {
