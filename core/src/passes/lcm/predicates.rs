@@ -248,14 +248,14 @@ fn solve_pair(
         if rounds.len() <= r {
             rounds.resize_with(r + 1, Vec::new);
         }
-        rounds[r].extend(BitChange::between(block, names.0, &old.n, &new.n));
-        rounds[r].extend(BitChange::between(block, names.1, &old.x, &new.x));
+        // Round 1 is implied by the fixpoint and the later rounds (see `Fixpoint`): not
+        // even computed, since it flips almost every bit of every block.
+        if r > 0 {
+            rounds[r].extend(BitChange::between(block, names.0, &old.n, &new.n));
+            rounds[r].extend(BitChange::between(block, names.1, &old.x, &new.x));
+        }
     });
     rounds.resize_with(it.rounds, Vec::new);
-    // Round 1 is implied by the fixpoint and the later rounds (see `Fixpoint`).
-    if let Some(first) = rounds.first_mut() {
-        *first = Vec::new();
-    }
     let (mut ns, mut xs) = (EntityVec::with_capacity(nb), EntityVec::with_capacity(nb));
     for p in values.into_values() {
         ns.push(p.n);
