@@ -233,7 +233,7 @@ fn ossa_program(blocks: usize, seed: u64) -> String {
         }
         fn segment(&mut self, depth: u32) {
             match self.rng.below(if depth < 2 { 6 } else { 4 }) {
-                0 | 1 | 2 => {
+                0..=2 => {
                     let l = self.label();
                     self.line(&format!("br {l}"));
                     let _ = writeln!(self.out, "{l}:");
