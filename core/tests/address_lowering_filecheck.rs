@@ -14,9 +14,12 @@ use optlab_core::ir::{Lang, Module};
 use optlab_core::print::{print_function, Naming};
 use optlab_core::sil::lowering::lower_module;
 
+/// The fewest functions that must pass: a regression fails the test even if the list
+/// below were edited to match it.
+const FLOOR: usize = 57;
+
 /// Functions expected to fail, with why.
 const EXPECTED_FAILING: &[(&str, &str)] = &[
-    ("f020_multiResult", "checks sil-opt's argument comments (`// %0 \"$return_value\"`), which the lab's printer does not print"),
     ("f160_testOpenedArchetype", "open_existential_value is not lowered yet"),
     ("f161_testOpenedArchetype", "open_existential_value is not lowered yet"),
     ("f162_testOpenedArchetype", "open_existential_value is not lowered yet"),
@@ -93,7 +96,8 @@ fn address_lowering_sil_passes_filecheck_per_function() {
         }
     }
     let checked = groups.len();
-    eprintln!("address_lowering.sil: {} of {checked} functions pass FileCheck", checked - failures.len());
+    let passed = checked - failures.len();
+    eprintln!("address_lowering.sil: {passed} of {checked} functions pass FileCheck");
     for (n, why) in &failures {
         let expected = EXPECTED_FAILING.iter().find(|(e, _)| e == n).map_or("UNEXPECTED", |(_, w)| w);
         eprintln!("  {n}: {why}\n      expected: {expected}");
@@ -101,6 +105,7 @@ fn address_lowering_sil_passes_filecheck_per_function() {
     for (name, why) in EXPECTED_FAILING {
         assert!(failures.iter().any(|(n, _)| n == name), "`{name}` is listed as failing ({why}) but passes: update the list");
     }
+    assert!(passed >= FLOOR, "only {passed} of {checked} functions pass; at least {FLOOR} did");
     let unexpected: Vec<&str> = failures.iter().map(|(n, _)| n.as_str()).filter(|n| !EXPECTED_FAILING.iter().any(|(e, _)| e == n)).collect();
     assert!(unexpected.is_empty(), "unexpected failures: {unexpected:?}");
 }

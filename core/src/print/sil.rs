@@ -98,6 +98,14 @@ fn write_function(f: &Function, naming: Naming, sink: &mut impl Sink) {
             sink.line("", LineKind::Blank);
         }
         let implicit = naming == Naming::User && k == 0 && !blk.labeled && blk.params.is_empty();
+        if naming == Naming::Renumber && k == 0 {
+            // sil-opt names the arguments that stand for a declaration above the entry.
+            for &p in &blk.params {
+                if let Some(d) = f.values.get(p).and_then(|d| d.decl.as_ref()) {
+                    sink.line(&format!("// {} \"{d}\"", names.value(p)), LineKind::Comment);
+                }
+            }
+        }
         if !implicit {
             let mut label = names.block(b);
             let kind = if blk.params.is_empty() {

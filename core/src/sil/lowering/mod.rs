@@ -119,7 +119,14 @@ pub fn lower(f: &Function, ft: &FunctionTypes, decls: &Decls) -> Result<Lowering
     let cx = storage::Cx::new(f, ft, decls)?;
     let values = storage::allocate(&cx)?;
     let out = rewrite::rewrite(&cx, &values)?;
-    let function = reparse(&out.text)?;
+    let mut function = reparse(&out.text)?;
+    // The `@out` arguments lead the entry's arguments; Swift's pass declares each one as
+    // `$return_value`.
+    if let Some(entry) = function.entry() {
+        for &p in function.blocks[entry].params.iter().take(cx.sig.indirect_results()) {
+            function.values[p].decl = Some("$return_value".to_string());
+        }
+    }
     Ok(Lowering { values, stacks: out.stacks, rewrites: out.rewrites, text: out.text, function })
 }
 
