@@ -110,7 +110,17 @@ fn canonical_generics(t: &Ty) -> Ty {
     if f.generics.is_empty() || f.generics.iter().all(|g| g.name.starts_with('τ')) {
         return t.clone();
     }
-    let names: Vec<(String, String)> = f.generics.iter().enumerate().map(|(i, g)| (g.name.clone(), format!("τ_0_{i}"))).collect();
+    // `τ_depth_index`: a group's depth is its position among the groups.
+    let names: Vec<(String, String)> = f
+        .generics
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            let depth = f.groups.iter().filter(|&&(start, _)| start <= i).count();
+            let first = f.groups.iter().rev().map(|&(start, _)| start).find(|&start| start <= i).unwrap_or(0);
+            (g.name.clone(), format!("τ_{depth}_{}", i - first))
+        })
+        .collect();
     let map = |n: &str| names.iter().find(|(a, _)| a == n).map(|(_, b)| Ty::name(b));
     let sub = |t: &Ty| t.subst(&map);
     Ty::Function(Box::new(FnTy {
@@ -156,6 +166,13 @@ mod tests {
             "@convention(thin) <T where T : Comparable> (@in_guaranteed T) -> @out T"
         );
         assert_eq!(c.fragment("%1 : $C, %2 : $Int"), "%1 : $any C, %2 : $Builtin.Int64");
+        // Two generic parameter groups print as two, each with its own requirements.
+        let two = "@convention(thin) <τ_0_0 where τ_0_0 : Comparable><τ_1_0> (@inout τ_0_0) -> (@out Optional<τ_1_0>, @error any Error)";
+        assert_eq!(c.inst_text(two), two);
+        assert_eq!(
+            c.inst_text("@convention(thin) <A where A : Comparable><B, C> (@in A, @in C) -> @out B"),
+            "@convention(thin) <τ_0_0 where τ_0_0 : Comparable><τ_1_0, τ_1_1> (@in τ_0_0, @in τ_1_1) -> @out τ_1_0"
+        );
         assert_eq!(c.fragment("function_ref @$s4main1fyyF : $@convention(thin) () -> ()"), "function_ref @$s4main1fyyF : $@convention(thin) () -> ()");
     }
 }

@@ -120,6 +120,16 @@ pub fn lower(f: &Function, ft: &FunctionTypes, decls: &Decls) -> Result<Lowering
     let values = storage::allocate(&cx)?;
     let out = rewrite::rewrite(&cx, &values)?;
     let mut function = reparse(&out.text)?;
+    // Blocks in reverse postorder (successors tried in operand order), then the unreachable
+    // ones: the order `sil-opt -emit-sorted-sil` prints them in.
+    let cfg = crate::cfg::Cfg::new(&function);
+    let layout: Vec<_> = cfg.reverse_postorder().chain(cfg.unreachable_blocks()).collect();
+    let text = if layout != function.layout {
+        function.layout = layout;
+        crate::print::print_function(&function, crate::print::Naming::User)
+    } else {
+        out.text
+    };
     // The `@out` arguments lead the entry's arguments; Swift's pass declares each one as
     // `$return_value`.
     if let Some(entry) = function.entry() {
@@ -127,7 +137,7 @@ pub fn lower(f: &Function, ft: &FunctionTypes, decls: &Decls) -> Result<Lowering
             function.values[p].decl = Some("$return_value".to_string());
         }
     }
-    Ok(Lowering { values, stacks: out.stacks, rewrites: out.rewrites, text: out.text, function })
+    Ok(Lowering { values, stacks: out.stacks, rewrites: out.rewrites, text, function })
 }
 
 fn reparse(text: &str) -> Result<Function, Refusal> {

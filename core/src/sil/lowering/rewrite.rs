@@ -38,9 +38,6 @@ struct W<'c, 'a> {
     block_params: HashMap<BlockId, Vec<String>>,
     /// The stack slot a loadable source of an `unconditional_checked_cast` goes through.
     cast_slots: HashMap<InstId, String>,
-    /// Blocks that take each other's places in the output, in the order given: a rewritten
-    /// terminator's successors come out in reverse, as sil-opt prints them.
-    reorders: Vec<Vec<BlockId>>,
 }
 
 fn trim_pct(s: &str) -> &str {
@@ -398,8 +395,6 @@ impl<'c, 'a> W<'c, 'a> {
                     self.block_params.insert(b, Vec::new());
                 }
                 self.emit(format!("switch_enum_addr {a} : $*{t}, {}", enumelt_cases(rest)));
-                // sil-opt lays the cases out in reverse.
-                self.reorders.push(succs.into_iter().rev().collect());
                 Ok("switch_enum → switch_enum_addr; payloads are taken in place in each case".into())
             }
             SilOp::UncheckedBitwiseCast => self.bitwise_cast(id),
@@ -615,7 +610,6 @@ impl<'c, 'a> W<'c, 'a> {
         self.block_params.insert(fail, Vec::new());
         self.block_start.entry(ok).or_default().extend(on_ok);
         self.block_start.entry(fail).or_default().extend(on_fail);
-        self.reorders.push(vec![fail, ok]);
         Ok("checked_cast_br → checked_cast_addr_br take_on_success".into())
     }
 
@@ -629,6 +623,10 @@ impl<'c, 'a> W<'c, 'a> {
         for (k, &x) in s.args.iter().enumerate() {
             let p = params[k];
             if self.opaque(p) {
+                if self.storage(x) == Some(&Storage::Same { of: p }) {
+                    // Built in the phi's storage already.
+                    continue;
+                }
                 let d = self.addr(p)?;
                 let src = self.addr(x)?;
                 let t = self.ty(x);
@@ -827,7 +825,6 @@ impl<'c, 'a> W<'c, 'a> {
         self.block_params.insert(normal, vec![param]);
         self.block_start.entry(normal).or_default().extend(start);
         self.block_start.entry(error).or_default().extend(on_error);
-        self.reorders.push(vec![error, normal]);
         Ok("try_apply through addresses; the normal block receives the direct results".into())
     }
 
@@ -988,7 +985,6 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         pending: HashMap::new(),
         block_start: HashMap::new(),
         block_params: HashMap::new(),
-        reorders: Vec::new(),
         cast_slots: HashMap::new(),
     };
     let n_out = cx.sig.indirect_results();
@@ -1151,17 +1147,6 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
             rewrites.push(Rewrite { inst: Some(id), block: label.clone(), before: w.line(id), after: lines, why });
         }
         blocks_text.push((b, text));
-    }
-    for order in &w.reorders {
-        let mut slots: Vec<usize> = order.iter().filter_map(|b| blocks_text.iter().position(|x| x.0 == *b)).collect();
-        if slots.len() != order.len() {
-            continue;
-        }
-        slots.sort_unstable();
-        let texts: Vec<(BlockId, String)> = order.iter().map(|b| blocks_text.iter().find(|x| x.0 == *b).cloned().expect("present")).collect();
-        for (slot, t) in slots.into_iter().zip(texts) {
-            blocks_text[slot] = t;
-        }
     }
     let bodies: Vec<String> = blocks_text.into_iter().map(|(_, t)| t).collect();
     let mut text = format!("{head} {{\n{}", bodies.join("\n"));

@@ -21,7 +21,8 @@ pub enum Storage {
     Result { index: usize },
     /// Its own `alloc_stack` (the `index`-th the pass creates).
     Stack { index: usize },
-    /// Reuses its operand's storage (`begin_borrow`, `move_value`).
+    /// The same storage as another value: its operand's (`begin_borrow`, `move_value`), or
+    /// the phi it flows into (phi storage coalescing).
     Same { of: ValueId },
     /// The address it was loaded from (`load_borrow`).
     Address { of: ValueId },
@@ -580,9 +581,12 @@ fn decide(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)>, stack
                     return Err(Refusal::at(t, format!("`{}` with an address-only block argument is not lowered here", ti.op)));
                 }
             }
-            let k = *stacks;
-            *stacks += 1;
-            return Ok((Storage::Stack { index: k }, format!("`{name}` is a phi: it gets its own alloc_stack and each incoming value is moved into it")));
+            // A phi is allocated like any value: in its user's storage if it can be.
+            return Ok(use_projection(cx, v, done).unwrap_or_else(|| {
+                let k = *stacks;
+                *stacks += 1;
+                (Storage::Stack { index: k }, format!("`{name}` is a phi: it gets its own alloc_stack and each incoming value is moved into it"))
+            }));
         }
         ValueDef::Result { inst, index } => {
             let i = &f.insts[inst];
@@ -791,6 +795,20 @@ fn use_projection(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)
             }
             let concrete = cx.ty(v)?.to_string();
             Some((Storage::IntoExistential { user: a, concrete }, format!("use-projection: built directly in the existential box of `{}`", cx.name(a))))
+        }
+        Op::Sil(SilOp::Br) => {
+            // A phi's storage is shared with an incoming value that cannot interfere with
+            // what else it holds: one defined in the branching block itself (the phi's
+            // other incoming values live in other blocks), where the phi is not live (its
+            // block does not dominate this one: no loop brings it back here).
+            let phi = *f.blocks[ui.succs.first()?.block].params.get(k)?;
+            let (ps, _) = done.get(&phi)?;
+            let (pred, _) = *cx.pos.get(&u)?;
+            let d = cx.def_inst(v)?;
+            if cx.pos.get(&d)?.0 != pred || cx.dom.dominates(ui.succs[0].block, pred) || !root_ready(cx, ps, v, done, 0) {
+                return None;
+            }
+            Some((Storage::Same { of: phi }, format!("coalesced with the phi `{}`: built directly in its storage", cx.name(phi))))
         }
         Op::Sil(SilOp::Store) if k == 0 => {
             if matches!(f.values[v].def, ValueDef::Param { block, .. } if Some(block) == f.entry()) {
