@@ -49,7 +49,22 @@ impl<'d> Canon<'d> {
             last = r.end;
         }
         out.push_str(&text[last..]);
-        out
+        self.member_type(&out)
+    }
+
+    /// The formal type of a declaration reference (`witness_method $T, #P.m : <Self where
+    /// Self : P> (Self.Type) -> () -> Bool : $…`), canonical too; its generic parameters
+    /// keep their names.
+    fn member_type(&self, text: &str) -> String {
+        let Some(h) = text.find(" #") else { return text.to_string() };
+        let Some(colon) = text[h + 1..].find(' ').filter(|&c| text[h + 1 + c..].starts_with(" : ")) else { return text.to_string() };
+        let start = h + 1 + colon + 3;
+        let Some(len) = text[start..].find(" : $") else { return text.to_string() };
+        let member = &text[start..start + len];
+        if ty::parse(member.trim()).is_err() {
+            return text.to_string();
+        }
+        format!("{}{}{}", &text[..start], self.text(member), &text[start + len..])
     }
 
     fn ty(&self, t: &Ty, shadow: &[String], depth: usize) -> Ty {
@@ -145,7 +160,7 @@ mod tests {
 
     fn decls() -> Decls {
         Decls::parse(
-            "typealias AnyObject = Builtin.AnyObject\ntypealias Int = Builtin.Int64\npublic protocol C : AnyObject {}\nprotocol Error {}\nprotocol Comparable {}\nstruct SI<T> { var element: T }\n",
+            "typealias AnyObject = Builtin.AnyObject\ntypealias Int = Builtin.Int64\ntypealias Bool = Builtin.Int1\npublic protocol C : AnyObject {}\nprotocol Error {}\nprotocol Comparable {}\nstruct SI<T> { var element: T }\n",
         )
     }
 
@@ -166,6 +181,10 @@ mod tests {
             "@convention(thin) <T where T : Comparable> (@in_guaranteed T) -> @out T"
         );
         assert_eq!(c.fragment("%1 : $C, %2 : $Int"), "%1 : $any C, %2 : $Builtin.Int64");
+        assert_eq!(
+            c.fragment("%2 = witness_method $T, #Comparable.\"<\" : <Self where Self : Comparable> (Self.Type) -> (Self, Self) -> Bool : $@convention(witness_method: Comparable) <τ_0_0 where τ_0_0 : Comparable> (@in_guaranteed τ_0_0) -> Bool"),
+            "%2 = witness_method $T, #Comparable.\"<\" : <Self where Self : Comparable> (Self.Type) -> (Self, Self) -> Builtin.Int1 : $@convention(witness_method: Comparable) <τ_0_0 where τ_0_0 : Comparable> (@in_guaranteed τ_0_0) -> Builtin.Int1"
+        );
         // Two generic parameter groups print as two, each with its own requirements.
         let two = "@convention(thin) <τ_0_0 where τ_0_0 : Comparable><τ_1_0> (@inout τ_0_0) -> (@out Optional<τ_1_0>, @error any Error)";
         assert_eq!(c.inst_text(two), two);
