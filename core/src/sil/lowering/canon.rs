@@ -111,6 +111,8 @@ impl<'d> Canon<'d> {
                 other => other,
             }).collect()),
             Ty::Storage(k, x) => Ty::Storage(*k, Box::new(go(x))),
+            // `@opened("…", P) Self`: the constraint is an existential (`any P`).
+            Ty::Opened { id, proto } => Ty::Opened { id: id.clone(), proto: Box::new(go(proto)) },
             Ty::Opaque(x) => Ty::Opaque(Box::new(go(x))),
             Ty::MoveOnly(x) => Ty::MoveOnly(Box::new(go(x))),
             Ty::Attributed(a, x) => Ty::Attributed(a.clone(), Box::new(go(x))),
@@ -185,6 +187,7 @@ mod tests {
             c.fragment("%2 = witness_method $T, #Comparable.\"<\" : <Self where Self : Comparable> (Self.Type) -> (Self, Self) -> Bool : $@convention(witness_method: Comparable) <τ_0_0 where τ_0_0 : Comparable> (@in_guaranteed τ_0_0) -> Bool"),
             "%2 = witness_method $T, #Comparable.\"<\" : <Self where Self : Comparable> (Self.Type) -> (Self, Self) -> Builtin.Int1 : $@convention(witness_method: Comparable) <τ_0_0 where τ_0_0 : Comparable> (@in_guaranteed τ_0_0) -> Builtin.Int1"
         );
+        assert_eq!(c.text("Optional<@opened(\"E\", C) Self>"), "Optional<@opened(\"E\", any C) Self>");
         // Two generic parameter groups print as two, each with its own requirements.
         let two = "@convention(thin) <τ_0_0 where τ_0_0 : Comparable><τ_1_0> (@inout τ_0_0) -> (@out Optional<τ_1_0>, @error any Error)";
         assert_eq!(c.inst_text(two), two);

@@ -31,7 +31,8 @@ pub enum Storage {
     EnumData { of: ValueId, case: String },
     /// Def-projection: an element or field of its operand's storage.
     Element { of: ValueId, index: u32, field: Option<String> },
-    /// Reused storage seen as another type (`unchecked_bitwise_cast` → `unchecked_addr_cast`).
+    /// Reused storage seen as another type (`unchecked_bitwise_cast` → `unchecked_addr_cast`,
+    /// `open_existential_value` → `open_existential_addr`).
     Cast { of: ValueId },
     /// Use-projection: built directly inside element `index` of its user's storage.
     Into { user: ValueId, index: u32, field: Option<String> },
@@ -247,7 +248,7 @@ impl<'a> Cx<'a> {
                             | SilOp::TryApply
                             | SilOp::Return
                             | SilOp::Throw
-                    ) || matches!(o, SilOp::Other(n) if n == "init_existential_value"),
+                    ) || matches!(o, SilOp::Other(n) if n == "init_existential_value" || n == "open_existential_value" || n == "witness_method"),
                     _ => false,
                 };
                 if !ok {
@@ -600,6 +601,13 @@ fn decide(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)>, stack
                 Op::Sil(SilOp::UncheckedBitwiseCast) if opaque0 => {
                     let a = op0.unwrap();
                     return Ok((Storage::Cast { of: a }, format!("reused storage: `{}`'s memory seen as `{name}`'s type", cx.name(a))));
+                }
+                Op::Sil(SilOp::Other(o)) if o == "open_existential_value" && opaque0 => {
+                    let a = op0.unwrap();
+                    return Ok((
+                        Storage::Cast { of: a },
+                        format!("reused storage: the value in `{}`'s existential box, opened in place (open_existential_addr)", cx.name(a)),
+                    ));
                 }
                 Op::Sil(SilOp::LoadBorrow) => {
                     let a = op0.unwrap();
