@@ -465,6 +465,19 @@ impl<'c, 'a> W<'c, 'a> {
                 self.addr(v0.unwrap())?;
                 Ok("unchecked_enum_data → unchecked_take_enum_data_addr (reused storage)".into())
             }
+            SilOp::SelectEnum => {
+                // Reads the enum's case in place: `select_enum_addr` of its storage.
+                let x = a0.unwrap();
+                let a = self.addr(x)?;
+                let t = self.ty(x);
+                let operand = format!("select_enum {} : ${}", self.name(x), cx.ty(x).unwrap_or(""));
+                let text = line.replacen(&operand, &format!("select_enum_addr {a} : $*{t}"), 1);
+                if text == line {
+                    return Err(Refusal::at(id, "a select_enum whose operand is not written `%x : $T`"));
+                }
+                self.emit(cx.canon.fragment(&text));
+                Ok("select_enum → select_enum_addr (reads the case in place)".into())
+            }
             SilOp::Other(ref o) if o == "open_existential_value" => {
                 self.addr(v0.unwrap())?;
                 Ok("open_existential_value → open_existential_addr (reused storage)".into())

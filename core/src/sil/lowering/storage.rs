@@ -248,6 +248,7 @@ impl<'a> Cx<'a> {
                             | SilOp::TryApply
                             | SilOp::Return
                             | SilOp::Throw
+                            | SilOp::SelectEnum
                     ) || matches!(o, SilOp::Other(n) if n == "init_existential_value" || n == "open_existential_value" || n == "witness_method"),
                     _ => false,
                 };
@@ -435,10 +436,16 @@ pub(super) struct Call {
 
 pub(super) fn split_call(line: &str) -> Option<Call> {
     let body = line.split_once(" = ").map_or(line, |(_, r)| r).trim();
-    let pct = body.find('%')?;
+    // The callee: a value, or `undef`.
+    let pct = match (body.find('%'), body.find(" undef")) {
+        (Some(p), Some(u)) if u < p => u + 1,
+        (None, Some(u)) => u + 1,
+        (p, _) => p?,
+    };
     let head = body[..pct].trim_end().to_string();
     let rest = &body[pct..];
-    let end = rest[1..].find(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(rest.len(), |e| e + 1);
+    let skip = if rest.starts_with('%') { 1 } else { 0 };
+    let end = rest[skip..].find(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(rest.len(), |e| e + skip);
     let callee = rest[..end].to_string();
     let mut rest = &rest[end..];
     let mut subs_text = String::new();
@@ -741,7 +748,7 @@ fn root_ready(cx: &Cx, s: &Storage, v: ValueId, done: &HashMap<ValueId, (Storage
 /// Uses that only read a value in place (they do not decide where it lives: the value
 /// stays where its consuming use puts it, and they read it there first).
 fn reads_in_place(op: &Op) -> bool {
-    matches!(op, Op::Sil(SilOp::CopyValue | SilOp::BeginBorrow | SilOp::DebugValue | SilOp::FixLifetime | SilOp::EndBorrow))
+    matches!(op, Op::Sil(SilOp::CopyValue | SilOp::BeginBorrow | SilOp::DebugValue | SilOp::FixLifetime | SilOp::EndBorrow | SilOp::SelectEnum))
 }
 
 fn use_projection(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)>) -> Option<(Storage, String)> {
