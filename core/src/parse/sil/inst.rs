@@ -885,7 +885,9 @@ fn needs_space(a: &Token, a_role: Role, b: &Token, c: Option<&Token>, angle: usi
         return !(callee_like || a.kind == Kind::Str || a.is_punct(">") || matches!(a_role, Role::Succ(_)));
     }
     if b.is_punct("<") {
-        return !(callee_like || a.kind == Kind::Str);
+        // `TestGeneric<T>` in a member's formal type: a generic type written without a space.
+        let applied = a.kind == Kind::Ident && a.span.hi == b.span.lo;
+        return !(callee_like || a.kind == Kind::Str || applied);
     }
     true
 }

@@ -59,12 +59,36 @@ impl<'d> Canon<'d> {
         let Some(h) = text.find(" #") else { return text.to_string() };
         let Some(colon) = text[h + 1..].find(' ').filter(|&c| text[h + 1 + c..].starts_with(" : ")) else { return text.to_string() };
         let start = h + 1 + colon + 3;
-        let Some(len) = text[start..].find(" : $") else { return text.to_string() };
+        // Up to the instruction's own type: ` : $` (witness_method) or `, $` (class_method).
+        let Some(len) = [" : $", ", $"].iter().filter_map(|e| text[start..].find(e)).min() else { return text.to_string() };
         let member = &text[start..start + len];
-        if ty::parse(member.trim()).is_err() {
-            return text.to_string();
-        }
-        format!("{}{}{}", &text[..start], self.text(member), &text[start + len..])
+        let Ok(t) = ty::parse(member.trim()) else { return text.to_string() };
+        // A member of a generic type is written with that type's own generic parameters
+        // (`#TestGeneric.x!read : <T> (TestGeneric<T>) -> …` whatever the input named them).
+        let owner = text[h + 2..].split(['.', ' ']).next().unwrap_or("");
+        let t = match (&t, self.decls.nominal(owner)) {
+            (Ty::Function(f), Some(n)) if !n.params.is_empty() && f.generics.len() == n.params.len() && f.groups.is_empty() => {
+                let names: Vec<(String, String)> = f.generics.iter().zip(&n.params).map(|(g, p)| (g.name.clone(), p.name.clone())).collect();
+                let map = |x: &str| names.iter().find(|(a, _)| a == x).map(|(_, b)| Ty::name(b));
+                let sub = |t: &Ty| t.subst(&map);
+                Ty::Function(Box::new(FnTy {
+                    generics: f.generics.iter().zip(&names).map(|(g, (_, b))| ty::GenericParam { name: b.clone(), bounds: g.bounds.clone() }).collect(),
+                    reqs: f
+                        .reqs
+                        .iter()
+                        .map(|r| match r {
+                            Req::Conforms(a, b) => Req::Conforms(sub(a), b.clone()),
+                            Req::Same(a, b) => Req::Same(sub(a), sub(b)),
+                        })
+                        .collect(),
+                    params: f.params.iter().map(|e| Elem { ty: sub(&e.ty), ..e.clone() }).collect(),
+                    results: f.results.iter().map(|e| Elem { ty: sub(&e.ty), ..e.clone() }).collect(),
+                    ..(**f).clone()
+                }))
+            }
+            _ => t,
+        };
+        format!("{}{}{}", &text[..start], self.ty(&t, &[], 0), &text[start + len..])
     }
 
     fn ty(&self, t: &Ty, shadow: &[String], depth: usize) -> Ty {
@@ -188,6 +212,10 @@ mod tests {
             "%2 = witness_method $T, #Comparable.\"<\" : <Self where Self : Comparable> (Self.Type) -> (Self, Self) -> Builtin.Int1 : $@convention(witness_method: Comparable) <τ_0_0 where τ_0_0 : Comparable> (@in_guaranteed τ_0_0) -> Builtin.Int1"
         );
         assert_eq!(c.text("Optional<@opened(\"E\", C) Self>"), "Optional<@opened(\"E\", any C) Self>");
+        assert_eq!(
+            c.fragment("%2 = class_method %0 : $SI<Int>, #SI.element!read : <X> (SI<X>) -> () -> Int, $@yield_once @convention(method) <τ_0_0> (@guaranteed SI<τ_0_0>) -> @yields @in_guaranteed τ_0_0"),
+            "%2 = class_method %0 : $SI<Builtin.Int64>, #SI.element!read : <T> (SI<T>) -> () -> Builtin.Int64, $@yield_once @convention(method) <τ_0_0> (@guaranteed SI<τ_0_0>) -> @yields @in_guaranteed τ_0_0"
+        );
         // Two generic parameter groups print as two, each with its own requirements.
         let two = "@convention(thin) <τ_0_0 where τ_0_0 : Comparable><τ_1_0> (@inout τ_0_0) -> (@out Optional<τ_1_0>, @error any Error)";
         assert_eq!(c.inst_text(two), two);

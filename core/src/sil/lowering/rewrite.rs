@@ -288,7 +288,7 @@ impl<'c, 'a> W<'c, 'a> {
         if matches!(op, SilOp::Return) {
             return self.ret(id);
         }
-        if matches!(op, SilOp::Throw) {
+        if matches!(op, SilOp::Throw | SilOp::Unwind) {
             self.deallocs();
             self.emit(cx.canon.fragment(&line));
             return Ok("unchanged (stack slots deallocated first)".into());
@@ -464,6 +464,29 @@ impl<'c, 'a> W<'c, 'a> {
             SilOp::UncheckedEnumData => {
                 self.addr(v0.unwrap())?;
                 Ok("unchecked_enum_data → unchecked_take_enum_data_addr (reused storage)".into())
+            }
+            SilOp::Other(ref o) if o == "begin_apply" => {
+                // The yielded values are addresses now; the arguments must be loadable.
+                if i.args.iter().any(|&x| self.opaque(x)) {
+                    return Err(Refusal::at(id, "a coroutine call with address-only arguments is not lowered here"));
+                }
+                self.emit(cx.canon.fragment(&line));
+                Ok("begin_apply: the values it yields by address are their own storage".into())
+            }
+            SilOp::Yield => {
+                let mut text = line.clone();
+                for &x in &i.args {
+                    if !self.opaque(x) {
+                        continue;
+                    }
+                    let operand = format!("{} : ${}", self.name(x), cx.ty(x).unwrap_or(""));
+                    let a = self.addr(x)?;
+                    let t = self.ty(x);
+                    let at = text.find(&operand).ok_or_else(|| Refusal::at(id, "a yield whose operand is not written `%x : $T`"))?;
+                    text.replace_range(at..at + operand.len(), &format!("{a} : $*{t}"));
+                }
+                self.emit(cx.canon.fragment(&text));
+                Ok("yield of an opaque value → yield of its address".into())
             }
             SilOp::SelectEnum => {
                 // Reads the enum's case in place: `select_enum_addr` of its storage.

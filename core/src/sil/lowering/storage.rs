@@ -119,8 +119,9 @@ impl<'a> Cx<'a> {
     pub fn new(f: &'a Function, ft: &'a FunctionTypes, decls: &'a Decls) -> Result<Cx<'a>, Refusal> {
         let h = f.sil.as_ref().ok_or_else(|| Refusal::new("not a SIL function"))?;
         let sig = Sig::of_text(&h.ty, &[]).ok_or_else(|| Refusal::new(format!("@{}'s type `{}` does not read as a function type", f.name, h.ty)))?;
-        if sig.yields {
-            return Err(Refusal::new("coroutines (`@yields`) are not lowered here"));
+        // A coroutine's yields of opaque values must be by address (`@yields @in_guaranteed`).
+        if sig.yields && super::sig::yields_indirect(&h.ty).is_none_or(|ys| ys.iter().any(|i| !i)) {
+            return Err(Refusal::new("a coroutine that yields by value (`@yields` without `@in…`) is not lowered here"));
         }
         if let Some(entry) = f.entry() {
             let n = f.blocks[entry].params.len();
@@ -249,7 +250,8 @@ impl<'a> Cx<'a> {
                             | SilOp::Return
                             | SilOp::Throw
                             | SilOp::SelectEnum
-                    ) || matches!(o, SilOp::Other(n) if n == "init_existential_value" || n == "open_existential_value" || n == "witness_method"),
+                            | SilOp::Yield
+                    ) || matches!(o, SilOp::Other(n) if n == "init_existential_value" || n == "open_existential_value" || n == "witness_method" || n == "begin_apply"),
                     _ => false,
                 };
                 if !ok {
@@ -268,6 +270,14 @@ impl<'a> Cx<'a> {
             for i in f.blocks[b].all_insts() {
                 let inst = &f.insts[i];
                 let Some(&r0) = inst.results.first() else { continue };
+                if matches!(&inst.op, Op::Sil(SilOp::Other(o)) if o == "begin_apply") {
+                    // The yielded values' types, from the callee's type and the substitutions.
+                    let line = self.lines.get(&i).map_or("", |s| s.as_str());
+                    for (&r, t) in inst.results.iter().zip(yield_types(line).unwrap_or_default()) {
+                        self.vty.insert(r, t);
+                    }
+                    continue;
+                }
                 if self.vty.contains_key(&r0) && inst.results.iter().all(|r| self.vty.contains_key(r)) {
                     continue;
                 }
@@ -471,6 +481,29 @@ pub(super) fn split_call(line: &str) -> Option<Call> {
     Some(Call { head, callee, subs_text, between, fn_ty, sig })
 }
 
+/// The types of the values a `begin_apply` yields (`(%3, %4) = begin_apply %2<T>(%0) : $…
+/// -> @yields @in_guaranteed τ_0_0` yields a `T`), substituted.
+fn yield_types(line: &str) -> Option<Vec<String>> {
+    use crate::sil::types::ty::{self, Ty};
+    let c = split_call(line)?;
+    let Ok(Ty::Function(f)) = ty::parse(c.fn_ty.trim()) else { return None };
+    let subs = parse_subs(c.subs_text.trim_start_matches('<').strip_suffix('>').unwrap_or(""));
+    let map: HashMap<&str, &Ty> = f.generics.iter().map(|g| g.name.as_str()).zip(subs.iter()).collect();
+    let yields = f.results.iter().filter(|r| r.conv.as_deref() == Some("yields"));
+    Some(
+        yields
+            .map(|r| {
+                // `@in_guaranteed τ_0_0`: the convention is not part of the type.
+                let t = match &r.ty {
+                    Ty::Attributed(_, t) => (**t).clone(),
+                    t => t.clone(),
+                };
+                t.subst(&|n| map.get(n).map(|t| (*t).clone())).to_string()
+            })
+            .collect(),
+    )
+}
+
 fn balanced(s: &str, open: char, close: char) -> Option<usize> {
     let mut depth = 0;
     for (i, c) in s.char_indices() {
@@ -615,6 +648,17 @@ fn decide(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)>, stack
                         Storage::Cast { of: a },
                         format!("reused storage: the value in `{}`'s existential box, opened in place (open_existential_addr)", cx.name(a)),
                     ));
+                }
+                Op::Sil(SilOp::Other(o)) if o == "begin_apply" => {
+                    // A yielded value: by address if the coroutine yields it so, and that
+                    // address is its storage, as an indirect argument's is.
+                    let line = cx.lines.get(&inst).map_or("", |s| s.as_str());
+                    let fn_ty = line.rsplit_once(" : $").map_or("", |(_, t)| t);
+                    let by_address = super::sig::yields_indirect(fn_ty).and_then(|ys| ys.get(index as usize).copied()).unwrap_or(false);
+                    if !by_address {
+                        return Err(Refusal::at(inst, "a coroutine call that yields an address-only value by value is not lowered here"));
+                    }
+                    return Ok((Storage::Argument, format!("`{name}` is yielded by address: the coroutine's address is its storage")));
                 }
                 Op::Sil(SilOp::LoadBorrow) => {
                     let a = op0.unwrap();
