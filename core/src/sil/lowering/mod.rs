@@ -8,10 +8,13 @@
 //! 1. **assignment** ([`storage::assign`]): every opaque value, in reverse postorder;
 //! 2. **allocation** ([`storage::allocate`], users before definitions): a value is built
 //!    directly inside its user's storage (*use-projection*: an operand of `tuple`, `struct`,
-//!    `enum`, `init_existential_value`, `store`, or the `@out` result), reads its operand's
-//!    storage (*reuse*: `begin_borrow`, `unchecked_enum_data`, a `switch_enum` payload), or
-//!    is a part of it (*def-projection*: `struct_extract`, `tuple_extract`, `destructure_*`);
-//!    what is left is a root: an indirect argument, an `@out` argument, or an `alloc_stack`;
+//!    `enum`, `init_existential_value`, `store`, or the `@out` result; a phi too, and an
+//!    incoming value defined in the branching block shares the phi's storage), reads its
+//!    operand's storage (*reuse*: `begin_borrow`, `unchecked_enum_data`, a `switch_enum`
+//!    payload, `open_existential_value`), or is a part of it (*def-projection*:
+//!    `struct_extract`, `tuple_extract`, `destructure_*`); what is left is a root: an
+//!    indirect argument or a value yielded by address, an `@out` argument, or an
+//!    `alloc_stack` (after the instruction that opens its type, for an opened existential);
 //! 3. **rewriting** ([`rewrite`]): `copy_value` → `copy_addr`, `destroy_value` →
 //!    `destroy_addr`, calls through addresses, `enum` → `init_enum_data_addr` +
 //!    `inject_enum_addr`, and so on. Copies appear only where the input copied; moves
@@ -19,7 +22,8 @@
 //!
 //! The rewritten function is printed and read back by the SIL parser, so the output is SIL
 //! the lab can show, run and check like any input (with [`verify_lowered`] on top of the IR
-//! verifier).
+//! verifier); its blocks are laid out in reverse postorder, as `sil-opt -emit-sorted-sil`
+//! prints them.
 
 mod canon;
 pub mod copyelim;

@@ -241,7 +241,6 @@ impl<'c, 'a> W<'c, 'a> {
     /// the branch. A branch that leaves on one edge and stays on another is refused.
     fn leave_regions(&mut self, term: InstId) -> Result<Vec<String>, Refusal> {
         let f = self.cx.f;
-        let mut out = Vec::new();
         let saved = std::mem::take(&mut self.after);
         for k in (0..self.stacks.len()).rev() {
             let Some(&(_, a)) = self.late.get(&k) else { continue };
@@ -258,9 +257,7 @@ impl<'c, 'a> W<'c, 'a> {
             }
             self.dealloc_late(k);
         }
-        out.append(&mut self.after);
-        self.after = saved;
-        Ok(out)
+        Ok(std::mem::replace(&mut self.after, saved))
     }
 
     fn line(&self, i: InstId) -> String {
@@ -474,17 +471,7 @@ impl<'c, 'a> W<'c, 'a> {
                 Ok("begin_apply: the values it yields by address are their own storage".into())
             }
             SilOp::Yield => {
-                let mut text = line.clone();
-                for &x in &i.args {
-                    if !self.opaque(x) {
-                        continue;
-                    }
-                    let operand = format!("{} : ${}", self.name(x), cx.ty(x).unwrap_or(""));
-                    let a = self.addr(x)?;
-                    let t = self.ty(x);
-                    let at = text.find(&operand).ok_or_else(|| Refusal::at(id, "a yield whose operand is not written `%x : $T`"))?;
-                    text.replace_range(at..at + operand.len(), &format!("{a} : $*{t}"));
-                }
+                let text = self.by_address(id)?;
                 self.emit(cx.canon.fragment(&text));
                 Ok("yield of an opaque value → yield of its address".into())
             }
@@ -529,18 +516,7 @@ impl<'c, 'a> W<'c, 'a> {
     /// sil-opt prints it (`#P.m : <Self where Self : P> (Self) -> () -> ()`).
     fn witness_method(&mut self, id: InstId) -> Result<String, Refusal> {
         let cx = self.cx;
-        let i = &cx.f.insts[id];
-        let line = self.line(id);
-        let mut text = line.clone();
-        for &x in &i.args {
-            if !self.opaque(x) {
-                continue;
-            }
-            let operand = format!("{} : ${}", self.name(x), cx.ty(x).unwrap_or(""));
-            let a = self.addr(x)?;
-            let at = text.find(&operand).ok_or_else(|| Refusal::at(id, "a witness_method whose opened operand is not written `%x : $T`"))?;
-            text.replace_range(at..at + operand.len(), &format!("{a} : $*{}", cx.ty(x).unwrap_or("")));
-        }
+        let mut text = self.by_address(id)?;
         // `#P.m,` without its formal type: derived from the witness's function type.
         if let Some(h) = text.find(" #") {
             let end = text[h + 1..].find(|c: char| c == ',' || c == ' ').map_or(text.len(), |e| h + 1 + e);
@@ -553,6 +529,23 @@ impl<'c, 'a> W<'c, 'a> {
         }
         self.emit(cx.canon.fragment(&text));
         Ok("witness_method: the opened value is passed by its address".into())
+    }
+
+    /// The input line with each opaque operand (`%x : $T`) replaced by its address
+    /// (`%x_addr : $*T`).
+    fn by_address(&mut self, id: InstId) -> Result<String, Refusal> {
+        let cx = self.cx;
+        let mut text = self.line(id);
+        for &x in &cx.f.insts[id].args {
+            if !self.opaque(x) {
+                continue;
+            }
+            let operand = format!("{} : ${}", self.name(x), cx.ty(x).unwrap_or(""));
+            let a = self.addr(x)?;
+            let at = text.find(&operand).ok_or_else(|| Refusal::at(id, format!("`{}`'s operand is not written `%x : $T`", cx.f.insts[id].op)))?;
+            text.replace_range(at..at + operand.len(), &format!("{a} : $*{}", cx.ty(x).unwrap_or("")));
+        }
+        Ok(text)
     }
 
     fn extract(&mut self, id: InstId) -> Result<String, Refusal> {
