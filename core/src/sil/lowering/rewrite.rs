@@ -519,7 +519,7 @@ impl<'c, 'a> W<'c, 'a> {
         let mut text = self.by_address(id)?;
         // `#P.m,` without its formal type: derived from the witness's function type.
         if let Some(h) = text.find(" #") {
-            let end = text[h + 1..].find(|c: char| c == ',' || c == ' ').map_or(text.len(), |e| h + 1 + e);
+            let end = text[h + 1..].find([',', ' ']).map_or(text.len(), |e| h + 1 + e);
             if text[end..].starts_with(',') {
                 let fn_ty = text.rsplit_once(" : $").map(|(_, t)| t.to_string()).unwrap_or_default();
                 if let Some(formal) = member_formal_type(&fn_ty) {
