@@ -120,6 +120,12 @@ pub fn lower(f: &Function, ft: &FunctionTypes, decls: &Decls) -> Result<Lowering
     if f.is_declaration() {
         return Err(Refusal::new(format!("@{} is a declaration: it has no body to lower", f.name)));
     }
+    well_formed(f)?;
+    // The pass keeps the input's own stack slots where they are and nests its own inside
+    // them: an input whose slots are not nested already cannot come out nested.
+    if let Some(p) = verify::stack_discipline(f).into_iter().next() {
+        return Err(Refusal::new(format!("the input's own alloc_stack and dealloc_stack are not nested: {p}")));
+    }
     let cx = storage::Cx::new(f, ft, decls)?;
     let values = storage::allocate(&cx)?;
     let out = rewrite::rewrite(&cx, &values)?;
@@ -142,6 +148,44 @@ pub fn lower(f: &Function, ft: &FunctionTypes, decls: &Decls) -> Result<Lowering
         }
     }
     Ok(Lowering { values, stacks: out.stacks, rewrites: out.rewrites, text, function })
+}
+
+/// The operands and results an instruction must have for the pass to read it, by name.
+fn arity(name: &str) -> (usize, usize) {
+    match name {
+        "copy_value" | "move_value" | "begin_borrow" | "load" | "load_borrow" | "struct_extract" | "tuple_extract"
+        | "unchecked_enum_data" | "unchecked_bitwise_cast" | "unconditional_checked_cast" | "open_existential_value"
+        | "init_existential_value" | "select_enum" => (1, 1),
+        "tuple" | "struct" | "enum" => (0, 1),
+        "destroy_value" | "end_borrow" | "debug_value" | "fix_lifetime" | "switch_enum" | "checked_cast_br" | "return"
+        | "destructure_struct" | "destructure_tuple" | "apply" | "try_apply" | "begin_apply" => (1, 0),
+        "store" | "store_borrow" | "copy_addr" => (2, 0),
+        _ => (0, 0),
+    }
+}
+
+/// A line without the operands or results its instruction always has (hand-edited or
+/// mutated text the generic parser accepted) is refused by name, before any step indexes it.
+fn well_formed(f: &Function) -> Result<(), Refusal> {
+    for &b in &f.layout {
+        for i in f.blocks[b].all_insts() {
+            let inst = &f.insts[i];
+            let name = inst.op.name();
+            let (args, results) = arity(name);
+            if inst.args.len() < args || inst.results.len() < results {
+                return Err(Refusal::at(
+                    i,
+                    format!(
+                        "`{name}` in {} needs at least {args} operand(s) and {results} result(s); it has {} and {}",
+                        f.block_name(b),
+                        inst.args.len(),
+                        inst.results.len()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn reparse(text: &str) -> Result<Function, Refusal> {

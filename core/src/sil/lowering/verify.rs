@@ -25,7 +25,7 @@ pub fn verify_lowered(f: &Function, ft: &FunctionTypes) -> Vec<String> {
 
 /// Walks the CFG with the stack of live `alloc_stack`s: a block reached twice must be
 /// reached with the same stack; `dealloc_stack` must free the top; exits must find it empty.
-fn stack_discipline(f: &Function) -> Vec<String> {
+pub(crate) fn stack_discipline(f: &Function) -> Vec<String> {
     let cfg = Cfg::new(f);
     let Some(entry) = cfg.entry() else { return Vec::new() };
     let mut at: HashMap<BlockId, Vec<ValueId>> = HashMap::new();
