@@ -173,12 +173,13 @@ impl Analysis {
         }
         let shared = passes::Analyses::with_types(f, env);
         let opts = passes::Options::default();
-        let runs = passes::REGISTRY.iter().map(|p| passes::run(*p, f, &shared, &opts)).collect();
+        let runs = crate::handoff::registered_passes().iter().map(|p| passes::run(*p, f, &shared, &opts)).collect();
         let dom_steps = lt_steps(f, &shared.dom_events, DomKind::Dominators);
         let pdom_steps = lt_steps(f, &shared.pdom_events, DomKind::PostDominators);
         let mut graph = cfg_graph(f);
+        #[cfg(feature = "full")]
         crate::type_tips::line_tips(&mut graph, f, shared.types(f));
-        let ownership = (f.lang == Lang::Sil).then(|| {
+        let ownership = (f.lang == Lang::Sil && cfg!(feature = "full")).then(|| {
             let fo = ownership::analyze(f, shared.types(f));
             let verdict = ownership::verify(f, &fo);
             let steps = Steps::new(verdict.steps.clone());

@@ -263,7 +263,7 @@ impl State {
             analysis: Err("no program yet".into()),
             tab: Tab::default(),
             cursors: Cursors::default(),
-            pipeline: Pipeline::default_pipeline(),
+            pipeline: crate::handoff::default_pipeline(),
             stages: (0, usize::MAX),
             staged: None,
             block: None,
@@ -345,7 +345,10 @@ impl State {
 
     /// Runs the pipeline on the analysed function again (after an edit or a new pipeline).
     fn restage(&mut self) {
-        self.staged = self.analysis.as_ref().ok().map(|a| Rc::new(a.run_pipeline(&self.pipeline)));
+        // The first-visit build has no passes to stage.
+        if cfg!(feature = "full") {
+            self.staged = self.analysis.as_ref().ok().map(|a| Rc::new(a.run_pipeline(&self.pipeline)));
+        }
     }
 
     /// The stages the before/after view compares, clamped to the pipeline: `(from, to)` with
@@ -388,6 +391,7 @@ impl State {
             return steps.headline(k).to_string();
         }
         // LCM's view shows one expression's table: its sentence names that table's cells.
+        #[cfg(feature = "full")]
         if self.tab == Tab::pass("lcm") {
             if let Ok((out, lcm)) = crate::views::lcm::run(a) {
                 if let Some(e) = crate::views::lcm::model::pick_expr(out, self.expr.as_deref()) {
@@ -523,6 +527,9 @@ impl State {
                     s.set_pipeline(p);
                 }
             }
+            #[cfg(not(feature = "full"))]
+            Action::AddPass(_) => {}
+            #[cfg(feature = "full")]
             Action::AddPass(slug) => {
                 let mut text = s.pipeline.to_string();
                 if !text.is_empty() {
@@ -560,6 +567,9 @@ impl State {
             Action::SelectExpr(e) => s.expr = e.map(AttrValue::from),
             Action::SelectType(t) => s.types.row = t.map(AttrValue::from),
             Action::SelectValue(v) => s.value = v.map(AttrValue::from),
+            #[cfg(not(feature = "full"))]
+            Action::BreakIt(_) => {}
+            #[cfg(feature = "full")]
             Action::BreakIt(kind) => {
                 if let Some(text) = s.broken(kind) {
                     s.app_edit = Some(text.clone().into());

@@ -20,7 +20,7 @@ impl State {
             func: self.function.clone(),
             view: Some(self.tab.slug().to_string()),
             pass: None,
-            pipe: (self.pipeline != Pipeline::default_pipeline()).then(|| self.pipeline.to_string()),
+            pipe: (self.pipeline != crate::handoff::default_pipeline()).then(|| self.pipeline.to_string()),
             stages: (self.stages != (0, usize::MAX)).then(|| {
                 let (a, b) = self.compared_stages();
                 [a, b].map(|k| u32::try_from(k).unwrap_or(u32::MAX))
@@ -73,6 +73,9 @@ impl State {
         }
         // A pipeline this build cannot read (a pass it does not have) keeps the default.
         let pipe = snap.pipe.as_deref().or(snap.pass.as_deref());
+        #[cfg(not(feature = "full"))]
+        crate::handoff::remember_link(snap);
+        #[cfg(feature = "full")]
         if let Some(p) = pipe.and_then(|p| Pipeline::parse(p).ok()) {
             s = s.apply(super::Action::SetPipeline(p));
         }
