@@ -32,6 +32,13 @@ const EXTRA_FILES = [
   'optlab-layout_bg.wasm',
   'optlab-full.js',
   'optlab-full_bg.wasm',
+  'css/dom.css',
+  'css/dce.css',
+  'css/lcm.css',
+  'css/copyprop.css',
+  'css/types.css',
+  'css/ownership.css',
+  'css/lowering.css',
 ];
 // trunk's hashed file names: name-0123456789abcdef.ext (and name-…_bg.wasm).
 const HASHED = /-[0-9a-f]{16}(_bg)?\.[a-z0-9]+$/;

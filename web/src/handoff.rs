@@ -25,6 +25,8 @@ use crate::state::{Doc, Notice, State};
 use crate::storage::Saved;
 use optlab_core::passes::pipeline::Pipeline;
 use optlab_core::passes::Pass;
+use optlab_core::sil::types::Decls;
+use optlab_core::{Diagnostics, Lang, Module};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use yew::prelude::*;
@@ -33,6 +35,10 @@ use yew::prelude::*;
 /// layout worker; sw.js caches them for offline use).
 pub const FULL_SCRIPT: &str = "./optlab-full.js";
 pub const FULL_WASM: &str = "./optlab-full_bg.wasm";
+/// The views' stylesheets: not part of the first visit (index.html copies them to `css/`); the
+/// full app adds them before it shows itself.
+pub const VIEW_CSS: [&str; 7] =
+    ["css/dom.css", "css/dce.css", "css/lcm.css", "css/copyprop.css", "css/types.css", "css/ownership.css", "css/lowering.css"];
 /// The editor must have been idle this long before the page changes hands (unless the user
 /// asked for a view only the full app has).
 pub const IDLE_MS: f64 = 800.0;
@@ -56,6 +62,29 @@ pub fn default_pipeline() -> Pipeline {
     let p = Pipeline { passes: Vec::new() };
     p
 }
+
+/// Parses a program: both languages in the full app, Bril only in the first-visit build (the
+/// SIL parser and the Swift declarations reader are a third of it; a SIL text shows
+/// [`SIL_LOADING`] until the full app has the page).
+pub fn parse_module(lang: Lang, file: &str, text: &str) -> Result<Module, Diagnostics> {
+    #[cfg(feature = "full")]
+    let parsed = optlab_core::parse_module(lang, file, text);
+    #[cfg(not(feature = "full"))]
+    let parsed = optlab_core::parse::bril::parse(file, text);
+    parsed
+}
+
+/// The Swift declarations a program carries (none read in the first-visit build).
+pub fn decls_of(module: &Module) -> Decls {
+    #[cfg(feature = "full")]
+    let decls = Decls::of_module(module);
+    #[cfg(not(feature = "full"))]
+    let decls = Decls::default();
+    decls
+}
+
+/// What the views say about a SIL text in the first-visit build.
+pub const SIL_LOADING: &str = "loading the SIL support…";
 
 /// What a link said that the first-visit build cannot hold (its pipeline and stages name
 /// passes): kept as written for the full app.
@@ -121,11 +150,10 @@ impl Handoff {
         let mut screen = state.snapshot();
         screen.src = text.to_string();
         let link = LINK.with(|l| l.borrow().clone());
-        if screen.pipe.is_none() {
-            screen.pipe = link.pipe;
-        }
+        // The first-visit build has no passes (an empty pipeline): the before/after view's
+        // pipeline and stages are the link's, as it wrote them.
         if state.pipeline.is_empty() {
-            screen.stages = link.stages;
+            (screen.pipe, screen.stages) = (link.pipe, link.stages);
         }
         Handoff {
             screen,
@@ -141,16 +169,20 @@ impl Handoff {
     /// The state the full app starts from: the screen opened like a link on an empty page
     /// (analysed once), then the document's own facts put back.
     pub fn state(&self) -> State {
-        let text = self.screen.src.as_str();
-        let blank = State::new(Doc::new("", optlab_core::Lang::Bril, "untitled.bril"));
-        let mut s = blank.apply(crate::state::Action::Restore(Box::new(self.screen.clone())));
-        s.doc.example = self.example.as_deref().and_then(crate::examples::by_id).map(|e| e.id);
+        let example = self.example.as_deref().and_then(crate::examples::by_id);
+        let mut screen = self.screen.clone();
+        // A SIL example opened in the first-visit build, which does not carry their text.
+        if let Some(ex) = example.filter(|ex| ex.lang == Lang::Sil && screen.src.is_empty()) {
+            screen.src = ex.text().into_owned();
+        }
+        let blank = State::new(Doc::new("", Lang::Bril, "untitled.bril"));
+        let mut s = blank.apply(crate::state::Action::Restore(Box::new(screen)));
+        s.doc.example = example.map(|e| e.id);
         s.doc.from_link = self.from_link;
         s.doc.lang_auto = self.lang_auto;
         if let Some(file) = &self.screen.file {
             s.doc.file = file.clone().into();
         }
-        debug_assert_eq!(s.doc.source.as_str(), text);
         s.stash = self.stash.as_ref().map(crate::session::doc_from_saved);
         s.notice = self.notice.as_ref().map(|(error, text)| Notice { error: *error, text: text.clone().into() });
         s
@@ -420,11 +452,37 @@ mod full {
 
     thread_local! {
         static APP: RefCell<Option<yew::AppHandle<crate::App>>> = const { RefCell::new(None) };
+        /// How many of [`VIEW_CSS`] have arrived.
+        static CSS: RefCell<Option<std::rc::Rc<std::cell::Cell<usize>>>> = const { RefCell::new(None) };
+    }
+
+    fn styled() -> bool {
+        CSS.with(|c| c.borrow().as_ref().is_none_or(|n| n.get() >= VIEW_CSS.len()))
+    }
+
+    /// Adds the views' stylesheets to the page; the cell counts those that arrived (or failed).
+    fn add_view_css() -> std::rc::Rc<std::cell::Cell<usize>> {
+        let arrived = std::rc::Rc::new(std::cell::Cell::new(0));
+        let Some(doc) = window().document() else { return arrived };
+        let Some(head) = doc.head() else { return arrived };
+        for href in VIEW_CSS {
+            let Ok(link) = doc.create_element("link") else { continue };
+            let _ = link.set_attribute("rel", "stylesheet");
+            let _ = link.set_attribute("href", href);
+            for ev in ["load", "error"] {
+                let arrived = arrived.clone();
+                gloo::events::EventListener::once(&link, ev, move |_| arrived.set(arrived.get() + 1)).forget();
+            }
+            let _ = head.append_child(&link);
+        }
+        arrived
     }
 
     pub fn start() {
         let w = window();
         let first_is_here = js_sys::Reflect::has(&w, &"optlabStopFirst".into()).unwrap_or(false);
+        let css = add_view_css();
+        CSS.with(|c| *c.borrow_mut() = Some(css));
         if !first_is_here {
             let root = super::root("app-full", "full");
             APP.with(|a| *a.borrow_mut() = Some(yew::Renderer::<crate::App>::with_root(root).render()));
@@ -462,7 +520,7 @@ mod full {
     }
 
     fn wait_drawn(root: web_sys::Element, handoff: Handoff, since: f64) {
-        if drawn(&root) || now() - since > DRAW_WAIT_MS {
+        if (drawn(&root) && styled()) || now() - since > DRAW_WAIT_MS {
             show(&root, &handoff);
             return;
         }

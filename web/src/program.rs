@@ -11,7 +11,7 @@ use optlab_core::passes::{self, PassRun};
 use optlab_core::sil::ownership::{self, FunctionOwnership, Verdict};
 use optlab_core::sil::types::{Assumptions, Decls, TypeEnv};
 use optlab_core::steps::Steps;
-use optlab_core::{parse_module, Function, Lang, Module, SourceFile};
+use optlab_core::{Function, Lang, Module, SourceFile};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -75,9 +75,9 @@ impl Program {
         if let Some(failure) = too_long(file, source.len()) {
             return Err(failure);
         }
-        match parse_module(lang, file, source) {
+        match crate::handoff::parse_module(lang, file, source) {
             Ok(module) => {
-                let decls = Decls::of_module(&module);
+                let decls = crate::handoff::decls_of(&module);
                 Ok(Program { lang, file: file.to_string(), source: source.to_string(), module, decls })
             }
             Err(diags) => {
@@ -174,8 +174,14 @@ impl Analysis {
         let shared = passes::Analyses::with_types(f, env);
         let opts = passes::Options::default();
         let runs = crate::handoff::registered_passes().iter().map(|p| passes::run(*p, f, &shared, &opts)).collect();
-        let dom_steps = lt_steps(f, &shared.dom_events, DomKind::Dominators);
-        let pdom_steps = lt_steps(f, &shared.pdom_events, DomKind::PostDominators);
+        #[cfg(feature = "full")]
+        let (dom_steps, pdom_steps) = (
+            lt_steps(f, &shared.dom_events, DomKind::Dominators),
+            lt_steps(f, &shared.pdom_events, DomKind::PostDominators),
+        );
+        // The first-visit build has no dominator views to step.
+        #[cfg(not(feature = "full"))]
+        let (dom_steps, pdom_steps) = (Steps::new(Vec::new()), Steps::new(Vec::new()));
         let mut graph = cfg_graph(f);
         #[cfg(feature = "full")]
         crate::type_tips::line_tips(&mut graph, f, shared.types(f));

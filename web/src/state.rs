@@ -311,6 +311,13 @@ impl State {
             doc.file = untitled(doc.lang).into();
         }
         self.doc = doc;
+        // The first-visit build reads Bril only; a SIL text waits for the full app.
+        #[cfg(not(feature = "full"))]
+        if self.doc.lang == Lang::Sil {
+            (self.marks, self.error_text, self.program) = (Rc::default(), None, None);
+            self.analysis = Err(crate::handoff::SIL_LOADING.into());
+            return self;
+        }
         match Program::parse(self.doc.lang, &self.doc.file, &self.doc.source) {
             Ok(program) => {
                 self.marks = Rc::default();

@@ -61,6 +61,8 @@ pub fn view_pane(props: &ViewProps) -> Html {
         html! { <p class="stale" role="status">{ "The text has errors: showing the last program that parsed." }</p> }
     });
     let body = match &s.analysis {
+        #[cfg(not(feature = "full"))]
+        Err(why) if why == crate::handoff::SIL_LOADING => html! { <crate::handoff::Loading /> },
         Err(why) => html! { <p class="empty">{ why.clone() }</p> },
         Ok(_) => match s.tab {
             Tab::CFG => html! { <cfg::CfgView ..props.clone() /> },
