@@ -141,6 +141,9 @@ pub struct Handoff {
     pub stash: Option<Saved>,
     pub notice: Option<(bool, String)>,
     pub editor: Option<EditorSpot>,
+    /// The id of the element that had the keyboard focus outside the editor (a view tab).
+    #[serde(default)]
+    pub focus: Option<String>,
 }
 
 impl Handoff {
@@ -163,6 +166,7 @@ impl Handoff {
             stash: state.stash.as_ref().map(crate::session::saved_from_doc),
             notice: state.notice.as_ref().map(|n| (n.error, n.text.to_string())),
             editor,
+            focus: None,
         }
     }
 
@@ -412,7 +416,12 @@ mod first {
             focused: doc.and_then(|d| d.active_element()).is_some_and(|a| a.is_same_node(Some(t.as_ref()))),
             scroll_top: t.scroll_top(),
         });
-        let handoff = Handoff::of(&state, &text, spot);
+        let mut handoff = Handoff::of(&state, &text, spot);
+        handoff.focus = window()
+            .document()
+            .and_then(|d| d.active_element())
+            .filter(|a| root.contains(Some(&**a)) && !a.id().is_empty() && a.id() != "source")
+            .map(|a| a.id());
         let Ok(json) = serde_json::to_string(&handoff) else { return };
         let take = js_sys::Reflect::get(&window(), &"optlabTakeOver".into())
             .ok()
@@ -542,6 +551,11 @@ mod full {
         let _ = root.remove_attribute("style");
         let _ = root.remove_attribute("aria-hidden");
         let _ = root.set_attribute("data-app", "full");
+        if let Some(el) = handoff.focus.as_deref().and_then(|id| root.query_selector(&format!("#{id}")).ok().flatten()) {
+            if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
+                let _ = el.focus();
+            }
+        }
         let Some(ta) = textarea(root) else { return };
         let mut spot = handoff.editor;
         if let Some((text, start, end)) = latest.filter(|(t, _, _)| *t != handoff.screen.src) {
