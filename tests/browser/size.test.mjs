@@ -36,16 +36,34 @@ test('the first visit stays under 350 KB gzipped until its first graph, then the
     cdp.on('Network.loadingFinished', (e) => {
       if (measuring) finished.push({ url: urls.get(e.requestId), wire: e.encodedDataLength });
     });
-    // The full app must not be asked for before the first graph is drawn.
+    // The full app must not be asked for before the first graph is drawn; it is held back
+    // until the measurement ends, so that it never counts in it.
     let fullAskedEarly = false;
+    let endMeasurement;
+    const measured = new Promise((r) => (endMeasurement = r));
     await page.route(/optlab-full/, async (route) => {
       fullAskedEarly ||= !(await page.evaluate((sel) => document.querySelector(sel) !== null, FIRST_GRAPH));
+      await measured;
       await route.continue();
     });
 
     await page.gotoFirstVisit(URL);
     const firstGraphMs = await (await page.waitForFunction((sel) => document.querySelector(sel) && performance.now(), FIRST_GRAPH, { polling: 'raf', timeout: 30_000 })).jsonValue();
     measuring = false;
+    endMeasurement();
+    // From now until the full app has the page, every frame must show a graph (no blank).
+    await page.evaluate(() => {
+      window.__blankFrames = 0;
+      const look = () => {
+        const shown = [...document.querySelectorAll('.view svg g.node')].some((g) => {
+          const r = g.getBoundingClientRect();
+          return r.width > 0 && getComputedStyle(g).visibility !== 'hidden';
+        });
+        if (!shown) window.__blankFrames += 1;
+        if (!document.querySelector('[data-app="full"]')) requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    });
     assert.equal(await page.getAttribute('[data-app]', 'data-app'), 'first', 'the first graph comes from the first-visit build');
     const text = await page.inputValue('#source');
 
@@ -69,6 +87,7 @@ test('the first visit stays under 350 KB gzipped until its first graph, then the
 
     // The full app has the page: the same text, and a view the first build does not have.
     await page.waitForSelector(FULL_APP);
+    assert.equal(await page.evaluate(() => window.__blankFrames), 0, 'no frame without a graph during the handoff');
     assert.equal(await page.$$eval('[data-app]', (els) => els.length), 1, 'one app on the page');
     assert.equal(await page.inputValue('#source'), text);
     await screenshot(page, 'size-after-handoff');

@@ -86,12 +86,15 @@ pub fn decls_of(module: &Module) -> Decls {
 /// What the views say about a SIL text in the first-visit build.
 pub const SIL_LOADING: &str = "loading the SIL support…";
 
-/// What a link said that the first-visit build cannot hold (its pipeline and stages name
-/// passes): kept as written for the full app.
+/// What a link said that the first-visit build cannot hold: the pipeline and stages (they name
+/// passes) and the step of its view (the first build's views have no steps), kept as written
+/// for the full app.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct LinkExtras {
     pipe: Option<String>,
     stages: Option<[u32; 2]>,
+    view: Option<String>,
+    step: Option<u32>,
 }
 
 thread_local! {
@@ -105,7 +108,8 @@ thread_local! {
 /// The first-visit build opened a link: remembers its pipeline and stages for the handoff.
 pub fn remember_link(snap: &Snapshot) {
     let pipe = snap.pipe.clone().or_else(|| snap.pass.clone());
-    LINK.with(|l| *l.borrow_mut() = LinkExtras { pipe, stages: snap.stages });
+    let extras = LinkExtras { pipe, stages: snap.stages, view: snap.view.clone(), step: snap.step };
+    LINK.with(|l| *l.borrow_mut() = extras);
 }
 
 /// The first app's state after each render.
@@ -157,6 +161,10 @@ impl Handoff {
         // pipeline and stages are the link's, as it wrote them.
         if state.pipeline.is_empty() {
             (screen.pipe, screen.stages) = (link.pipe, link.stages);
+        }
+        // Still on the link's view, which did not step here: at the link's step.
+        if screen.step.is_none() && link.view.is_some() && screen.view == link.view {
+            screen.step = link.step;
         }
         Handoff {
             screen,
@@ -407,7 +415,13 @@ mod first {
         };
         let Some(state) = LATEST.with(|l| l.borrow().clone()) else { return };
         let ta = textarea(&root);
-        let text = ta.as_ref().map_or_else(|| state.doc.source.to_string(), |t| t.value());
+        // The textarea's text, which may be a keystroke ahead of the state; not when the editor
+        // holds a text too long to show (the textarea then has only its start).
+        let held = root.query_selector(".ce-held").ok().flatten().is_some();
+        let text = match &ta {
+            Some(t) if !held => t.value(),
+            _ => state.doc.source.to_string(),
+        };
         let doc = window().document();
         let spot = ta.map(|t| EditorSpot {
             start: t.selection_start().ok().flatten().unwrap_or(0),
@@ -542,7 +556,12 @@ mod full {
     fn show(root: &web_sys::Element, handoff: &Handoff) {
         let w = window();
         let first_root = w.document().and_then(|d| d.get_element_by_id("app-first"));
-        let latest = first_root.as_ref().and_then(textarea).map(|t| (t.value(), t.selection_start(), t.selection_end()));
+        // (Not from an editor holding a text too long to show: its textarea has only the start.)
+        let latest = first_root
+            .as_ref()
+            .filter(|r| r.query_selector(".ce-held").ok().flatten().is_none())
+            .and_then(textarea)
+            .map(|t| (t.value(), t.selection_start(), t.selection_end()));
         if let Ok(stop) = js_sys::Reflect::get(&w, &"optlabStopFirst".into()) {
             if let Ok(stop) = stop.dyn_into::<js_sys::Function>() {
                 let _ = stop.call0(&JsValue::NULL);
@@ -616,11 +635,38 @@ mod tests {
     }
 
     #[test]
+    fn a_links_step_survives_the_first_build() {
+        let mut snap = State::default().apply(Action::SelectTab(Tab::pass("lcm"))).snapshot();
+        snap.step = Some(3);
+        remember_link(&snap);
+        let mut s = State::default().apply(Action::Restore(Box::new(snap)));
+        // The first build's views do not step.
+        s.cursors.clear();
+        let t = round_trip(&s, &s.doc.source.clone());
+        assert_eq!((t.tab, t.step(Tab::pass("lcm"))), (Tab::pass("lcm"), 3));
+        LINK.with(|l| *l.borrow_mut() = LinkExtras::default());
+    }
+
+    #[test]
+    fn a_sil_example_opened_in_the_first_build_gets_its_text() {
+        let mut s = State::default().apply(Action::LoadExample("dead1".into()));
+        let text = s.doc.source.to_string();
+        assert!(!text.is_empty());
+        // What the first build has: the example's id, not its text.
+        s.doc.source = "".into();
+        let t = round_trip(&s, "");
+        assert_eq!(t.doc.source.as_str(), text);
+        assert_eq!(t.doc.example, Some("dead1"));
+        assert!(t.analysis.is_ok());
+    }
+
+    #[test]
     fn a_links_pipeline_survives_the_first_build() {
         let mut snap = Snapshot::new("@main {\n  ret;\n}\n", "bril");
         snap.pipe = Some("dce,lcm".into());
         snap.stages = Some([0, 1]);
         snap.view = Some("diff".into());
+        snap.step = Some(2);
         remember_link(&snap);
         // What the first build holds: the program and the view, not the pipeline.
         let mut s = State::default().apply(Action::Restore(Box::new(snap)));
@@ -630,6 +676,7 @@ mod tests {
         assert_eq!(t.compared_stages(), (0, 1));
         assert_eq!(t.tab, Tab::DIFF);
         assert!(t.doc.from_link);
+        assert_eq!(t.snapshot().step, None, "the diff view has no steps: the link's step is clamped");
         LINK.with(|l| *l.borrow_mut() = LinkExtras::default());
     }
 }
