@@ -143,6 +143,9 @@ pub struct Handoff {
     pub lang_auto: bool,
     /// The user's own text kept aside while a link's program is shown.
     pub stash: Option<Saved>,
+    /// The program the views show while the text has errors (or is too long to analyse).
+    #[serde(default)]
+    pub last_good: Option<Saved>,
     pub notice: Option<(bool, String)>,
     pub editor: Option<EditorSpot>,
     /// The id of the element that had the keyboard focus outside the editor (a view tab).
@@ -172,6 +175,7 @@ impl Handoff {
             from_link: state.doc.from_link,
             lang_auto: state.doc.lang_auto,
             stash: state.stash.as_ref().map(crate::session::saved_from_doc),
+            last_good: crate::session::last_good(state),
             notice: state.notice.as_ref().map(|n| (n.error, n.text.to_string())),
             editor,
             focus: None,
@@ -188,11 +192,25 @@ impl Handoff {
             screen.src = ex.text().into_owned();
         }
         let blank = State::new(Doc::new("", Lang::Bril, "untitled.bril"));
-        let mut s = blank.apply(crate::state::Action::Restore(Box::new(screen)));
+        let mut s = match &self.last_good {
+            None => blank.apply(crate::state::Action::Restore(Box::new(screen.clone()))),
+            // The text has errors: the screen on the last good program, then the text, which
+            // leaves the views on that program (as a reload does).
+            Some(good) => {
+                let text = std::mem::replace(&mut screen.src, good.src.clone());
+                let lang = std::mem::replace(&mut screen.lang, good.lang.clone());
+                let file = std::mem::replace(&mut screen.file, good.file.clone());
+                let s = blank.apply(crate::state::Action::Restore(Box::new(screen.clone())));
+                let lang = if lang == "sil" { Lang::Sil } else { Lang::Bril };
+                let doc = Doc::new(&text, lang, file.as_deref().unwrap_or("untitled.bril"));
+                (screen.src, screen.file) = (text, file);
+                s.apply(crate::state::Action::OpenDoc(doc))
+            }
+        };
         s.doc.example = example.map(|e| e.id);
         s.doc.from_link = self.from_link;
         s.doc.lang_auto = self.lang_auto;
-        if let Some(file) = &self.screen.file {
+        if let Some(file) = &screen.file {
             s.doc.file = file.clone().into();
         }
         s.stash = self.stash.as_ref().map(crate::session::doc_from_saved);
@@ -632,6 +650,17 @@ mod tests {
         let t = round_trip(&s, &typed);
         assert_eq!(t.doc.source.as_str(), typed);
         assert_eq!(t.tab, Tab::pass("dce"));
+    }
+
+    #[test]
+    fn text_with_errors_is_handed_over_with_the_program_the_views_show() {
+        let s = State::default().apply(Action::Edit("@main {\n  x: int = const;\n}\n".into()));
+        assert!(s.is_stale());
+        let t = round_trip(&s, &s.doc.source.clone());
+        assert!(t.is_stale() && t.analysis.is_ok());
+        assert_eq!(t.doc.source, s.doc.source);
+        assert_eq!(t.doc.file, s.doc.file);
+        assert_eq!(t.program.as_ref().map(|p| p.source.clone()), s.program.as_ref().map(|p| p.source.clone()));
     }
 
     #[test]
