@@ -112,6 +112,21 @@ pub fn remember_link(snap: &Snapshot) {
     LINK.with(|l| *l.borrow_mut() = extras);
 }
 
+/// `screen`, a snapshot of `state` in the first-visit build, with what the last link opened
+/// said that this build could not hold (its handoffs and its own links keep it).
+pub fn complete_snapshot(state: &State, screen: &mut Snapshot) {
+    let link = LINK.with(|l| l.borrow().clone());
+    // The first-visit build has no passes (an empty pipeline): the before/after view's
+    // pipeline and stages are the link's, as it wrote them.
+    if state.pipeline.is_empty() {
+        (screen.pipe, screen.stages) = (link.pipe, link.stages);
+    }
+    // Still on the link's view, which did not step here: at the link's step.
+    if screen.step.is_none() && link.view.is_some() && screen.view == link.view {
+        screen.step = link.step;
+    }
+}
+
 /// The first app's state after each render.
 pub fn track(state: &std::rc::Rc<State>) {
     LATEST.with(|l| *l.borrow_mut() = Some(state.clone()));
@@ -158,17 +173,8 @@ impl Handoff {
     /// keystroke still in its debounce).
     pub fn of(state: &State, text: &str, editor: Option<EditorSpot>) -> Handoff {
         let mut screen = state.snapshot();
+        complete_snapshot(state, &mut screen);
         screen.src = text.to_string();
-        let link = LINK.with(|l| l.borrow().clone());
-        // The first-visit build has no passes (an empty pipeline): the before/after view's
-        // pipeline and stages are the link's, as it wrote them.
-        if state.pipeline.is_empty() {
-            (screen.pipe, screen.stages) = (link.pipe, link.stages);
-        }
-        // Still on the link's view, which did not step here: at the link's step.
-        if screen.step.is_none() && link.view.is_some() && screen.view == link.view {
-            screen.step = link.step;
-        }
         Handoff {
             screen,
             example: state.doc.example.map(String::from),

@@ -12,7 +12,8 @@ impl State {
     /// What a link to this screen holds.
     pub fn snapshot(&self) -> Snapshot {
         let step = self.step(self.tab);
-        Snapshot {
+        #[cfg_attr(feature = "full", allow(unused_mut))]
+        let mut snap = Snapshot {
             v: VERSION,
             src: self.doc.source.to_string(),
             lang: lang_slug(self.doc.lang).to_string(),
@@ -38,7 +39,11 @@ impl State {
             resilient: self.types.assume.resilient.iter().cloned().collect(),
             opaque: self.types.assume.opaque_values,
             val: self.value.as_ref().map(|v| v.to_string()),
-        }
+        };
+        // The first-visit build's links keep what the link it opened said about passes.
+        #[cfg(not(feature = "full"))]
+        crate::handoff::complete_snapshot(self, &mut snap);
+        snap
     }
 
     /// The screen a link describes. Values this build does not know are ignored (a link
