@@ -285,6 +285,8 @@ mod first {
     /// How long to wait for the first graph before loading the full app anyway (a view
     /// without a graph, a program that does not parse, a SIL program).
     const FIRST_GRAPH_WAIT_MS: f64 = 2500.0;
+    /// A button held this long without any other input no longer keeps the handoff waiting.
+    const PRESS_FORGOTTEN_MS: f64 = 5000.0;
 
     #[derive(Clone, Copy, PartialEq, Eq)]
     enum Phase {
@@ -385,6 +387,9 @@ mod first {
                 }
             }
             Phase::Ready => {
+                // A press whose release the page never saw (dropped outside the window) is
+                // forgotten after a while.
+                let pressed = pressed && now() - last_input < PRESS_FORGOTTEN_MS;
                 let idle = now() - last_input >= IDLE_MS && !pressed;
                 if idle || (urgent && !pressed) {
                     with(|f| f.phase = Phase::Done);
