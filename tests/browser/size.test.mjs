@@ -135,3 +135,20 @@ test('text typed before the handoff is kept, with the caret, and a gated tab ope
     await context.close();
   }
 });
+
+test('if the full app cannot load, the first build keeps the page and its other views say so', { timeout: 60_000 }, async () => {
+  const context = await launch();
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.route(/optlab-full/, (route) => route.abort());
+    await page.gotoFirstVisit(URL);
+    await page.waitForSelector(FIRST_GRAPH, { timeout: 30_000 });
+    await page.click('#tab-dce');
+    await page.waitForFunction(() => /did not load/.test(document.querySelector('.view .loading')?.textContent ?? ''), null, { timeout: 15_000 });
+    await page.click('#tab-cfg');
+    await page.waitForSelector(FIRST_GRAPH);
+    assert.equal(await page.getAttribute('[data-app]', 'data-app'), 'first');
+  } finally {
+    await context.close();
+  }
+});

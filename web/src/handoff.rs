@@ -99,6 +99,8 @@ struct LinkExtras {
 
 thread_local! {
     static LINK: RefCell<LinkExtras> = RefCell::default();
+    /// The full app could not be loaded (the first app stays; its other views say so).
+    static FULL_FAILED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// The state the full app starts from (set just before it mounts).
     static HANDED: RefCell<Option<State>> = const { RefCell::new(None) };
     /// The first app's newest state (what it hands over).
@@ -229,10 +231,27 @@ impl Handoff {
 /// also asks for the handoff now rather than after the editor's idle time.
 #[function_component(Loading)]
 pub fn loading() -> Html {
-    use_effect_with((), |_| {
-        #[cfg(all(target_arch = "wasm32", not(feature = "full")))]
-        first::hand_over_soon();
-    });
+    let failed = use_state(|| false);
+    {
+        let failed = failed.clone();
+        use_effect_with((), move |_| {
+            #[cfg(all(target_arch = "wasm32", not(feature = "full")))]
+            first::hand_over_soon();
+            let poll = gloo::timers::callback::Interval::new(500, move || {
+                if FULL_FAILED.with(std::cell::Cell::get) {
+                    failed.set(true);
+                }
+            });
+            move || drop(poll)
+        });
+    }
+    if *failed {
+        return html! {
+            <p class="empty loading" role="status">
+                { "This view comes with the rest of the lab, which did not load (offline?). Reload the page to try again." }
+            </p>
+        };
+    }
     html! { <p class="empty loading" role="status">{ "loading…" }</p> }
 }
 
@@ -430,6 +449,7 @@ mod first {
                     // keep saying "loading…".
                     gloo::console::warn!("optlab: the full app did not load:", e);
                     with(|f| f.phase = Phase::Done);
+                    FULL_FAILED.with(|x| x.set(true));
                 }
             }
         });
