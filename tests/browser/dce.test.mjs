@@ -45,17 +45,19 @@ test('stepping DCE on dead1: → marks the return, End sweeps the sum away', { t
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction(() => document.querySelector('#step-text').textContent.startsWith('Phase 1'));
   await page.keyboard.press('ArrowRight');
-  await page.waitForFunction(() => document.querySelector('#step-text').textContent.startsWith('Mark `return'));
+  await page.waitForFunction(() => document.querySelector('#step-text').textContent.startsWith('Mark return'));
   assert.equal(
     await stepText(page),
-    'Mark `return %0 : $Int32` (bb0) live: function exit — return leaves the function',
+    'Mark return %0 : $Int32 (bb0) live: function exit — return leaves the function',
   );
+  // The sentence's code is set as code, not between backticks.
+  assert.equal(await page.textContent('#step-text code'), 'return %0 : $Int32');
   assert.equal(await lineClass(page, 'bb0', 7), 'live current');
   assert.equal(await page.locator('.marked-list li').count(), 1);
   assert.match(await page.textContent('.marked-list li'), /function exit: return/);
 
   await page.keyboard.press('End');
-  await page.waitForFunction(() => document.querySelector('#step-text').textContent.startsWith('Delete `%8'));
+  await page.waitForFunction(() => document.querySelector('#step-text').textContent.startsWith('Delete %8'));
   for (let k = 1; k <= 6; k++) assert.match(await lineClass(page, 'bb0', k), /\bdeleted\b/, `line ${k}`);
   assert.equal(await lineClass(page, 'bb0', 7), 'live');
 
@@ -69,7 +71,7 @@ test('stepping DCE on dead1: → marks the return, End sweeps the sum away', { t
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
-  await page.waitForFunction(() => document.querySelector('#step-text').textContent.startsWith('Delete `%5'));
+  await page.waitForFunction(() => document.querySelector('#step-text').textContent.startsWith('Delete %5'));
   assert.match(await lineClass(page, 'bb0', 4), /\bdead\b/);
   assert.match(await lineClass(page, 'bb0', 3), /\bdeleted current\b/);
   assert.deepEqual(errors, []);

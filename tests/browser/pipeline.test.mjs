@@ -133,7 +133,7 @@ test('the copy propagation tab steps through rounds, rewrites and deletions', { 
   await page.waitForFunction(() => /^Available copies, round 1 of \d+/.test(document.querySelector('#step-text')?.textContent ?? ''));
   await screenshot(page, 'copyprop-round');
   await page.keyboard.press('End');
-  await page.waitForFunction(() => /^Delete `/.test(document.querySelector('#step-text')?.textContent ?? ''));
+  await page.waitForFunction(() => /^Delete /.test(document.querySelector('#step-text')?.textContent ?? '') && !!document.querySelector('#step-text code'));
   await screenshot(page, 'copyprop-end');
   assert.deepEqual(errors, []);
 });

@@ -59,6 +59,7 @@ pub fn app() -> Html {
     };
     use_step_keys(dispatch.clone(), toggle_keys.clone());
     use_browser_sync(&state, dispatch.clone());
+    use_slices(&state, dispatch.clone());
     let snapshot: Rc<State> = Rc::new((*state).clone());
     #[cfg(not(feature = "full"))]
     crate::handoff::track(&snapshot);
@@ -150,7 +151,8 @@ fn keys_overlay(props: &KeysProps) -> Html {
     }
 }
 
-/// The page's first state: a link, else the autosave, else the first example.
+/// The page's first state: a link, else the autosave, else the first example. From then on
+/// edits are analysed in slices ([`use_slices`]).
 fn initial_state() -> State {
     // The state the first-visit build handed over, if this app took the page over from it.
     if let Some(s) = crate::handoff::take_state() {
@@ -158,7 +160,7 @@ fn initial_state() -> State {
     }
     #[cfg(target_arch = "wasm32")]
     {
-        crate::session::initial_state()
+        State { sliced: true, ..crate::session::initial_state() }
     }
     #[cfg(not(target_arch = "wasm32"))]
     State::default()
@@ -219,6 +221,88 @@ fn use_browser_sync(state: &UseReducerHandle<State>, dispatch: Callback<Action>)
     }
     #[cfg(not(target_arch = "wasm32"))]
     let _ = (state, dispatch);
+}
+
+/// Runs the analysis of an edit in slices, each in a task of its own so that the browser
+/// paints and handles keys between them and no task is long: the next step of the job in
+/// progress (parse, analyse, show: [`crate::state::Job`]); then, once the new program is
+/// shown, the passes the current view did not need, one per task, and the pipeline of the
+/// before/after view — so switching views later finds them done. A newer edit or analysis
+/// cancels what is left of the older one.
+#[hook]
+fn use_slices(state: &UseReducerHandle<State>, dispatch: Callback<Action>) {
+    let step = state.jobs.current.as_ref().map(|j| (j.id, j.step.index()));
+    use_effect_with(step, move |step| {
+        let cancelled = Rc::new(std::cell::Cell::new(false));
+        if let Some((id, k)) = *step {
+            let cancelled = cancelled.clone();
+            yew::platform::spawn_local(async move {
+                next_task().await;
+                if !cancelled.get() {
+                    let name = ["optlab parse", "optlab analyse", "optlab show"][usize::from(k.min(2))];
+                    timed(name, || dispatch.emit(Action::Advance(id)));
+                }
+            });
+        }
+        move || cancelled.set(true)
+    });
+    let shown = (state.analysis.clone().ok(), state.staged.clone());
+    use_effect_with(shown, |(analysis, staged)| {
+        let cancelled = Rc::new(std::cell::Cell::new(false));
+        if let Some(a) = analysis.clone() {
+            let (staged, cancelled) = (staged.clone(), cancelled.clone());
+            yew::platform::spawn_local(async move {
+                loop {
+                    next_task().await;
+                    if cancelled.get() || !timed("optlab pass", || a.run_next_pass()) {
+                        break;
+                    }
+                }
+                if let Some(s) = staged.filter(|_| !cancelled.get()) {
+                    loop {
+                        next_task().await;
+                        if cancelled.get() || !timed("optlab pipeline stage", || s.run_stage()) {
+                            break;
+                        }
+                    }
+                    if !cancelled.get() {
+                        s.run_now();
+                    }
+                }
+            });
+        }
+        move || cancelled.set(true)
+    });
+}
+
+/// `f()`, recorded as a User Timing measure `name` (the browser tests and the profiler read
+/// them: each slice of an analysis, with the render it caused).
+fn timed<T>(name: &str, f: impl FnOnce() -> T) -> T {
+    #[cfg(target_arch = "wasm32")]
+    {
+        #[wasm_bindgen::prelude::wasm_bindgen]
+        extern "C" {
+            #[wasm_bindgen(js_namespace = performance, js_name = mark)]
+            fn mark(name: &str);
+            #[wasm_bindgen(js_namespace = performance, js_name = measure)]
+            fn measure(name: &str, start: &str);
+        }
+        let start = format!("{name} start");
+        mark(&start);
+        let out = f();
+        measure(name, &start);
+        out
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = name;
+        f()
+    }
+}
+
+/// Resolves in a later task (a zero timeout): the browser may paint and run events first.
+async fn next_task() {
+    yew::platform::time::sleep(std::time::Duration::ZERO).await;
 }
 
 /// ←/→, Home/End and PageUp/PageDown step the current view unless a text field has focus
@@ -435,7 +519,10 @@ pub fn lang_name(l: Lang) -> &'static str {
 #[function_component(SourceEditor)]
 fn source_editor(props: &Props) -> Html {
     let s = &props.state;
-    let onedit = props.dispatch.reform(Action::Edit);
+    let onedit = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |text: String| timed("optlab edit", || dispatch.emit(Action::Edit(text))))
+    };
     // Spans index the analysed text: while the text has errors they may point anywhere.
     let analysed = s.analysis.clone().ok().filter(|_| !s.is_stale());
     // In the Types view the selected type's uses are highlighted; elsewhere the instruction.
@@ -563,6 +650,32 @@ fn tabs(props: &TabsProps) -> Html {
     }
 }
 
+/// The pieces of a step sentence: (is code, text). Core's sentences quote code in backticks
+/// (`` `%3 = add %1, %2` ``); a backtick without its pair is text.
+pub fn split_code(text: &str) -> Vec<(bool, &str)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('`') {
+        let Some(len) = rest[open + 1..].find('`') else { break };
+        if open > 0 {
+            out.push((false, &rest[..open]));
+        }
+        out.push((true, &rest[open + 1..open + 1 + len]));
+        rest = &rest[open + len + 2..];
+    }
+    if !rest.is_empty() {
+        out.push((false, rest));
+    }
+    out
+}
+
+/// A step sentence with its `code` spans as `<code>`.
+fn code_spans(text: &str) -> Html {
+    html! {
+        { for split_code(text).into_iter().map(|(code, t)| if code { html! { <code>{ t }</code> } } else { html! { { t } } }) }
+    }
+}
+
 /// ⏮ ◀ slider ▶ ⏭ and the current step's one-line description (only for views that step).
 #[function_component(StepBar)]
 fn step_bar(props: &Props) -> Html {
@@ -587,7 +700,24 @@ fn step_bar(props: &Props) -> Html {
                 <button class="step-last" title="last step (End)" aria-label="last step" onclick={step(StepCmd::Last)} disabled={k + 1 == n}>{ "⇥" }</button>
                 <span class="step-count">{ format!("{} / {}", k, n - 1) }</span>
             </div>
-            <p id="step-text" class="step-text" aria-live="polite">{ s.step_text() }</p>
+            <p id="step-text" class="step-text" aria-live="polite">{ code_spans(&s.step_text()) }</p>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_code;
+
+    #[test]
+    fn a_step_sentence_splits_into_text_and_code() {
+        assert_eq!(
+            split_code("`%3 = add %1, %2` is live: `return %3` uses it"),
+            vec![(true, "%3 = add %1, %2"), (false, " is live: "), (true, "return %3"), (false, " uses it")]
+        );
+        assert_eq!(split_code("no code"), vec![(false, "no code")]);
+        assert_eq!(split_code("one ` alone"), vec![(false, "one ` alone")]);
+        assert_eq!(split_code("``"), vec![(true, "")]);
+        assert_eq!(split_code(""), vec![]);
     }
 }

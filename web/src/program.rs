@@ -1,5 +1,11 @@
 //! The program in the editor, parsed, and everything the views show about one of its
-//! functions — computed once per edit, so stepping and selecting never re-run an analysis.
+//! functions — computed at most once per edit, so stepping and selecting never re-run an
+//! analysis.
+//!
+//! What every view needs (the CFG, both dominator trees, the CFG's drawing, the steps of the
+//! analyses' views) is built with the [`Analysis`]; each pass's run and the pipeline are built
+//! on first use, so the page can compute the current view's pass first, show it, and run the
+//! others afterwards in their own tasks (see `crate::state::Job`).
 //!
 //! All of it comes from optlab-core's public API; the views only read it.
 
@@ -12,6 +18,7 @@ use optlab_core::sil::ownership::{self, FunctionOwnership, Verdict};
 use optlab_core::sil::types::{Assumptions, Decls, TypeEnv};
 use optlab_core::steps::Steps;
 use optlab_core::{Function, Lang, Module, SourceFile};
+use std::cell::OnceCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -122,8 +129,9 @@ pub struct Analysis {
     pub shared: passes::Analyses,
     /// The CFG drawing (laid out once; every view decorates the same layout).
     pub cfg_graph: CfgGraph,
-    /// Every registered pass run alone on the function, in registry order.
-    pub runs: Vec<PassRun>,
+    /// Every registered pass run alone on the function, in registry order: each on first use
+    /// ([`Analysis::run`]).
+    runs: Vec<OnceCell<PassRun>>,
     /// Lengauer–Tarjan's steps, for the dominator and post-dominator views.
     pub dom_steps: Steps,
     pub pdom_steps: Steps,
@@ -172,8 +180,7 @@ impl Analysis {
             ));
         }
         let shared = passes::Analyses::with_types(f, env);
-        let opts = passes::Options::default();
-        let runs = crate::handoff::registered_passes().iter().map(|p| passes::run(*p, f, &shared, &opts)).collect();
+        let runs = crate::handoff::registered_passes().iter().map(|_| OnceCell::new()).collect();
         #[cfg(feature = "full")]
         let (dom_steps, pdom_steps) = (
             lt_steps(f, &shared.dom_events, DomKind::Dominators),
@@ -194,9 +201,35 @@ impl Analysis {
         Ok(Analysis { function: f.clone(), shared, cfg_graph: graph, runs, dom_steps, pdom_steps, ownership })
     }
 
-    /// The run of the registered pass `slug` on the function.
+    /// The run of the registered pass `slug` on the function (run now if this is its first use).
     pub fn run(&self, slug: &str) -> Option<&PassRun> {
-        self.runs.iter().find(|r| r.pass.slug == slug)
+        let k = crate::handoff::registered_passes().iter().position(|p| p.info().slug == slug)?;
+        Some(self.run_at(k))
+    }
+
+    /// The run of the `k`-th registered pass (`k` < the registry's length).
+    fn run_at(&self, k: usize) -> &PassRun {
+        self.runs[k].get_or_init(|| passes::run(crate::handoff::registered_passes()[k], &self.function, &self.shared, &passes::Options::default()))
+    }
+
+    /// Runs the first registered pass not run yet; false when every one has run. The page
+    /// calls it in a task of its own per pass, after the current view is shown.
+    pub fn run_next_pass(&self) -> bool {
+        match self.runs.iter().position(|r| r.get().is_none()) {
+            Some(k) => {
+                self.run_at(k);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Computes what the view `tab` shows on its first paint: its pass's run (the analyses'
+    /// views need nothing more than [`Analysis::new`] built).
+    pub fn prepare(&self, tab: Tab) {
+        if let Some(p) = tab.as_pass() {
+            self.run(p.info().slug);
+        }
     }
 
     /// The steps of the view `tab` (`None` for a view that does not step).
@@ -209,15 +242,66 @@ impl Analysis {
         }
     }
 
-    /// `pipeline` on the function; its first stage is the pass's run above.
-    pub fn run_pipeline(&self, pipeline: &Pipeline) -> Staged {
-        Staged(pipeline.run_reusing(&self.function, &self.shared, &passes::Options::default(), &self.runs))
+    /// `pipeline` on the function, now; its first stage is the pass's run above.
+    pub fn run_pipeline(&self, pipeline: &Pipeline) -> PipelineRun {
+        let first = pipeline.passes.first().and_then(|p| self.run(p.info().slug));
+        pipeline.run_reusing(&self.function, &self.shared, &passes::Options::default(), first.map(std::slice::from_ref).unwrap_or_default())
     }
 }
 
-/// A pipeline's run, held by the state; compared by identity like [`Analysis`].
-#[derive(Debug)]
-pub struct Staged(pub PipelineRun);
+/// A pipeline's run on an analysed function, held by the state and run on first use (the
+/// before/after view), or a stage at a time ([`Staged::run_stage`], the page's background
+/// tasks); compared by identity like [`Analysis`].
+pub struct Staged {
+    analysis: Rc<Analysis>,
+    pipeline: Pipeline,
+    /// The stages run so far, in order (until the whole run is built).
+    ran: std::cell::RefCell<Vec<PassRun>>,
+    run: OnceCell<PipelineRun>,
+}
+
+impl Staged {
+    pub fn new(analysis: Rc<Analysis>, pipeline: Pipeline) -> Staged {
+        Staged { analysis, pipeline, ran: Default::default(), run: OnceCell::new() }
+    }
+
+    /// Runs the next stage of the pipeline; false when every stage has run. Its first stage
+    /// is the pass's run of the [`Analysis`]; each later one runs on the previous output, with
+    /// that output's analyses — as `Pipeline::run_reusing` does.
+    pub fn run_stage(&self) -> bool {
+        if self.run.get().is_some() {
+            return false;
+        }
+        let mut stages = self.ran.borrow_mut();
+        let k = stages.len();
+        let Some(pass) = self.pipeline.passes.get(k) else { return false };
+        let a = &self.analysis;
+        let opts = passes::Options::default();
+        let r = match stages.last() {
+            None => a.run(pass.info().slug).cloned().unwrap_or_else(|| passes::run(*pass, &a.function, &a.shared, &opts)),
+            Some(prev) => {
+                let input = &prev.function;
+                passes::run(*pass, input, &passes::Analyses::with_types(input, a.shared.type_env.clone()), &opts)
+            }
+        };
+        stages.push(r);
+        true
+    }
+
+    /// Runs the pipeline now (the stages not run yet), if it has not run.
+    pub fn run_now(&self) -> &PipelineRun {
+        self.run.get_or_init(|| {
+            while self.run_stage() {}
+            PipelineRun { input: self.analysis.function.clone(), stages: self.ran.take() }
+        })
+    }
+}
+
+impl std::fmt::Debug for Staged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Staged({} on @{})", self.pipeline, self.analysis.function.name)
+    }
+}
 
 impl PartialEq for Staged {
     fn eq(&self, other: &Staged) -> bool {
@@ -228,7 +312,7 @@ impl PartialEq for Staged {
 impl std::ops::Deref for Staged {
     type Target = PipelineRun;
     fn deref(&self) -> &PipelineRun {
-        &self.0
+        self.run_now()
     }
 }
 

@@ -3,6 +3,12 @@
 //!
 //! The program is analysed here, once per edit ([`crate::program`]); stepping, selecting and
 //! switching views only move cursors into what was computed.
+//!
+//! On the page an edit is analysed in slices ([`State::sliced`], [`Job`]): the reducer only
+//! records the text, and each later [`Action::Advance`] — one per task, so the browser paints
+//! and reads keys in between — does one step: parse, analyse the function, compute what the
+//! current view shows and show it. A newer edit starts a new job and the older one's steps are
+//! ignored; until a job is done the views show the last good result.
 
 use crate::examples::{Example, EXAMPLES};
 use crate::permalink::{Flags, Snapshot};
@@ -135,6 +141,60 @@ pub struct Reveal {
     pub seq: u32,
 }
 
+/// An edit being analysed in slices: its number and the step it is at.
+#[derive(Clone)]
+pub struct Job {
+    pub id: u64,
+    pub step: JobStep,
+}
+
+/// The steps of a [`Job`], each done by one [`Action::Advance`].
+#[derive(Clone)]
+pub enum JobStep {
+    /// Parse the editor's text.
+    Parse,
+    /// Analyse the chosen function of the parsed program.
+    Analyse(Rc<Program>),
+    /// Compute what the current view shows (its pass), then show the new program.
+    Show { program: Rc<Program>, function: Option<String>, analysis: Result<Rc<Analysis>, AttrValue> },
+}
+
+impl JobStep {
+    /// The step's number (0 parse, 1 analyse, 2 show): with the job's id, what the page
+    /// schedules the next task on.
+    pub fn index(&self) -> u8 {
+        match self {
+            JobStep::Parse => 0,
+            JobStep::Analyse(_) => 1,
+            JobStep::Show { .. } => 2,
+        }
+    }
+}
+
+/// The job in progress, if any, and how many were started (the next one's id).
+#[derive(Clone, Default)]
+pub struct Jobs {
+    pub current: Option<Job>,
+    started: u64,
+}
+
+impl std::fmt::Debug for Jobs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.current {
+            Some(j) => write!(f, "Jobs(#{} at step {})", j.id, j.step.index()),
+            None => write!(f, "Jobs(idle, {} started)", self.started),
+        }
+    }
+}
+
+impl PartialEq for Jobs {
+    /// A job is bookkeeping, never shown: two states that differ only in their jobs render
+    /// the same, so the views do not re-render for each of a job's steps.
+    fn eq(&self, _: &Jobs) -> bool {
+        true
+    }
+}
+
 /// Step cursors, one per view, by the view's tab. Each is clamped to its view's step count
 /// when used.
 pub type Cursors = BTreeMap<Tab, usize>;
@@ -185,6 +245,10 @@ pub struct State {
     /// The last text the app itself edited (a teaching edit, an inserted declaration): the
     /// editor splices it in through its undo history instead of replacing its content.
     pub app_edit: Option<AttrValue>,
+    /// Whether an edit is analysed in slices ([`Job`]: the page) or at once (tests, links).
+    pub sliced: bool,
+    /// The edit being analysed in slices.
+    pub jobs: Jobs,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -243,6 +307,8 @@ pub enum Action {
     /// Replace the whole state by one computed from this one (the session's link handling,
     /// which needs local storage: see `crate::session::open_fragment`).
     Replace(Box<State>),
+    /// Do the next step of the job with this id (ignored if a newer edit replaced it).
+    Advance(u64),
 }
 
 impl Default for State {
@@ -279,6 +345,8 @@ impl State {
             reveal: None,
             value: None,
             app_edit: None,
+            sliced: false,
+            jobs: Jobs::default(),
         };
         blank.with_doc(doc)
     }
@@ -291,14 +359,41 @@ impl State {
 
     /// `self` with `doc` in the editor: parsed and, if it parses, analysed. On errors the
     /// previous program and its analyses stay.
-    fn with_doc(mut self, mut doc: Doc) -> State {
+    fn with_doc(mut self, doc: Doc) -> State {
+        // Whatever a job was analysing is older than this text.
+        self.jobs.current = None;
+        if self.set_doc(doc) {
+            self.parse();
+        }
+        self
+    }
+
+    /// `self` with `doc` in the editor, analysed in slices: parsed by the next
+    /// [`Action::Advance`] ([`State::advance`]).
+    fn with_doc_later(mut self, doc: Doc) -> State {
+        self.jobs.current = None;
+        if self.set_doc(doc) {
+            self.start_job();
+        }
+        self
+    }
+
+    /// Starts a job on the editor's text (a newer one than any in progress).
+    fn start_job(&mut self) {
+        self.jobs.started += 1;
+        self.jobs.current = Some(Job { id: self.jobs.started, step: JobStep::Parse });
+    }
+
+    /// Puts `doc` in the editor, its language and file name following its text; false if it
+    /// is too long to read (the message is then set and the last good program stays).
+    fn set_doc(&mut self, mut doc: Doc) -> bool {
         // A text the lab will not analyse is not read at all (not even to guess its
         // language): the message comes from its length, and the last good program stays.
         if let Some(failure) = too_long(&doc.file, doc.source.len()) {
             self.doc = doc;
             self.marks = Rc::new(failure.marks);
             self.error_text = Some(failure.text.into());
-            return self;
+            return false;
         }
         if doc.lang_auto {
             if let Some(lang) = detect_lang(&doc.source) {
@@ -311,28 +406,70 @@ impl State {
             doc.file = untitled(doc.lang).into();
         }
         self.doc = doc;
+        true
+    }
+
+    /// Parses the editor's text; the program, if new, replaces the last good one.
+    fn parse(&mut self) {
+        if let Some(program) = self.parsed() {
+            self.program = Some(Rc::new(program));
+            self.reanalyse();
+        }
+    }
+
+    /// The editor's text parsed, if it parses to another program than the one shown; sets or
+    /// clears the error marks.
+    fn parsed(&mut self) -> Option<Program> {
         // The first-visit build reads Bril only; a SIL text waits for the full app.
         #[cfg(not(feature = "full"))]
         if self.doc.lang == Lang::Sil {
             (self.marks, self.error_text, self.program) = (Rc::default(), None, None);
             self.analysis = Err(crate::handoff::SIL_LOADING.into());
-            return self;
+            return None;
         }
         match Program::parse(self.doc.lang, &self.doc.file, &self.doc.source) {
             Ok(program) => {
                 self.marks = Rc::default();
                 self.error_text = None;
                 let same_text = self.program.as_ref().is_some_and(|p| **p == program);
-                if !same_text {
-                    self.program = Some(Rc::new(program));
-                    self.reanalyse();
-                }
+                (!same_text).then_some(program)
             }
             Err(failure) => {
                 self.marks = Rc::new(failure.marks);
                 self.error_text = Some(failure.text.into());
+                None
             }
         }
+    }
+
+    /// The next step of job `id`; nothing if it is not the job in progress (a newer edit
+    /// replaced it). The marks of a parse error show at once; a new program and its analyses
+    /// replace the shown ones together, at the last step, once the current view's pass ran.
+    fn advance(mut self, id: u64) -> State {
+        let Some(job) = self.jobs.current.take_if(|j| j.id == id) else { return self };
+        let next = match job.step {
+            JobStep::Parse => self.parsed().map(|p| JobStep::Analyse(Rc::new(p))),
+            JobStep::Analyse(program) => {
+                let function = pick_function(&program, self.function.as_deref());
+                let analysis = self.analysis_of(&program, function.as_deref());
+                Some(JobStep::Show { program, function, analysis })
+            }
+            JobStep::Show { program, function, analysis } => {
+                if let Ok(a) = &analysis {
+                    a.prepare(self.tab);
+                }
+                self.program = Some(program);
+                self.function = function;
+                self.analysis = analysis;
+                self.restage();
+                if let Some(staged) = self.staged.as_ref().filter(|_| self.tab == Tab::DIFF) {
+                    // The before/after view shows the pipeline's run on its first paint.
+                    staged.run_now();
+                }
+                None
+            }
+        };
+        self.jobs.current = next.map(|step| Job { id, step });
         self
     }
 
@@ -343,18 +480,29 @@ impl State {
             return;
         };
         self.function = pick_function(program, self.function.as_deref());
-        self.analysis = match &self.function {
-            None => Err("the program has no function with a body".into()),
-            Some(name) => analyse(program, name, &self.types.assume).map_err(AttrValue::from),
-        };
+        self.analysis = self.analysis_of(program, self.function.as_deref());
         self.restage();
+        // A job in progress analyses a newer text with the old function and assumptions:
+        // it starts again, with these.
+        if self.jobs.current.is_some() {
+            self.start_job();
+        }
     }
 
-    /// Runs the pipeline on the analysed function again (after an edit or a new pipeline).
+    /// The analyses of function `name` of `program` under the user's type assumptions.
+    fn analysis_of(&self, program: &Program, name: Option<&str>) -> Result<Rc<Analysis>, AttrValue> {
+        match name {
+            None => Err("the program has no function with a body".into()),
+            Some(name) => analyse(program, name, &self.types.assume).map_err(AttrValue::from),
+        }
+    }
+
+    /// The pipeline on the analysed function, again (after an edit or a new pipeline); it
+    /// runs on first use.
     fn restage(&mut self) {
         // The first-visit build has no passes to stage.
         if cfg!(feature = "full") {
-            self.staged = self.analysis.as_ref().ok().map(|a| Rc::new(a.run_pipeline(&self.pipeline)));
+            self.staged = self.analysis.as_ref().ok().map(|a| Rc::new(Staged::new(a.clone(), self.pipeline.clone())));
         }
     }
 
@@ -478,7 +626,7 @@ impl State {
                 doc.source = text.into();
                 // A span asked for before the edit indexes the old text.
                 s.reveal = None;
-                return s.with_doc(doc);
+                return if s.sliced { s.with_doc_later(doc) } else { s.with_doc(doc) };
             }
             Action::SetLang(lang) => {
                 let mut doc = s.doc.clone();
@@ -639,6 +787,7 @@ impl State {
             Action::Restore(snap) => return s.restored(&snap),
             Action::SetFlags(flags) => s.set_flags(&flags),
             Action::Replace(next) => return *next,
+            Action::Advance(id) => return s.advance(id),
             Action::RestoreStash => {
                 if let Some(doc) = s.stash.take() {
                     s.notice = None;
@@ -653,7 +802,11 @@ impl State {
 impl Reducible for State {
     type Action = Action;
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        Rc::new(self.apply(action))
+        let mut next = self.apply(action);
+        // The page's mode and its job count outlive a state built afresh (a link opened).
+        next.sliced |= self.sliced;
+        next.jobs.started = next.jobs.started.max(self.jobs.started);
+        Rc::new(next)
     }
 }
 

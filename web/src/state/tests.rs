@@ -380,3 +380,85 @@ fn lcm_on_the_sil_article_steps_hides_results_in_exercise_mode_and_exports() {
         .expect("a Markdown table");
     assert!(md.contains("| NComp |") && md.contains("sdiv_Int64"), "{md}");
 }
+
+/// Runs the job in progress to its end, one [`Action::Advance`] at a time; the number of steps.
+fn finish_job(mut s: State) -> (State, usize) {
+    let mut n = 0;
+    while let Some(id) = s.jobs.current.as_ref().map(|j| j.id) {
+        s = s.apply(Action::Advance(id));
+        n += 1;
+        assert!(n < 10, "a job ends");
+    }
+    (s, n)
+}
+
+#[test]
+fn a_sliced_edit_shows_the_last_good_program_until_its_last_step_then_what_an_edit_at_once_shows() {
+    let s = State { sliced: true, ..bril(TWO_FUNCS) }.apply(Action::SelectTab(Tab::pass("dce")));
+    let good = s.analysis.clone().expect("parses");
+    let text = "@main {\n  x: int = const 2;\n  y: int = add x x;\n  print x;\n}\n";
+    let t = s.apply(Action::Edit(text.into()));
+    assert_eq!(t.doc.source.as_str(), text, "the editor has the text at once");
+    assert!(Rc::ptr_eq(t.analysis.as_ref().unwrap(), &good), "not analysed yet");
+    let (done, steps) = finish_job(t.clone());
+    assert_eq!(steps, 3, "parse, analyse, show");
+    let at_once = State { sliced: false, ..s.clone() }.apply(Action::Edit(text.into()));
+    let (a, b) = (done.analysis.as_ref().unwrap(), at_once.analysis.as_ref().unwrap());
+    assert_eq!(a.function.insts.len(), 3);
+    assert_eq!(a.run("dce").unwrap().summary(), b.run("dce").unwrap().summary());
+    assert_eq!(done.step_count(done.tab), at_once.step_count(at_once.tab));
+    assert_eq!(done.staged.as_ref().unwrap().stages.len(), at_once.staged.as_ref().unwrap().stages.len());
+
+    // A parse error: one step, its marks, the last good program kept.
+    let (e, steps) = finish_job(s.apply(Action::Edit("@main {\n  x: int = const;\n}\n".into())));
+    assert_eq!(steps, 1);
+    assert!(e.is_stale() && e.marks.len() == 1);
+    assert!(Rc::ptr_eq(e.analysis.as_ref().unwrap(), &good));
+}
+
+#[test]
+fn a_newer_edit_cancels_the_older_ones_job() {
+    let s = State { sliced: true, ..bril(TWO_FUNCS) };
+    let t = s.apply(Action::Edit("@main {\n  print;\n}\n".into()));
+    let old = t.jobs.current.as_ref().unwrap().id;
+    let t = t.apply(Action::Advance(old)); // parsed: at the analysis step
+    let u = t.apply(Action::Edit("@main {\n  x: int = const 5;\n  print x;\n}\n".into()));
+    assert_ne!(u.jobs.current.as_ref().unwrap().id, old);
+    // The old job's next step does nothing.
+    let v = u.apply(Action::Advance(old));
+    assert_eq!(v.jobs.current.as_ref().map(|j| (j.id, j.step.index())), u.jobs.current.as_ref().map(|j| (j.id, j.step.index())));
+    let (w, _) = finish_job(v);
+    assert_eq!(w.analysis.as_ref().unwrap().function.insts.len(), 2);
+}
+
+#[test]
+fn passes_run_on_first_use_and_each_once() {
+    let s = bril(TWO_FUNCS);
+    let a = s.analysis.as_ref().unwrap();
+    let first: *const _ = a.run("dce").unwrap();
+    let mut n = 0;
+    while a.run_next_pass() {
+        n += 1;
+    }
+    assert_eq!(n, optlab_core::passes::REGISTRY.len() - 1, "every pass but DCE, which had run");
+    assert!(std::ptr::eq(first, a.run("dce").unwrap()), "not run again");
+}
+
+#[test]
+fn the_pipeline_run_a_stage_at_a_time_is_the_pipeline_run_at_once() {
+    let s = bril(TWO_FUNCS).apply(Action::SelectFunction("f".into()));
+    let a = s.analysis.as_ref().unwrap();
+    let pipeline = Pipeline::default_pipeline();
+    let staged = crate::program::Staged::new(a.clone(), pipeline.clone());
+    let mut n = 0;
+    while staged.run_stage() {
+        n += 1;
+    }
+    assert_eq!(n, pipeline.len());
+    let at_once = a.run_pipeline(&pipeline);
+    let print = |f: &optlab_core::Function| optlab_core::print::print_function(f, optlab_core::print::Naming::default());
+    assert_eq!(staged.run_now().stages.len(), at_once.stages.len());
+    for (x, y) in staged.stages.iter().zip(&at_once.stages) {
+        assert_eq!(print(&x.function), print(&y.function));
+    }
+}

@@ -217,26 +217,40 @@ fn why_box(a: &Rc<Analysis>, k: usize, inst: Option<InstId>, exercise: bool) -> 
     }
 }
 
+/// The "Marked live" list: one tab stop (the selected line's button, else the first), ↑/↓
+/// (and Home/End) move between the lines' buttons, Enter or Space selects one — as the graph's
+/// roving focus does for blocks.
 fn marked_box(a: &Rc<Analysis>, k: usize, selected: Option<InstId>, dispatch: Callback<Action>) -> Html {
     let Some(r) = super::result(a) else { return html! {} };
     let (list, n) = marked(&a.function, r, k, LIST_LIMIT);
     let current = k.checked_sub(1);
+    let stop = list.iter().position(|m| m.inst.is_some() && m.inst == selected).or_else(|| list.iter().position(|m| m.inst.is_some()));
     html! {
         <section class="dce-marked">
-            <h3>{ format!("Marked live ({n})") }</h3>
-            <ol class="marked-list" reversed=true>
-                { for list.into_iter().map(|m| {
-                    let onclick = m.inst.map(|i| dispatch.reform(move |_: MouseEvent| Action::SelectInst(Some(i))));
+            <h3 id="dce-marked-title">{ format!("Marked live ({n})") }</h3>
+            <ol class="marked-list" reversed=true aria-labelledby="dce-marked-title" data-own-keys="arrows home-end" onkeydown={Callback::from(rove)}>
+                { for list.into_iter().enumerate().map(|(j, m)| {
                     let class = classes!(
                         "marked",
                         (Some(m.event) == current).then_some("current"),
                         (m.inst.is_some() && m.inst == selected).then_some("selected"),
                     );
-                    html! {
-                        <li {class} {onclick} data-event={m.event.to_string()}>
+                    let body = html! {
+                        <>
                             <code>{ m.code }</code>
                             <span class="where">{ format!(" ({})", m.block) }</span>
                             <span class="reason">{ m.reason }</span>
+                        </>
+                    };
+                    html! {
+                        <li {class} data-event={m.event.to_string()}>
+                            if let Some(i) = m.inst {
+                                <button class="marked-pick" tabindex={if stop == Some(j) { "0" } else { "-1" }}
+                                    aria-pressed={(Some(i) == selected).to_string()}
+                                    onclick={dispatch.reform(move |_: MouseEvent| Action::SelectInst(Some(i)))}>{ body }</button>
+                            } else {
+                                { body }
+                            }
                         </li>
                     }
                 }) }
@@ -246,4 +260,27 @@ fn marked_box(a: &Rc<Analysis>, k: usize, selected: Option<InstId>, dispatch: Ca
             }
         </section>
     }
+}
+
+/// ↑/↓/Home/End on a line of the "Marked live" list: the focus moves to the previous / next /
+/// first / last line's button.
+fn rove(e: KeyboardEvent) {
+    use wasm_bindgen::JsCast;
+    let Some(from) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) else { return };
+    let Some(list) = from.closest("ol").ok().flatten() else { return };
+    let Ok(nodes) = list.query_selector_all("button.marked-pick") else { return };
+    let buttons: Vec<web_sys::HtmlElement> =
+        (0..nodes.length()).filter_map(|i| nodes.item(i)).filter_map(|n| n.dyn_into().ok()).collect();
+    let Some(at) = buttons.iter().position(|b| *b == from) else { return };
+    let to = match e.key().as_str() {
+        "ArrowDown" => (at + 1).min(buttons.len() - 1),
+        "ArrowUp" => at.saturating_sub(1),
+        "Home" => 0,
+        "End" => buttons.len() - 1,
+        _ => return,
+    };
+    e.prevent_default();
+    // The tab stop itself stays on the selected line (the state's), so it never disagrees
+    // with what the list renders.
+    let _ = buttons[to].focus();
 }

@@ -6,7 +6,8 @@
 //! diff shows only what the passes did, never formatting.
 
 use super::lines::{diff_rows, Counts, Row};
-use crate::program::{Program, Staged};
+use crate::program::Program;
+use optlab_core::passes::pipeline::PipelineRun;
 use optlab_core::interp::bril::args_from_source;
 use optlab_core::print::{print_module, Naming};
 use optlab_core::{Function, Lang, Module};
@@ -65,7 +66,7 @@ fn print(program: &Program, m: &Module) -> String {
 }
 
 /// Compares stages `from` and `to` (clamped and ordered) of `staged`.
-pub fn compare(program: &Program, staged: &Staged, from: usize, to: usize) -> Compare {
+pub fn compare(program: &Program, staged: &PipelineRun, from: usize, to: usize) -> Compare {
     let last = staged.stages.len();
     let (from, to) = (from.min(to).min(last), from.max(to).min(last));
     let name = staged.input.name.clone();
@@ -121,7 +122,7 @@ mod tests {
         Program::parse(lang, file, text).unwrap_or_else(|e| panic!("{}", e.text))
     }
 
-    fn staged(p: &Program, pipeline: &str) -> Staged {
+    fn staged(p: &Program, pipeline: &str) -> PipelineRun {
         let a = analyse(p, &p.function_names()[0], &Default::default()).expect("analysed");
         a.run_pipeline(&Pipeline::parse(pipeline).unwrap())
     }
