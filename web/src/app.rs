@@ -258,6 +258,8 @@ fn use_slices(state: &UseReducerHandle<State>, dispatch: Callback<Action>) {
                         break;
                     }
                 }
+                // (The first-visit build stages nothing.)
+                #[cfg(feature = "full")]
                 if let Some(s) = staged.filter(|_| !cancelled.get()) {
                     loop {
                         next_task().await;

@@ -462,7 +462,7 @@ impl State {
                 self.function = function;
                 self.analysis = analysis;
                 self.restage();
-                if let Some(staged) = self.staged.as_ref().filter(|_| self.tab == Tab::DIFF) {
+                if let Some(staged) = self.staged.as_ref().filter(|_| self.tab == Tab::DIFF && cfg!(feature = "full")) {
                     // The before/after view shows the pipeline's run on its first paint.
                     staged.run_now();
                 }
