@@ -15,6 +15,12 @@
 //! of rounds per fixpoint as LCM needed, and says whether its answers equal LCM's. The ratio
 //! of the two is the overhead of the engine, the recording and the entity types.
 //!
+//! The SIL passes on ownership SSA (`types`, `ownership`, `address-lowering`, `copy-elim`)
+//! run on a generated opaque-values function ([`ossa_program`]): generic `$T` values moved
+//! through copies, aggregates, enums, borrows, stack round trips, calls, diamonds with an
+//! owned phi and loops, about the same number of blocks as the other stages; `lcm-sil` is
+//! LCM on the SIL function of `testgen::scale` (builtins recomputed in many blocks).
+//!
 //! Run: `cargo bench -p optlab-core --bench scale` (all sizes), or with arguments after
 //! `--`: `--sizes 1000,10000`, `--stages dce-bril,lcm`, `--cap-gib 4`, `--timeout 120`.
 
@@ -24,9 +30,11 @@ use optlab_core::interp::{bril, sil, RunConfig};
 use optlab_core::ir::{Function, Lang, Module};
 use optlab_core::passes::lcm::{self, ExprId, Fixpoint, Pred, Predicates};
 use optlab_core::passes::pipeline::Pipeline;
-use optlab_core::passes::{copyprop, dce, Analyses, Options};
+use optlab_core::passes::{self, copyprop, dce, Analyses, Options, Outcome, PassRun};
 use optlab_core::print::{print_module, Naming};
-use optlab_core::testgen::scale;
+use optlab_core::sil::{ownership, types};
+use optlab_core::testgen::{scale, Rng};
+use std::fmt::Write as _;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::process::{Command, Stdio};
@@ -95,6 +103,11 @@ const STAGES: &[&str] = &[
     "pipeline",
     "interp-bril",
     "interp-sil",
+    "lcm-sil",
+    "types",
+    "ownership",
+    "address-lowering",
+    "copy-elim",
 ];
 
 const SEED: u64 = 17;
@@ -105,6 +118,182 @@ fn parse(lang: Lang, text: &str) -> Module {
 
 fn main_fn(m: &Module) -> Option<&Function> {
     m.functions.iter().max_by_key(|f| f.blocks.len())
+}
+
+/// An opaque-values OSSA module of about `blocks` blocks in one generic function `@big`:
+/// one owned `$T` value at a time (`cur`) goes through copies, `struct`/`tuple` and their
+/// destructuring, a borrowed field projection, `enum`/`unchecked_enum_data`, `switch_enum`,
+/// a store/load round trip through an `alloc_stack`, a call of a generic function (`@in`,
+/// `@in_guaranteed`, `@out`), a removable copy (`copy_value %x` consumed before `destroy_value %x`), diamonds that join
+/// at an owned phi, and loops whose header takes the value as an owned phi. Linear in the
+/// output; every value's lifetime ends in the block or the phi that receives it.
+fn ossa_program(blocks: usize, seed: u64) -> String {
+    // The callee's type as a call site writes it, and as its definition does.
+    const GTY: &str = "$@convention(thin) <τ_0_0> (@in_guaranteed τ_0_0, Builtin.Int1) -> @out τ_0_0";
+    const FTY: &str = "$@convention(thin) <T> (@in_guaranteed T, Builtin.Int1) -> @out T";
+    const BIG: &str = "$@convention(thin) <T> (@in T, @in T, Builtin.Int1) -> @out T";
+    struct G {
+        out: String,
+        rng: Rng,
+        n: usize,
+        blocks: usize,
+        cur: String,
+    }
+    impl G {
+        fn v(&mut self) -> String {
+            self.n += 1;
+            format!("%v{}", self.n)
+        }
+        fn label(&mut self) -> String {
+            self.blocks += 1;
+            format!("bb{}", self.blocks)
+        }
+        fn line(&mut self, l: &str) {
+            self.out.push_str("  ");
+            self.out.push_str(l);
+            self.out.push('\n');
+        }
+        /// A few instructions on `cur`, leaving one owned `$T` in `cur`.
+        fn op(&mut self) {
+            let x = self.cur.clone();
+            match self.rng.below(8) {
+                0 => {
+                    let (c, p, u, w) = (self.v(), self.v(), self.v(), self.v());
+                    self.line(&format!("{c} = copy_value {x} : $T"));
+                    self.line(&format!("{p} = struct $Pair<T> ({x} : $T, {c} : $T)"));
+                    self.line(&format!("({u}, {w}) = destructure_struct {p} : $Pair<T>"));
+                    self.line(&format!("destroy_value {w} : $T"));
+                    self.cur = u;
+                }
+                1 => {
+                    let (c, p, b, e, d) = (self.v(), self.v(), self.v(), self.v(), self.v());
+                    self.line(&format!("{c} = copy_value {x} : $T"));
+                    self.line(&format!("{p} = struct $Pair<T> ({x} : $T, {c} : $T)"));
+                    self.line(&format!("{b} = begin_borrow {p} : $Pair<T>"));
+                    self.line(&format!("{e} = struct_extract {b} : $Pair<T>, #Pair.y"));
+                    self.line(&format!("{d} = copy_value {e} : $T"));
+                    self.line(&format!("end_borrow {b} : $Pair<T>"));
+                    self.line(&format!("destroy_value {p} : $Pair<T>"));
+                    self.cur = d;
+                }
+                2 => {
+                    let (c, t, u, w) = (self.v(), self.v(), self.v(), self.v());
+                    self.line(&format!("{c} = copy_value {x} : $T"));
+                    self.line(&format!("{t} = tuple ({x} : $T, {c} : $T)"));
+                    self.line(&format!("({u}, {w}) = destructure_tuple {t} : $(T, T)"));
+                    self.line(&format!("destroy_value {u} : $T"));
+                    self.cur = w;
+                }
+                3 => {
+                    let (o, d) = (self.v(), self.v());
+                    self.line(&format!("{o} = enum $Optional<T>, #Optional.some!enumelt, {x} : $T"));
+                    self.line(&format!("{d} = unchecked_enum_data {o} : $Optional<T>, #Optional.some!enumelt"));
+                    self.cur = d;
+                }
+                4 => {
+                    let (s, l) = (self.v(), self.v());
+                    self.line(&format!("{s} = alloc_stack $T"));
+                    self.line(&format!("store {x} to [init] {s} : $*T"));
+                    self.line(&format!("{l} = load [take] {s} : $*T"));
+                    self.line(&format!("dealloc_stack {s} : $*T"));
+                    self.cur = l;
+                }
+                5 => {
+                    let (f, r) = (self.v(), self.v());
+                    self.line(&format!("{f} = function_ref @copy : {GTY}"));
+                    self.line(&format!("{r} = apply {f}<T>({x}, %flag) : {GTY}"));
+                    self.line(&format!("destroy_value {x} : $T"));
+                    self.cur = r;
+                }
+                6 => {
+                    // A copy that copy elimination removes: its source ends at a destroy
+                    // after the copy's consumer.
+                    let (c, o, d) = (self.v(), self.v(), self.v());
+                    self.line(&format!("{c} = copy_value {x} : $T"));
+                    self.line(&format!("{o} = enum $Optional<T>, #Optional.some!enumelt, {c} : $T"));
+                    self.line(&format!("destroy_value {x} : $T"));
+                    self.line(&format!("{d} = unchecked_enum_data {o} : $Optional<T>, #Optional.some!enumelt"));
+                    self.cur = d;
+                }
+                _ => {
+                    let o = self.v();
+                    let (some, none) = (self.label(), self.label());
+                    let p = self.v();
+                    self.line(&format!("{o} = enum $Optional<T>, #Optional.some!enumelt, {x} : $T"));
+                    self.line(&format!("switch_enum {o} : $Optional<T>, case #Optional.some!enumelt: {some}, case #Optional.none!enumelt: {none}"));
+                    let _ = write!(self.out, "{none}:\n  unreachable\n{some}({p} : @owned $T):\n");
+                    self.cur = p;
+                }
+            }
+        }
+        fn body(&mut self) {
+            for _ in 0..1 + self.rng.below(2) {
+                self.op();
+            }
+        }
+        fn segment(&mut self, depth: u32) {
+            match self.rng.below(if depth < 2 { 6 } else { 4 }) {
+                0..=2 => {
+                    let l = self.label();
+                    self.line(&format!("br {l}"));
+                    let _ = writeln!(self.out, "{l}:");
+                    self.body();
+                }
+                3 => {
+                    // A diamond joining at an owned phi.
+                    let (lt, le, lj) = (self.label(), self.label(), self.label());
+                    let j = self.v();
+                    self.line(&format!("cond_br %flag, {lt}, {le}"));
+                    let x = self.cur.clone();
+                    let _ = writeln!(self.out, "{lt}:");
+                    self.body();
+                    let y = self.cur.clone();
+                    self.line(&format!("br {lj}({y} : $T)"));
+                    let _ = writeln!(self.out, "{le}:");
+                    self.cur = x;
+                    self.body();
+                    let z = self.cur.clone();
+                    self.line(&format!("br {lj}({z} : $T)"));
+                    let _ = writeln!(self.out, "{lj}({j} : @owned $T):");
+                    self.cur = j;
+                }
+                _ => {
+                    // A loop: the header takes the value as an owned phi.
+                    let (lh, lb, lx) = (self.label(), self.label(), self.label());
+                    let i = self.v();
+                    let x = self.cur.clone();
+                    self.line(&format!("br {lh}({x} : $T)"));
+                    let _ = writeln!(self.out, "{lh}({i} : @owned $T):");
+                    self.line(&format!("cond_br %flag, {lb}, {lx}"));
+                    let _ = writeln!(self.out, "{lb}:");
+                    self.cur = i.clone();
+                    self.body();
+                    for _ in 0..self.rng.below(3) {
+                        self.segment(depth + 1);
+                    }
+                    let y = self.cur.clone();
+                    self.line(&format!("br {lh}({y} : $T)"));
+                    let _ = writeln!(self.out, "{lx}:");
+                    self.cur = i;
+                }
+            }
+        }
+    }
+    let mut g = G { out: String::with_capacity(blocks * 300), rng: Rng::new(seed), n: 0, blocks: 0, cur: "%a".into() };
+    g.out.push_str("// RUN: -enable-sil-opaque-values\nsil_stage raw\n\nimport Builtin\n\n");
+    g.out.push_str("struct Pair<T> { var x: T; var y: T }\n\nenum Optional<T> {\n  case none\n  case some(T)\n}\n\n");
+    let _ = write!(
+        g.out,
+        "sil [ossa] @copy : {FTY} {{\nbb0(%a : @guaranteed $T, %flag : $Builtin.Int1):\n  %c = copy_value %a : $T\n  return %c : $T\n}}\n\n"
+    );
+    let _ = write!(g.out, "sil [ossa] @big : {BIG} {{\nbb0(%a : @owned $T, %b : @owned $T, %flag : $Builtin.Int1):\n  destroy_value %b : $T\n");
+    while g.blocks + 1 < blocks {
+        g.segment(0);
+    }
+    let x = g.cur.clone();
+    g.line(&format!("return {x} : $T"));
+    g.out.push_str("}\n");
+    g.out
 }
 
 /// Times `f` (repeated until 0.2 s have passed, at most 50 times, the fastest run kept) and
@@ -138,6 +327,12 @@ fn run_stage(stage: &str, n: usize) {
     let sil_text = if sil { scale::sil_program(n, SEED) } else { String::new() };
     let sm_opt = sil.then(|| parse(Lang::Sil, &sil_text));
     let sm = || sm_opt.as_ref().expect("SIL parsed for a SIL stage");
+    // The opaque-values module for the OSSA stages, its type environment and `@big`'s
+    // analyses with its types classified (the passes read them; `types` measures them).
+    let ossa = matches!(stage, "types" | "ownership" | "address-lowering" | "copy-elim");
+    let om = ossa.then(|| parse(Lang::Sil, &ossa_program(n, SEED)));
+    let ossa_fn = || om.as_ref().and_then(|m| m.functions.iter().find(|f| f.name == "big")).expect("@big");
+    let env = om.as_ref().map(types::env_of);
     let cfg = Cfg::new(bf);
     let opts = Options::default();
     let mut note = String::new();
@@ -241,6 +436,42 @@ fn run_stage(stage: &str, n: usize) {
             let out = sil::run(sm(), "big", &RunConfig::default());
             note = format!("{} instructions executed{}", out.dyn_inst, if out.error.is_some() { ", FAILED" } else { "" });
             r
+        }
+        "lcm-sil" => {
+            let sf = main_fn(sm()).expect("a SIL function");
+            let out = lcm::run_function(sf, &lcm::Options::default()).expect("LCM runs on SIL");
+            note = format!("{} expressions, {} moved", out.exprs.len(), out.moved().len());
+            drop(out);
+            measure(|| lcm::run_function(sf, &lcm::Options::default()).expect("LCM runs on SIL"))
+        }
+        "types" => {
+            let (f, env) = (ossa_fn(), env.clone().expect("an environment"));
+            note = format!("{} blocks, {} instructions", f.blocks.len(), f.insts.len());
+            measure(|| types::FunctionTypes::new(f, env.clone()))
+        }
+        "ownership" => {
+            let f = ossa_fn();
+            let ft = types::FunctionTypes::new(f, env.clone().expect("an environment"));
+            let v = ownership::verify(f, &ownership::analyze(f, &ft));
+            note = format!("{} findings{}", v.findings.len(), v.findings.first().map(|f| format!(", first: {f:?}")).unwrap_or_default());
+            measure(|| {
+                let fo = ownership::analyze(f, &ft);
+                let v = ownership::verify(f, &fo);
+                (fo, v)
+            })
+        }
+        "address-lowering" | "copy-elim" => {
+            let f = ossa_fn();
+            let a = Analyses::with_types(f, env.clone().expect("an environment"));
+            a.types(f);
+            let pass = passes::by_slug(stage).expect("a registered pass");
+            let r: PassRun = passes::run(pass, f, &a, &opts);
+            note = match &r.outcome {
+                Outcome::Ran => r.summary(),
+                o => format!("NOT RUN: {o:?}"),
+            };
+            drop(r);
+            measure(|| passes::run(pass, f, &a, &opts))
         }
         other => panic!("unknown stage {other}"),
     };
@@ -471,6 +702,10 @@ fn main() {
         CAP.store((cap * 1024.0 * 1024.0 * 1024.0) as usize, Ordering::Relaxed);
     } else {
         CAP.store(4 << 30, Ordering::Relaxed);
+    }
+    if let Some(n) = arg(&args, "--print-ossa") {
+        print!("{}", ossa_program(n.parse().expect("--print-ossa N"), SEED));
+        return;
     }
     if let (Some(stage), Some(n)) = (arg(&args, "--stage"), arg(&args, "--size")) {
         run_stage(&stage, n.parse().expect("--size N"));

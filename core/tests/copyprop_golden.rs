@@ -35,7 +35,7 @@ fn check(name: &str) {
     golden(&format!("{name}.copyprop.bril"), &emitted);
     let mut steps = String::new();
     for (f, o) in m.functions.iter().zip(&outputs) {
-        assert_eq!(copyprop::replay_to(f, &o.trace, usize::MAX), o.function, "{name}: replay");
+        assert_eq!(copyprop::replay_to(f, &o.trace, usize::MAX), *o.function, "{name}: replay");
         steps.push_str(&format!("=== @{}\n", f.name));
         for (k, s) in copyprop::step_texts(f, o).iter().enumerate() {
             steps.push_str(&format!("{k}. {s}\n"));

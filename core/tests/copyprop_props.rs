@@ -94,7 +94,7 @@ fn replay_and_trace_agree_with_the_pass_at_every_step() {
                     let h = copyprop::try_replay_to(f, t, k).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
                     verify(&h).unwrap_or_else(|d| panic!("seed {seed}, step {k}: {d:?}"));
                     if k == t.events.len() {
-                        assert_eq!(h, out.function, "seed {seed}: the replay is not the output");
+                        assert_eq!(h, *out.function, "seed {seed}: the replay is not the output");
                     }
                 }
                 let fix = t.avail_at_round(t.rounds.len());

@@ -93,7 +93,7 @@ fn malformed_functions_are_returned_unchanged() {
     f.blocks[b].term = Some(t);
     let r = dce::run(&f);
     assert!(r.trace.skipped.is_some());
-    assert_eq!(r.function, f);
+    assert_eq!(*r.function, f);
 
     let mut g = Function::new("bad2", Lang::Sil);
     let b = g.add_block(Block::new("bb0"));
@@ -115,7 +115,7 @@ fn malformed_functions_are_returned_unchanged() {
 fn an_empty_function_and_a_declaration_are_fine() {
     let f = Function::new("decl", Lang::Sil);
     let r = dce::run(&f);
-    assert_eq!(r.function, f);
+    assert_eq!(*r.function, f);
     let g = Function::new("empty", Lang::Bril);
     let _ = dce::run(&g);
 }

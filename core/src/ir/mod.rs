@@ -248,6 +248,11 @@ pub struct ValueData {
     pub def: ValueDef,
     /// SIL ownership annotation of a block argument (`owned`, `guaranteed`, …).
     pub ownership: Option<String>,
+    /// The declaration a SIL function argument stands for, when a pass made the argument
+    /// (AddressLowering's `@out` arguments are `$return_value`): `sil-opt` prints it as
+    /// `// %0 "$return_value"` above the entry block, and so does the renumbered printing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decl: Option<String>,
     pub span: Span,
 }
 
@@ -349,7 +354,7 @@ impl Function {
     }
 
     pub fn add_value(&mut self, name: impl Into<String>, ty: Option<Type>, def: ValueDef) -> ValueId {
-        self.values.push(ValueData { name: name.into(), ty, def, ownership: None, span: Span::DUMMY })
+        self.values.push(ValueData { name: name.into(), ty, def, ownership: None, decl: None, span: Span::DUMMY })
     }
 
     /// A fresh SIL `undef` of the given type.

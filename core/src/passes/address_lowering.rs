@@ -56,7 +56,7 @@ impl Pass for AddressLowering {
             Count::of(l.rewrites.iter().filter(|r| changes_line(r)).count(), "line rewritten", "lines rewritten"),
         ];
         let steps = Steps::new(step_texts(f, &l));
-        PassRun { pass: &LOWERING_INFO, function: l.function.clone(), outcome: Outcome::Ran, detail: Detail::AddressLowering(Box::new(l)), counts, steps }
+        PassRun { pass: &LOWERING_INFO, function: std::sync::Arc::new(l.function.clone()), outcome: Outcome::Ran, detail: Detail::AddressLowering(Box::new(l)), counts, steps }
     }
 }
 
@@ -135,7 +135,7 @@ impl Pass for CopyElim {
         if steps.is_empty() {
             steps.push(format!("@{} has no copy_value", f.name));
         }
-        PassRun { pass: &COPY_ELIM_INFO, function: r.function.clone(), outcome: Outcome::Ran, detail: Detail::CopyElim(Box::new(r)), counts, steps: Steps::new(steps) }
+        PassRun { pass: &COPY_ELIM_INFO, function: std::sync::Arc::new(r.function.clone()), outcome: Outcome::Ran, detail: Detail::CopyElim(Box::new(r)), counts, steps: Steps::new(steps) }
     }
 }
 

@@ -41,9 +41,22 @@ impl Analyses {
 
     /// The analyses of `f`, classifying its types against its module's declarations.
     pub fn with_types(f: &Function, type_env: Arc<TypeEnv>) -> Analyses {
+        Analyses::build(f, type_env, true)
+    }
+
+    /// [`Analyses::with_types`] without the Lengauer–Tarjan traces (`dom_events` and
+    /// `pdom_events` empty): for a pass that only reads the trees, as the later stages of a
+    /// pipeline do (no view steps through their constructions; the traces are a third of the
+    /// analyses' memory).
+    pub fn untraced(f: &Function, type_env: Arc<TypeEnv>) -> Analyses {
+        Analyses::build(f, type_env, false)
+    }
+
+    fn build(f: &Function, type_env: Arc<TypeEnv>, traced: bool) -> Analyses {
         let cfg = Cfg::new(f);
-        let (dom, dom_events) = DomTree::build_traced(f, &cfg, DomKind::Dominators);
-        let (pdom, pdom_events) = DomTree::build_traced(f, &cfg, DomKind::PostDominators);
+        let tree = |kind| if traced { DomTree::build_traced(f, &cfg, kind) } else { (DomTree::build(f, &cfg, kind), Vec::new()) };
+        let (dom, dom_events) = tree(DomKind::Dominators);
+        let (pdom, pdom_events) = tree(DomKind::PostDominators);
         let frontiers = Frontiers::new(&cfg, &dom, &pdom);
         let cdg = ControlDeps::from_frontiers(&cfg, &pdom, &frontiers);
         Analyses {

@@ -27,6 +27,7 @@ pub use analyses::Analyses;
 use crate::ir::{verify, Function, Lang};
 use crate::steps::Steps;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// What users see of a pass.
 #[derive(Debug)]
@@ -130,7 +131,9 @@ impl Detail {
 pub struct PassRun {
     pub pass: &'static PassInfo,
     /// The transformed function; the input itself unless the outcome is [`Outcome::Ran`].
-    pub function: Function,
+    /// Shared with the pass's own result in [`Detail`] (a 10^5-block function is about
+    /// 100 MiB; a pipeline would otherwise keep each stage's output twice).
+    pub function: Arc<Function>,
     pub outcome: Outcome,
     pub detail: Detail,
     /// Counts for the summary line, most important first.
@@ -147,7 +150,7 @@ impl PassRun {
         };
         PassRun {
             pass,
-            function: f.clone(),
+            function: Arc::new(f.clone()),
             outcome,
             detail: Detail::None,
             counts: Vec::new(),
@@ -229,11 +232,21 @@ pub fn run(pass: &dyn Pass, f: &Function, a: &Analyses, opts: &Options) -> PassR
     if r.outcome == Outcome::Ran {
         if let Err(d) = verify(&r.function) {
             let msg = format!("internal error in {}: the result does not verify ({})", info.title, first_message(&d));
-            r.function = f.clone();
+            r.function = Arc::new(f.clone());
             r.outcome = Outcome::Failed(msg);
         }
     }
     r
+}
+
+/// Gives back the room a pass's edits left in `f`'s arenas (a pass clones its input, whose
+/// arenas are exactly full, and the first instruction or value it adds doubles one): called
+/// on a pass's output before it is kept, as a pipeline keeps every stage's.
+pub fn shrink(f: &mut Function) {
+    f.insts.shrink_to_fit();
+    f.values.shrink_to_fit();
+    f.blocks.shrink_to_fit();
+    f.layout.shrink_to_fit();
 }
 
 fn first_message(d: &crate::Diagnostics) -> String {

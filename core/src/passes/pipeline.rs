@@ -4,7 +4,8 @@
 //! pipeline goes on, so every stage exists and the before/after view can compare any two.
 //!
 //! The first pass reads the analyses the caller built for the input (the web app's, shared
-//! with its views); each later pass gets fresh analyses of the function it receives.
+//! with its views); each later pass gets fresh analyses of the function it receives, without
+//! the dominator constructions' traces, which only the views of the input step through.
 
 use super::{by_slug, run, slugs, Analyses, Options, Pass, PassRun};
 use crate::ir::{Function, Module};
@@ -84,12 +85,12 @@ impl Pipeline {
     pub fn run_reusing(&self, f: &Function, a: &Analyses, opts: &Options, known: &[PassRun]) -> PipelineRun {
         let mut stages: Vec<PassRun> = Vec::with_capacity(self.passes.len());
         for (k, pass) in self.passes.iter().enumerate() {
-            let input = stages.last().map_or(f, |s| &s.function);
+            let input = stages.last().map_or(f, |s| &*s.function);
             let r = if k == 0 {
                 let slug = pass.info().slug;
                 known.iter().find(|r| r.pass.slug == slug).cloned().unwrap_or_else(|| run(*pass, input, a, opts))
             } else {
-                run(*pass, input, &Analyses::with_types(input, a.type_env.clone()), opts)
+                run(*pass, input, &Analyses::untraced(input, a.type_env.clone()), opts)
             };
             stages.push(r);
         }

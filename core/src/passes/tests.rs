@@ -42,7 +42,7 @@ fn a_language_the_pass_does_not_take_is_refused_with_the_reason() {
     let r = run(cp, &f, &Analyses::new(&f), &Options::default());
     let Outcome::Refused(msg) = &r.outcome else { panic!("{:?}", r.outcome) };
     assert!(msg.starts_with(&format!("{} runs on Bril; @f is SIL: ", cp.info().title)), "{msg}");
-    assert_eq!(r.function, f);
+    assert_eq!(*r.function, f);
     assert_eq!(r.steps.describe(0), msg);
     assert!(r.summary().contains(msg.as_str()));
 }
@@ -77,7 +77,7 @@ impl Pass for Breaker {
         let mut g = f.clone();
         let entry = g.layout[0];
         g.blocks[entry].term = None;
-        PassRun { function: g, outcome: Outcome::Ran, ..PassRun::not_run(&BREAKER, f, Outcome::Ran) }
+        PassRun { function: g.into(), outcome: Outcome::Ran, ..PassRun::not_run(&BREAKER, f, Outcome::Ran) }
     }
 }
 
@@ -87,7 +87,7 @@ fn an_output_that_does_not_verify_is_a_reported_bug_and_the_input_is_kept() {
     let r = run(&Breaker, &f, &Analyses::new(&f), &Options::default());
     let Outcome::Failed(msg) = &r.outcome else { panic!("{:?}", r.outcome) };
     assert!(msg.starts_with("internal error in Breaker: the result does not verify"), "{msg}");
-    assert_eq!(r.function, f);
+    assert_eq!(*r.function, f);
 }
 
 #[test]
@@ -110,7 +110,7 @@ fn every_stage_of_a_pipeline_is_the_previous_one_transformed() {
     assert_eq!(r.function_at(0), &f);
     for k in 1..r.num_stages() {
         let alone = run(p.passes[k - 1], r.function_at(k - 1), &Analyses::new(r.function_at(k - 1)), &Options::default());
-        assert_eq!(r.function_at(k), &alone.function, "stage {k}");
+        assert_eq!(r.function_at(k), &*alone.function, "stage {k}");
         assert_eq!(r.stages[k - 1].outcome, Outcome::Ran);
     }
     // LCM inserts `add a b` on the right arm; DCE then removes the dead `d`.

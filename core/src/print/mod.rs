@@ -48,7 +48,7 @@ pub enum LineKind {
     Params,
     /// An instruction (a terminator included).
     Inst(InstId),
-    /// A comment `sil-opt` prints on a line of its own (`// function_ref f`, renumbered
+    /// A comment `sil-opt` prints on a line of its own (`// function_ref f`, `// %0 "$return_value"`, renumbered
     /// output only); it shows no instruction.
     Comment,
 }

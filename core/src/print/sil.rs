@@ -91,6 +91,7 @@ fn write_function(f: &Function, naming: Naming, sink: &mut impl Sink) {
     sink.head(&head);
     // One buffer for every instruction line.
     let mut line = String::new();
+    let opened = if naming == Naming::Renumber { opened_archetypes(f, &names) } else { Vec::new() };
     for (k, &b) in f.layout.iter().enumerate() {
         let Some(blk) = f.blocks.get(b) else { continue };
         sink.block(b);
@@ -98,6 +99,14 @@ fn write_function(f: &Function, naming: Naming, sink: &mut impl Sink) {
             sink.line("", LineKind::Blank);
         }
         let implicit = naming == Naming::User && k == 0 && !blk.labeled && blk.params.is_empty();
+        if naming == Naming::Renumber && k == 0 {
+            // sil-opt names the arguments that stand for a declaration above the entry.
+            for &p in &blk.params {
+                if let Some(d) = f.values.get(p).and_then(|d| d.decl.as_ref()) {
+                    sink.line(&format!("// {} \"{d}\"", names.value(p)), LineKind::Comment);
+                }
+            }
+        }
         if !implicit {
             let mut label = names.block(b);
             let kind = if blk.params.is_empty() {
@@ -121,8 +130,18 @@ fn write_function(f: &Function, naming: Naming, sink: &mut impl Sink) {
                     if let (Op::Sil(SilOp::FunctionRef), [callee]) = (&inst.op, &inst.funcs[..]) {
                         sink.line(&format!("  // function_ref {callee}"), LineKind::Comment);
                     }
-                    if let Some(id) = names.ids.get(&i) {
-                        let _ = write!(line, " // id: %{id}");
+                    let defs = type_defs(inst, &line, &opened);
+                    match (defs, names.ids.get(&i)) {
+                        (Some(d), Some(id)) => {
+                            let _ = write!(line, " // type-defs: {d}; id: %{id}");
+                        }
+                        (Some(d), None) => {
+                            let _ = write!(line, " // type-defs: {d};");
+                        }
+                        (None, Some(id)) => {
+                            let _ = write!(line, " // id: %{id}");
+                        }
+                        (None, None) => {}
                     }
                 }
                 sink.line(&line, LineKind::Inst(i));
@@ -130,6 +149,42 @@ fn write_function(f: &Function, naming: Naming, sink: &mut impl Sink) {
         }
     }
     sink.tail(&format!("}} // end sil function '{}'", f.name));
+}
+
+/// Each archetype opened from an existential (its `@opened("id"` text) and the value of
+/// the instruction that opens it, as printed.
+fn opened_archetypes(f: &Function, names: &Names) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for &b in &f.layout {
+        let Some(blk) = f.blocks.get(b) else { continue };
+        for i in blk.all_insts() {
+            let Some(inst) = f.insts.get(i) else { continue };
+            let (Some(&r), true) = (inst.results.first(), inst.op.name().starts_with("open_existential")) else { continue };
+            let mut text = String::new();
+            write_inst(&mut text, inst, names);
+            let Some(to) = text.rfind(" to $") else { continue };
+            let Some(at) = text[to..].find("@opened(\"") else { continue };
+            let id: String = text[to + at..].chars().take_while(|&c| c != ',' && c != ')').collect();
+            out.push((id, names.value(r)));
+        }
+    }
+    out
+}
+
+/// sil-opt's `type-defs` comment: the instructions that open the archetypes an instruction
+/// names in a type of its own (an `alloc_stack`, a `witness_method`, a call's
+/// substitutions), as `%3`.
+fn type_defs(inst: &Inst, line: &str, opened: &[(String, String)]) -> Option<String> {
+    const TYPED: &[&str] = &[
+        "alloc_stack", "alloc_box", "metatype", "witness_method", "apply", "try_apply", "begin_apply", "partial_apply",
+        "init_existential_addr", "init_existential_value", "unchecked_addr_cast", "unchecked_bitwise_cast",
+        "unconditional_checked_cast", "unconditional_checked_cast_addr", "checked_cast_br", "checked_cast_addr_br",
+    ];
+    if opened.is_empty() || !TYPED.contains(&inst.op.name()) {
+        return None;
+    }
+    let defs: Vec<&str> = opened.iter().filter(|(id, _)| line.contains(id.as_str())).map(|(_, v)| v.as_str()).collect();
+    (!defs.is_empty()).then(|| defs.join(", "))
 }
 
 /// How blocks and values are spelled in one printing.

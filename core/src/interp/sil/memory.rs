@@ -191,8 +191,14 @@ impl Machine<'_> {
             "init_enum_data_addr" | "unchecked_take_enum_data_addr" => {
                 let a = arg(0)?;
                 if op.name() == "init_enum_data_addr" {
+                    // The payload's address: the enum becomes that case; a payload already
+                    // written there (the address taken again in another block) stays.
                     let case: Arc<str> = case_name(&case_in_text()).into();
-                    self.mem.store(&a, SilValue::Enum { case, payload: None })?;
+                    let p = self.mem.place(&a)?;
+                    match p {
+                        SilValue::Enum { case: c, .. } if *c == case => {}
+                        other => *other = SilValue::Enum { case, payload: None },
+                    }
                 }
                 vec![project(a, super::memory::PAYLOAD)?]
             }

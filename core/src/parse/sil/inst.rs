@@ -857,9 +857,18 @@ pub(super) fn tuple_elements(ty: &str) -> Option<Vec<String>> {
 
 /// Whether printing puts a space between tokens `a` and `b` (`c` follows `b`). The spacing
 /// is sil-opt's: `%0 : $T`, `f(%x)`, `[take]`, `case #E.a!enumelt: bb1`.
-fn needs_space(a: &Token, a_role: Role, b: &Token, c: Option<&Token>, angle: usize) -> bool {
+/// `closed_sig`: `a` is the `>` that ends a generic signature (`<Self where …> (Self.Type)`
+/// in a `witness_method`'s member type), not a substitution list (`apply %f<T>(%x)`).
+fn needs_space(a: &Token, a_role: Role, b: &Token, c: Option<&Token>, angle: usize, closed_sig: bool) -> bool {
     if a.is_punct("(") || a.is_punct("[") || a.is_punct("<") {
         return false;
+    }
+    // `#Comparable."<"`: an operator member is quoted right after the dot.
+    if a.kind == Kind::Hash && a.text.ends_with('.') && b.kind == Kind::Str {
+        return false;
+    }
+    if closed_sig && b.is_punct("(") {
+        return true;
     }
     if b.is_punct(",") || b.is_punct(")") || b.is_punct("]") || b.is_punct(";") {
         return false;
@@ -876,7 +885,9 @@ fn needs_space(a: &Token, a_role: Role, b: &Token, c: Option<&Token>, angle: usi
         return !(callee_like || a.kind == Kind::Str || a.is_punct(">") || matches!(a_role, Role::Succ(_)));
     }
     if b.is_punct("<") {
-        return !(callee_like || a.kind == Kind::Str);
+        // `TestGeneric<T>` in a member's formal type: a generic type written without a space.
+        let applied = a.kind == Kind::Ident && a.span.hi == b.span.lo;
+        return !(callee_like || a.kind == Kind::Str || applied);
     }
     true
 }
@@ -886,14 +897,21 @@ fn pieces(toks: &[Token], roles: &[Role]) -> Vec<Piece> {
     let mut out = Vec::new();
     let mut text = String::new();
     let mut angle = 0usize;
+    // Per open `<`: whether it begins a generic signature (after `:` or first), and whether
+    // the last `>` ended one.
+    let mut opens: Vec<bool> = Vec::new();
+    let mut closed_sig = false;
     for (k, t) in toks.iter().enumerate() {
-        if k > 0 && needs_space(&toks[k - 1], roles[k - 1], t, toks.get(k + 1), angle) {
+        if k > 0 && needs_space(&toks[k - 1], roles[k - 1], t, toks.get(k + 1), angle, closed_sig) {
             text.push(' ');
         }
+        closed_sig = false;
         if t.is_punct("<") {
             angle += 1;
+            opens.push(k == 0 || toks[k - 1].is_punct(":"));
         } else if t.is_punct(">") {
             angle = angle.saturating_sub(1);
+            closed_sig = opens.pop().unwrap_or(false);
         }
         let hole = match roles[k] {
             Role::Text => {

@@ -97,8 +97,9 @@ pub struct Stats {
 /// The pass's output for one function.
 #[derive(Clone, Debug)]
 pub struct CopyPropOutput {
-    /// The function after the rewrite and the deletions.
-    pub function: Function,
+    /// The function after the rewrite and the deletions (shared with the pass's
+    /// [`crate::passes::PassRun`]).
+    pub function: std::sync::Arc<Function>,
     pub trace: Trace,
     pub stats: Stats,
     /// The available-copies analysis of the input (per-block in/out sets, the copy table).
@@ -182,7 +183,8 @@ pub fn run(f: &Function, cfg: &Cfg) -> Result<CopyPropOutput, CopyPropError> {
         })
         .collect();
     let trace = Trace { function: f.name.clone(), copies, blocks, fixpoint, rounds, events, held: held_info };
-    Ok(CopyPropOutput { function: g, trace, stats, avail: a, held })
+    crate::passes::shrink(&mut g);
+    Ok(CopyPropOutput { function: std::sync::Arc::new(g), trace, stats, avail: a, held })
 }
 
 /// Copy propagation on every function of a Bril module. A SIL module is refused with
@@ -195,7 +197,7 @@ pub fn run_module(m: &Module) -> Result<(Module, Vec<CopyPropOutput>), CopyPropE
     let outputs = m.functions.iter().map(|f| run(f, &Cfg::new(f))).collect::<Result<Vec<_>, _>>()?;
     let mut out = m.clone();
     for (f, o) in out.functions.iter_mut().zip(&outputs) {
-        *f = o.function.clone();
+        *f = (*o.function).clone();
     }
     Ok((out, outputs))
 }

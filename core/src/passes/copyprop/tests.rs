@@ -19,7 +19,7 @@ fn cp(text: &str) -> (Function, CopyPropOutput, String) {
     let f = m.functions[0].clone();
     let out = run(&f, &Cfg::new(&f)).unwrap_or_else(|e| panic!("{e}"));
     let replayed = try_replay_to(&f, &out.trace, usize::MAX).unwrap();
-    assert_eq!(replayed, out.function, "replay differs");
+    assert_eq!(replayed, *out.function, "replay differs");
     let back: Trace = serde_json::from_str(&trace_json(&out.trace)).unwrap();
     assert_eq!(back, out.trace);
     let last = out.trace.avail_at_round(usize::MAX);
@@ -31,7 +31,7 @@ fn cp(text: &str) -> (Function, CopyPropOutput, String) {
         assert!(!s.contains('\n'), "{s}");
     }
     let mut after = m.clone();
-    after.functions[0] = out.function.clone();
+    after.functions[0] = (*out.function).clone();
     let cfg = RunConfig::with_args(bril::args_from_source(text));
     let (rb, ra) = (bril::run(&m, &cfg), bril::run(&after, &cfg));
     assert_eq!(rb.stdout, ra.stdout);

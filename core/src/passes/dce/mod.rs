@@ -55,6 +55,7 @@ use crate::entity::EntitySet;
 use crate::ir::{Function, InstId, Module};
 use crate::passes::Analyses;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Counts for the CLI and the UI's summary line.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,7 +76,8 @@ pub struct Stats {
 /// The pass's output for one function.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DceResult {
-    pub function: Function,
+    /// The function after the sweep (shared with the pass's [`crate::passes::PassRun`]).
+    pub function: Arc<Function>,
     pub trace: Trace,
     pub stats: Stats,
 }
@@ -97,7 +99,7 @@ pub fn run_with(f: &Function, a: Option<&Analyses>) -> DceResult {
     if f.is_declaration() {
         let trace = Trace { function: f.name.clone(), ..Trace::default() };
         let stats = Stats::default();
-        return DceResult { function: g, trace, stats };
+        return DceResult { function: Arc::new(g), trace, stats };
     }
     let first_error = |errs: crate::Diagnostics| {
         errs.iter().next().map_or_else(|| "the function is malformed".to_string(), |d| d.message.clone())
@@ -107,7 +109,7 @@ pub fn run_with(f: &Function, a: Option<&Analyses>) -> DceResult {
         // Not `placed_insts`: the layout may name blocks that do not exist.
         let n = f.layout.iter().filter_map(|&b| f.blocks.get(b)).map(|b| b.all_insts().count()).sum();
         let stats = Stats { insts_before: n, insts_after: n, ..Stats::default() };
-        DceResult { function: f.clone(), trace, stats }
+        DceResult { function: Arc::new(f.clone()), trace, stats }
     };
     if let Err(errs) = crate::ir::verify(f) {
         return skip(first_error(errs));
@@ -122,7 +124,8 @@ pub fn run_with(f: &Function, a: Option<&Analyses>) -> DceResult {
     if trace.skipped.is_some() {
         g = f.clone();
     }
-    DceResult { function: g, trace, stats }
+    crate::passes::shrink(&mut g);
+    DceResult { function: Arc::new(g), trace, stats }
 }
 
 /// The pass proper: marks, then sweeps `f` in place. `a` must have been computed from `f` as
@@ -230,7 +233,7 @@ pub fn run_module(m: &Module) -> ModuleResult {
         })
         .collect();
     let mut module = m.clone();
-    module.functions = results.iter().map(|r| r.function.clone()).collect();
+    module.functions = results.iter().map(|r| (*r.function).clone()).collect();
     ModuleResult { module, results }
 }
 

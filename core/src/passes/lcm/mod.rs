@@ -57,6 +57,7 @@ pub use trace::{BlockInfo, Edit, Point, PredValues, Step, Temp, Trace};
 
 use crate::entity::EntityVec;
 use crate::ir::{verify, BlockId, Function, InstId, Lang, Module};
+use std::sync::Arc;
 
 /// Why LCM refused a function. The messages are for users (CLI and UI show them as is).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -81,8 +82,9 @@ pub struct LcmOutput {
     pub name: String,
     /// The function after step 1: the graph all predicates are about.
     pub split: Function,
-    /// The function after step 7 (split blocks that received nothing removed again).
-    pub result: Function,
+    /// The function after step 7 (split blocks that received nothing removed again), shared
+    /// with the pass's [`crate::passes::PassRun`].
+    pub result: Arc<Function>,
     pub exprs: EntityVec<ExprId, Expr>,
     pub preds: Predicates,
     /// Blocks of `split` reachable from its entry (the others have no global predicates).
@@ -144,7 +146,7 @@ impl LcmOutput {
 }
 
 fn values(preds: &Predicates, list: &[Pred]) -> Vec<PredValues> {
-    list.iter().map(|&p| PredValues { pred: p, blocks: preds.get(p).clone() }).collect()
+    list.iter().map(|&p| PredValues { pred: p, blocks: preds.sets[p as usize].clone() }).collect()
 }
 
 /// Runs all seven steps on one Bril function. Never panics: malformed input is refused with
@@ -166,10 +168,12 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
     }
     let mut g = f.clone();
     let splits = split::split_critical_edges(&mut g);
+    crate::passes::shrink(&mut g);
     let graph = Graph::new(&g);
     let ex = exprs::Exprs::collect(&g, opts);
     let local = exprs::compute_local(&g, &graph, &ex);
     let global = predicates::compute_global(&graph, &local, ex.len());
+    drop(local); // the predicates hold their own copies of the three local ones
     if !global.converged {
         return Err(LcmError::Internal { function: f.name.clone(), message: "a fixpoint did not converge".into() });
     }
@@ -188,11 +192,12 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
             });
         }
     }
-    let t = match f.lang {
+    let mut t = match f.lang {
         Lang::Bril => transform::transform(&g, &graph, &ex, &preds, &splits),
         Lang::Sil => transform::transform_sil(&g, &graph, &ex, &preds, &splits)
             .map_err(|message| LcmError::Internal { function: f.name.clone(), message })?,
     };
+    crate::passes::shrink(&mut t.function);
     if let Err(d) = verify(&t.function) {
         let message = d.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; ");
         return Err(LcmError::Internal {
@@ -238,7 +243,7 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
     Ok(LcmOutput {
         name: f.name.clone(),
         split: g,
-        result: t.function,
+        result: Arc::new(t.function),
         exprs: ex.list,
         preds,
         graph,
@@ -280,7 +285,7 @@ pub fn run_module(m: &Module, opts: &Options) -> Result<(Module, Vec<LcmOutput>)
     let mut out = m.clone();
     for o in &outputs {
         if let Some(f) = out.functions.iter_mut().find(|f| f.name == o.name) {
-            *f = o.result.clone();
+            *f = (*o.result).clone();
         }
     }
     Ok((out, outputs))
@@ -294,7 +299,7 @@ pub fn run_module_lenient(m: &Module, opts: &Options) -> (Module, Vec<Result<Lcm
     let mut out = m.clone();
     for o in results.iter().flatten() {
         if let Some(f) = out.functions.iter_mut().find(|f| f.name == o.name) {
-            *f = o.result.clone();
+            *f = (*o.result).clone();
         }
     }
     (out, results)

@@ -14,6 +14,7 @@ use crate::entity::{EntitySet, EntityVec};
 use crate::ir::BlockId;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::sync::Arc;
 
 /// The thirteen predicates, in the order of the seed (and of the tables and the JSON).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -95,8 +96,9 @@ pub type PerBlock = EntityVec<BlockId, EntitySet<ExprId>>;
 /// All thirteen predicates of a function, indexed by [`Pred`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Predicates {
-    /// `sets[p as usize]` is predicate `p`, in [`Pred::ALL`] order.
-    pub sets: Vec<PerBlock>,
+    /// `sets[p as usize]` is predicate `p`, in [`Pred::ALL`] order. Shared with the trace's
+    /// steps ([`super::PredValues`]), which show the same vectors.
+    pub sets: Vec<Arc<PerBlock>>,
 }
 
 impl Predicates {
@@ -110,28 +112,91 @@ impl Predicates {
     }
 }
 
-/// One bit vector changing during a fixpoint round.
+/// One bit vector changing during a fixpoint round: the bits that flipped, not the old and
+/// new vectors (a diff is half the size, and the values before and after follow from the
+/// fixpoint's start by applying the changes in order — see `replay.rs`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BitChange {
     pub block: BlockId,
     pub pred: Pred,
-    pub old: EntitySet<ExprId>,
-    pub new: EntitySet<ExprId>,
+    /// The expressions whose bit changed (never empty).
+    pub flipped: EntitySet<ExprId>,
 }
 
 impl BitChange {
+    /// The change from `old` to `new` in `block` (`None` if they are equal).
+    pub fn between(block: BlockId, pred: Pred, old: &EntitySet<ExprId>, new: &EntitySet<ExprId>) -> Option<BitChange> {
+        if old == new {
+            return None;
+        }
+        let mut flipped = EntitySet::new_empty(old.capacity().max(new.capacity()));
+        for e in old.symmetric_difference(new) {
+            flipped.insert(e);
+        }
+        Some(BitChange { block, pred, flipped })
+    }
+
     /// Whether this change flips expression `e` (what the one-expression view shows).
     pub fn flips(&self, e: ExprId) -> bool {
-        self.old.contains(e) != self.new.contains(e)
+        self.flipped.contains(e)
+    }
+
+    /// The vector after this change, given the vector before it.
+    pub fn apply(&self, old: &mut EntitySet<ExprId>) {
+        for e in self.flipped.iter() {
+            old.toggle(e);
+        }
     }
 }
 
 /// A greatest-fixpoint step: the visit order, and each round's changes (the last round is
 /// the one that changed nothing and proved the fixpoint).
+///
+/// Round 1's changes are not stored (`rounds[0]` is empty and `first_round_implied` set):
+/// starting from all true, round 1 clears almost every block's vector, so its changes would
+/// be the biggest part of the trace, and they follow from what is stored — the values after
+/// round 1 are the fixpoint's (the step's `values`) with the later rounds' flips undone.
+/// [`Fixpoint::round`] gives any round's changes, round 1's rebuilt.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Fixpoint {
     pub order: Vec<BlockId>,
     pub rounds: Vec<Vec<BitChange>>,
+    #[serde(default)]
+    pub first_round_implied: bool,
+}
+
+impl Fixpoint {
+    /// The changes of round `r` (0-based) in the order they were made; `values` are the
+    /// step's final values of its two predicates (entry form first), from which round 1 is
+    /// rebuilt when it is implied.
+    pub fn round(&self, r: usize, values: &[super::PredValues]) -> std::borrow::Cow<'_, [BitChange]> {
+        use std::borrow::Cow;
+        let stored = self.rounds.get(r).map_or(&[][..], Vec::as_slice);
+        if r != 0 || !self.first_round_implied {
+            return Cow::Borrowed(stored);
+        }
+        // The values after round 1: the fixpoint with every later flip undone (a flip is its
+        // own inverse, so the order does not matter).
+        let mut after: Vec<(Pred, PerBlock)> = values.iter().map(|pv| (pv.pred, (*pv.blocks).clone())).collect();
+        for c in self.rounds.iter().skip(1).flatten() {
+            if let Some((_, v)) = after.iter_mut().find(|(p, _)| *p == c.pred) {
+                if let Some(set) = v.get_mut(c.block) {
+                    c.apply(set);
+                }
+            }
+        }
+        // Round 1 started from all true on the visited blocks and changed what it cleared,
+        // block by block in visiting order, the entry form before the exit form.
+        let mut changes = Vec::new();
+        for &b in &self.order {
+            for (p, v) in &after {
+                let Some(set) = v.get(b) else { continue };
+                let full = EntitySet::new_full(set.capacity());
+                changes.extend(BitChange::between(b, *p, &full, set));
+            }
+        }
+        Cow::Owned(changes)
+    }
 }
 
 /// The per-block value iterated for one node-form pair: entry (`N…`) and exit (`X…`) bits.
@@ -176,20 +241,18 @@ fn solve_pair(
         .collect();
     // Each round but the last clears at least one of the 2·|order|·|exprs| bits.
     let max_rounds = 2usize.saturating_mul(order.len()).saturating_mul(n_exprs.max(1)).saturating_add(2);
-    // The trace keeps each changed bit vector's old and new value (the format the views and
-    // the golden files read); they are cloned once, from the engine's swap, and nothing
-    // else is copied per visit.
+    // The trace keeps the bits each change flipped; nothing else is copied per visit.
     let mut rounds: Vec<Vec<BitChange>> = Vec::new();
     let scratch = Pair { n: empty.clone(), x: empty };
     let it = dataflow::iterate(&order, &mut values, scratch, max_rounds, update, |r, block, old, new| {
         if rounds.len() <= r {
             rounds.resize_with(r + 1, Vec::new);
         }
-        if old.n != new.n {
-            rounds[r].push(BitChange { block, pred: names.0, old: old.n.clone(), new: new.n.clone() });
-        }
-        if old.x != new.x {
-            rounds[r].push(BitChange { block, pred: names.1, old: old.x.clone(), new: new.x.clone() });
+        // Round 1 is implied by the fixpoint and the later rounds (see `Fixpoint`): not
+        // even computed, since it flips almost every bit of every block.
+        if r > 0 || record_first_round() {
+            rounds[r].extend(BitChange::between(block, names.0, &old.n, &new.n));
+            rounds[r].extend(BitChange::between(block, names.1, &old.x, &new.x));
         }
     });
     rounds.resize_with(it.rounds, Vec::new);
@@ -198,7 +261,25 @@ fn solve_pair(
         ns.push(p.n);
         xs.push(p.x);
     }
-    (ns, xs, Fixpoint { order, rounds }, it.converged)
+    let first_round_implied = !rounds.is_empty() && !record_first_round();
+    (ns, xs, Fixpoint { order, rounds, first_round_implied }, it.converged)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests only: record round 1 too, to check [`Fixpoint::round`]'s rebuild against it.
+    pub(super) static RECORD_FIRST_ROUND: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn record_first_round() -> bool {
+    #[cfg(test)]
+    {
+        RECORD_FIRST_ROUND.with(|c| c.get())
+    }
+    #[cfg(not(test))]
+    {
+        false
+    }
 }
 
 /// `out = ∩ sets(m)` over `ms` (at least one), in place.
@@ -317,6 +398,6 @@ pub fn compute_global(g: &Graph, local: &Local, n_exprs: usize) -> Global {
         xl[b].intersect_with(&acc);
     }
 
-    let sets = vec![ncomp.clone(), xcomp.clone(), transp.clone(), nd, xd, nu, xu, ne, xe, ndl, xdl, nl, xl];
+    let sets = [ncomp.clone(), xcomp.clone(), transp.clone(), nd, xd, nu, xu, ne, xe, ndl, xdl, nl, xl].into_iter().map(Arc::new).collect();
     Global { preds: Predicates { sets }, dsafe, usafe, delayed, converged: c1 && c2 && c3 }
 }

@@ -1,7 +1,7 @@
 //! The predicate table as of one step, for one expression, replayed from the trace: earlier
 //! steps' results as recorded, the current step's values, and inside a fixpoint the round's
 //! values — the greatest fixpoint's start (true on the blocks it iterates over) with the
-//! recorded bit changes applied up to this round. Nothing here evaluates an equation, so the
+//! recorded bit flips applied up to this round. Nothing here evaluates an equation, so the
 //! table at a step is what the run recorded, not a second computation that could disagree.
 
 use super::predicates::Pred;
@@ -43,15 +43,7 @@ impl Snapshot {
 }
 
 fn step_values(step: &Step) -> &[PredValues] {
-    match step {
-        Step::Local { values }
-        | Step::DownSafety { values, .. }
-        | Step::UpSafety { values, .. }
-        | Step::Earliest { values }
-        | Step::Delayed { values, .. }
-        | Step::Latest { values } => values,
-        Step::SplitEdges { .. } | Step::Transform { .. } => &[],
-    }
+    step.values()
 }
 
 /// The table of expression `e` at `pos` (see [`LcmOutput::snapshot`]).
@@ -85,12 +77,14 @@ pub fn snapshot(out: &LcmOutput, pos: Pos, e: ExprId) -> Snapshot {
                     rows[row][p as usize] = Cell { value: Some(visited.contains(&b.id)), changed: false };
                 }
             }
-            for (k, changes) in fp.rounds.iter().enumerate().take(r + 1) {
-                for c in changes {
+            for k in 0..=r.min(fp.rounds.len().saturating_sub(1)) {
+                for c in fp.round(k, step.values()).iter() {
                     let Some(&row) = row_of.get(&c.block) else { continue };
                     let cell = &mut rows[row][c.pred as usize];
-                    cell.value = Some(c.new.contains(e));
-                    cell.changed |= k == r && c.flips(e);
+                    if c.flips(e) {
+                        cell.value = cell.value.map(|v| !v);
+                        cell.changed |= k == r;
+                    }
                 }
             }
         }

@@ -5,7 +5,7 @@
 //! position in the trace ([`Pos`]); [`super::replay`] turns a position into the predicate
 //! table of that moment.
 
-use super::predicates::{BitChange, Fixpoint, Pred};
+use super::predicates::{Fixpoint, Pred};
 use super::trace::{Edit, Step};
 use super::{ExprId, LcmOutput, Snapshot};
 use crate::ir::BlockId;
@@ -131,7 +131,7 @@ impl LcmSteps {
                 Some(fp) if !fp.rounds.is_empty() => {
                     for r in 0..fp.rounds.len() {
                         positions.push(Pos::Stage { stage: i, round: Some(r) });
-                        texts.push(round_text(&head, &info, fp, r, &name, &rank, t.exprs.len()));
+                        texts.push(round_text(&head, &info, step, r, &name, &rank, t.exprs.len()));
                     }
                 }
                 Some(_) => {
@@ -203,7 +203,7 @@ impl LcmSteps {
                 let n = fp.rounds.len();
                 let start = if r == 0 { format!(", from all 1 in {}", info.order.unwrap_or("order")) } else { String::new() };
                 let head = format!("{head}, round {} of {n}{start}", r + 1);
-                if fp.rounds.get(r).is_none_or(Vec::is_empty) {
+                if fp.round(r, step.values()).is_empty() {
                     format!("{head}: nothing changed — the fixpoint is reached")
                 } else if parts.is_empty() {
                     format!("{head}: no bit of {expr} changed (other expressions' bits did)")
@@ -264,7 +264,7 @@ fn plural(n: usize) -> &'static str {
 fn round_text(
     head: &str,
     info: &StageInfo,
-    fp: &Fixpoint,
+    step: &Step,
     r: usize,
     name: &dyn Fn(BlockId) -> String,
     rank: &HashMap<BlockId, usize>,
@@ -273,8 +273,9 @@ fn round_text(
     // This text covers every expression; the view of one expression says what changed for
     // it ([`LcmSteps::describe_for`]).
     let all = if exprs > 1 { format!(" (over all {exprs} expressions)") } else { String::new() };
+    let Some(fp) = fixpoint(step) else { return head.to_string() };
     let n = fp.rounds.len();
-    let changes: &[BitChange] = fp.rounds.get(r).map_or(&[], Vec::as_slice);
+    let changes = fp.round(r, step.values());
     let start = if r == 0 { format!(", from all true in {}", info.order.unwrap_or("order")) } else { String::new() };
     if changes.is_empty() {
         return format!("{head}, round {} of {n}{start}: nothing changed — the fixpoint is reached", r + 1);

@@ -10,6 +10,7 @@ use super::predicates::{Fixpoint, PerBlock, Pred};
 use super::split::Splits;
 use crate::ir::{BlockId, InstId, ValueId};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// The trace of LCM on one function.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -33,11 +34,12 @@ pub struct BlockInfo {
     pub new: bool,
 }
 
-/// One predicate's bit vectors for every block.
+/// One predicate's bit vectors for every block (the same vectors as
+/// [`super::LcmOutput::preds`], shared).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PredValues {
     pub pred: Pred,
-    pub blocks: PerBlock,
+    pub blocks: Arc<PerBlock>,
 }
 
 /// Where an insertion goes: the entry or the exit insertion point of its block.
@@ -109,6 +111,19 @@ pub enum Step {
 }
 
 impl Step {
+    /// The bit vectors this step computed (none for steps 1 and 7).
+    pub fn values(&self) -> &[PredValues] {
+        match self {
+            Step::Local { values }
+            | Step::DownSafety { values, .. }
+            | Step::UpSafety { values, .. }
+            | Step::Earliest { values }
+            | Step::Delayed { values, .. }
+            | Step::Latest { values } => values,
+            Step::SplitEdges { .. } | Step::Transform { .. } => &[],
+        }
+    }
+
     /// The seed's title of the step.
     pub fn title(&self) -> &'static str {
         match self {

@@ -49,7 +49,46 @@ impl<'d> Canon<'d> {
             last = r.end;
         }
         out.push_str(&text[last..]);
-        out
+        self.member_type(&out)
+    }
+
+    /// The formal type of a declaration reference (`witness_method $T, #P.m : <Self where
+    /// Self : P> (Self.Type) -> () -> Bool : $…`), canonical too; its generic parameters
+    /// keep their names.
+    fn member_type(&self, text: &str) -> String {
+        let Some(h) = text.find(" #") else { return text.to_string() };
+        let Some(colon) = text[h + 1..].find(' ').filter(|&c| text[h + 1 + c..].starts_with(" : ")) else { return text.to_string() };
+        let start = h + 1 + colon + 3;
+        // Up to the instruction's own type: ` : $` (witness_method) or `, $` (class_method).
+        let Some(len) = [" : $", ", $"].iter().filter_map(|e| text[start..].find(e)).min() else { return text.to_string() };
+        let member = &text[start..start + len];
+        let Ok(t) = ty::parse(member.trim()) else { return text.to_string() };
+        // A member of a generic type is written with that type's own generic parameters
+        // (`#TestGeneric.x!read : <T> (TestGeneric<T>) -> …` whatever the input named them).
+        let owner = text[h + 2..].split(['.', ' ']).next().unwrap_or("");
+        let t = match (&t, self.decls.nominal(owner)) {
+            (Ty::Function(f), Some(n)) if !n.params.is_empty() && f.generics.len() == n.params.len() && f.groups.is_empty() => {
+                let names: Vec<(String, String)> = f.generics.iter().zip(&n.params).map(|(g, p)| (g.name.clone(), p.name.clone())).collect();
+                let map = |x: &str| names.iter().find(|(a, _)| a == x).map(|(_, b)| Ty::name(b));
+                let sub = |t: &Ty| t.subst(&map);
+                Ty::Function(Box::new(FnTy {
+                    generics: f.generics.iter().zip(&names).map(|(g, (_, b))| ty::GenericParam { name: b.clone(), bounds: g.bounds.clone() }).collect(),
+                    reqs: f
+                        .reqs
+                        .iter()
+                        .map(|r| match r {
+                            Req::Conforms(a, b) => Req::Conforms(sub(a), b.clone()),
+                            Req::Same(a, b) => Req::Same(sub(a), sub(b)),
+                        })
+                        .collect(),
+                    params: f.params.iter().map(|e| Elem { ty: sub(&e.ty), ..e.clone() }).collect(),
+                    results: f.results.iter().map(|e| Elem { ty: sub(&e.ty), ..e.clone() }).collect(),
+                    ..(**f).clone()
+                }))
+            }
+            _ => t,
+        };
+        format!("{}{}{}", &text[..start], self.ty(&t, &[], 0), &text[start + len..])
     }
 
     fn ty(&self, t: &Ty, shadow: &[String], depth: usize) -> Ty {
@@ -96,6 +135,8 @@ impl<'d> Canon<'d> {
                 other => other,
             }).collect()),
             Ty::Storage(k, x) => Ty::Storage(*k, Box::new(go(x))),
+            // `@opened("…", P) Self`: the constraint is an existential (`any P`).
+            Ty::Opened { id, proto } => Ty::Opened { id: id.clone(), proto: Box::new(go(proto)) },
             Ty::Opaque(x) => Ty::Opaque(Box::new(go(x))),
             Ty::MoveOnly(x) => Ty::MoveOnly(Box::new(go(x))),
             Ty::Attributed(a, x) => Ty::Attributed(a.clone(), Box::new(go(x))),
@@ -110,7 +151,17 @@ fn canonical_generics(t: &Ty) -> Ty {
     if f.generics.is_empty() || f.generics.iter().all(|g| g.name.starts_with('τ')) {
         return t.clone();
     }
-    let names: Vec<(String, String)> = f.generics.iter().enumerate().map(|(i, g)| (g.name.clone(), format!("τ_0_{i}"))).collect();
+    // `τ_depth_index`: a group's depth is its position among the groups.
+    let names: Vec<(String, String)> = f
+        .generics
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            let depth = f.groups.iter().filter(|&&(start, _)| start <= i).count();
+            let first = f.groups.iter().rev().map(|&(start, _)| start).find(|&start| start <= i).unwrap_or(0);
+            (g.name.clone(), format!("τ_{depth}_{}", i - first))
+        })
+        .collect();
     let map = |n: &str| names.iter().find(|(a, _)| a == n).map(|(_, b)| Ty::name(b));
     let sub = |t: &Ty| t.subst(&map);
     Ty::Function(Box::new(FnTy {
@@ -135,7 +186,7 @@ mod tests {
 
     fn decls() -> Decls {
         Decls::parse(
-            "typealias AnyObject = Builtin.AnyObject\ntypealias Int = Builtin.Int64\npublic protocol C : AnyObject {}\nprotocol Error {}\nprotocol Comparable {}\nstruct SI<T> { var element: T }\n",
+            "typealias AnyObject = Builtin.AnyObject\ntypealias Int = Builtin.Int64\ntypealias Bool = Builtin.Int1\npublic protocol C : AnyObject {}\nprotocol Error {}\nprotocol Comparable {}\nstruct SI<T> { var element: T }\n",
         )
     }
 
@@ -156,6 +207,22 @@ mod tests {
             "@convention(thin) <T where T : Comparable> (@in_guaranteed T) -> @out T"
         );
         assert_eq!(c.fragment("%1 : $C, %2 : $Int"), "%1 : $any C, %2 : $Builtin.Int64");
+        assert_eq!(
+            c.fragment("%2 = witness_method $T, #Comparable.\"<\" : <Self where Self : Comparable> (Self.Type) -> (Self, Self) -> Bool : $@convention(witness_method: Comparable) <τ_0_0 where τ_0_0 : Comparable> (@in_guaranteed τ_0_0) -> Bool"),
+            "%2 = witness_method $T, #Comparable.\"<\" : <Self where Self : Comparable> (Self.Type) -> (Self, Self) -> Builtin.Int1 : $@convention(witness_method: Comparable) <τ_0_0 where τ_0_0 : Comparable> (@in_guaranteed τ_0_0) -> Builtin.Int1"
+        );
+        assert_eq!(c.text("Optional<@opened(\"E\", C) Self>"), "Optional<@opened(\"E\", any C) Self>");
+        assert_eq!(
+            c.fragment("%2 = class_method %0 : $SI<Int>, #SI.element!read : <X> (SI<X>) -> () -> Int, $@yield_once @convention(method) <τ_0_0> (@guaranteed SI<τ_0_0>) -> @yields @in_guaranteed τ_0_0"),
+            "%2 = class_method %0 : $SI<Builtin.Int64>, #SI.element!read : <T> (SI<T>) -> () -> Builtin.Int64, $@yield_once @convention(method) <τ_0_0> (@guaranteed SI<τ_0_0>) -> @yields @in_guaranteed τ_0_0"
+        );
+        // Two generic parameter groups print as two, each with its own requirements.
+        let two = "@convention(thin) <τ_0_0 where τ_0_0 : Comparable><τ_1_0> (@inout τ_0_0) -> (@out Optional<τ_1_0>, @error any Error)";
+        assert_eq!(c.inst_text(two), two);
+        assert_eq!(
+            c.inst_text("@convention(thin) <A where A : Comparable><B, C> (@in A, @in C) -> @out B"),
+            "@convention(thin) <τ_0_0 where τ_0_0 : Comparable><τ_1_0, τ_1_1> (@in τ_0_0, @in τ_1_1) -> @out τ_1_0"
+        );
         assert_eq!(c.fragment("function_ref @$s4main1fyyF : $@convention(thin) () -> ()"), "function_ref @$s4main1fyyF : $@convention(thin) () -> ()");
     }
 }

@@ -69,32 +69,82 @@ pub struct CopyElim {
     pub function: Function,
 }
 
-/// Decides every `copy_value` of `f` and removes the redundant ones (one at a time: each
-/// removal is decided on the function as the previous ones left it).
+/// Decides every `copy_value` of `f` and removes the redundant ones. Each removal is decided
+/// on the function as the previous ones left it, as if one at a time; but the candidates are
+/// computed once per round, and a round removes every redundant copy that no earlier removal
+/// of the round can affect (see [`Touched`]), so a function with many independent copies takes
+/// a few rounds, not one analysis per copy.
 pub fn run(f: &Function, ft: &FunctionTypes) -> CopyElim {
+    run_rounds(f, ft, usize::MAX)
+}
+
+/// [`run`] removing one copy per round and deciding all the others again after it: the
+/// definition `run` must agree with (the property tests compare them).
+#[doc(hidden)]
+pub fn run_one_at_a_time(f: &Function, ft: &FunctionTypes) -> CopyElim {
+    run_rounds(f, ft, 1)
+}
+
+fn run_rounds(f: &Function, ft: &FunctionTypes, per_round: usize) -> CopyElim {
     let mut out = f.clone();
     let mut decided: Vec<Candidate> = Vec::new();
     let mut done: HashSet<InstId> = HashSet::new();
     loop {
         let cands = candidates(&out, ft);
-        let next = cands.iter().find(|c| c.refusal().is_none() && !done.contains(&c.copy)).cloned();
-        match next {
-            Some(mut c) => {
-                eliminate(&mut out, &c);
-                done.insert(c.copy);
-                c.eliminated = true;
-                decided.push(c);
-            }
-            None => {
-                decided.extend(cands.into_iter().filter(|c| !done.contains(&c.copy)));
+        let mut touched = Touched::default();
+        let mut removed = 0;
+        for c in &cands {
+            if removed == per_round {
                 break;
             }
+            if c.refusal().is_some() || done.contains(&c.copy) || touched.affects(c) {
+                continue;
+            }
+            touched.add(c);
+            eliminate(&mut out, c);
+            done.insert(c.copy);
+            decided.push(Candidate { eliminated: true, ..c.clone() });
+            removed += 1;
+        }
+        if removed == 0 {
+            decided.extend(cands.into_iter().filter(|c| !done.contains(&c.copy)));
+            break;
         }
     }
     // In the input's program order.
     let order: HashMap<InstId, usize> = f.layout.iter().flat_map(|&b| f.blocks[b].all_insts()).enumerate().map(|(k, i)| (i, k)).collect();
     decided.sort_by_key(|c| order.get(&c.copy).copied().unwrap_or(usize::MAX));
     CopyElim { candidates: decided, function: out }
+}
+
+/// What the removals of one round changed: the instructions they deleted or rewrote and the
+/// values whose uses they changed. A candidate whose decision reads none of them (its copy,
+/// consumer, destroy, the instructions its facts rest on, `%arg` and `%copy`) is decided the
+/// same after those removals as before, so it may go in the same round; any other waits for
+/// the next round, decided afresh.
+#[derive(Default)]
+struct Touched {
+    insts: HashSet<InstId>,
+    values: HashSet<ValueId>,
+}
+
+impl Touched {
+    fn reads(c: &Candidate) -> impl Iterator<Item = InstId> + '_ {
+        [Some(c.copy), c.consumer, c.destroy]
+            .into_iter()
+            .flatten()
+            .chain(c.single_consumer.insts.iter().copied())
+            .chain(c.facts.iter().flat_map(|f| f.insts.iter().copied()))
+    }
+
+    fn affects(&self, c: &Candidate) -> bool {
+        self.values.contains(&c.source) || self.values.contains(&c.value) || Touched::reads(c).any(|i| self.insts.contains(&i))
+    }
+
+    fn add(&mut self, c: &Candidate) {
+        self.insts.extend([Some(c.copy), c.consumer, c.destroy].into_iter().flatten());
+        self.values.extend([c.source, c.value]);
+    }
 }
 
 fn eliminate(f: &mut Function, c: &Candidate) {

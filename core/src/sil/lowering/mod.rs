@@ -8,10 +8,13 @@
 //! 1. **assignment** ([`storage::assign`]): every opaque value, in reverse postorder;
 //! 2. **allocation** ([`storage::allocate`], users before definitions): a value is built
 //!    directly inside its user's storage (*use-projection*: an operand of `tuple`, `struct`,
-//!    `enum`, `init_existential_value`, `store`, or the `@out` result), reads its operand's
-//!    storage (*reuse*: `begin_borrow`, `unchecked_enum_data`, a `switch_enum` payload), or
-//!    is a part of it (*def-projection*: `struct_extract`, `tuple_extract`, `destructure_*`);
-//!    what is left is a root: an indirect argument, an `@out` argument, or an `alloc_stack`;
+//!    `enum`, `init_existential_value`, `store`, or the `@out` result; a phi too, and an
+//!    incoming value defined in the branching block shares the phi's storage), reads its
+//!    operand's storage (*reuse*: `begin_borrow`, `unchecked_enum_data`, a `switch_enum`
+//!    payload, `open_existential_value`), or is a part of it (*def-projection*:
+//!    `struct_extract`, `tuple_extract`, `destructure_*`); what is left is a root: an
+//!    indirect argument or a value yielded by address, an `@out` argument, or an
+//!    `alloc_stack` (after the instruction that opens its type, for an opened existential);
 //! 3. **rewriting** ([`rewrite`]): `copy_value` → `copy_addr`, `destroy_value` →
 //!    `destroy_addr`, calls through addresses, `enum` → `init_enum_data_addr` +
 //!    `inject_enum_addr`, and so on. Copies appear only where the input copied; moves
@@ -19,7 +22,8 @@
 //!
 //! The rewritten function is printed and read back by the SIL parser, so the output is SIL
 //! the lab can show, run and check like any input (with [`verify_lowered`] on top of the IR
-//! verifier).
+//! verifier); its blocks are laid out in reverse postorder, as `sil-opt -emit-sorted-sil`
+//! prints them.
 
 mod canon;
 pub mod copyelim;
@@ -119,8 +123,25 @@ pub fn lower(f: &Function, ft: &FunctionTypes, decls: &Decls) -> Result<Lowering
     let cx = storage::Cx::new(f, ft, decls)?;
     let values = storage::allocate(&cx)?;
     let out = rewrite::rewrite(&cx, &values)?;
-    let function = reparse(&out.text)?;
-    Ok(Lowering { values, stacks: out.stacks, rewrites: out.rewrites, text: out.text, function })
+    let mut function = reparse(&out.text)?;
+    // Blocks in reverse postorder (successors tried in operand order), then the unreachable
+    // ones: the order `sil-opt -emit-sorted-sil` prints them in.
+    let cfg = crate::cfg::Cfg::new(&function);
+    let layout: Vec<_> = cfg.reverse_postorder().chain(cfg.unreachable_blocks()).collect();
+    let text = if layout != function.layout {
+        function.layout = layout;
+        crate::print::print_function(&function, crate::print::Naming::User)
+    } else {
+        out.text
+    };
+    // The `@out` arguments lead the entry's arguments; Swift's pass declares each one as
+    // `$return_value`.
+    if let Some(entry) = function.entry() {
+        for &p in function.blocks[entry].params.iter().take(cx.sig.indirect_results()) {
+            function.values[p].decl = Some("$return_value".to_string());
+        }
+    }
+    Ok(Lowering { values, stacks: out.stacks, rewrites: out.rewrites, text, function })
 }
 
 fn reparse(text: &str) -> Result<Function, Refusal> {

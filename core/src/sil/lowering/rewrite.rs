@@ -38,9 +38,14 @@ struct W<'c, 'a> {
     block_params: HashMap<BlockId, Vec<String>>,
     /// The stack slot a loadable source of an `unconditional_checked_cast` goes through.
     cast_slots: HashMap<InstId, String>,
-    /// Blocks that take each other's places in the output, in the order given: a rewritten
-    /// terminator's successors come out in reverse, as sil-opt prints them.
-    reorders: Vec<Vec<BlockId>>,
+    /// Slots of a type opened from an existential: allocated right after the instruction
+    /// that opens it (the type exists only from there), freed where that block's
+    /// dominance ends. Slot index → the opening instruction and its block.
+    late: HashMap<usize, (InstId, BlockId)>,
+    /// The input's `dealloc_stack`s moved after a late slot's, to keep the stack nested
+    /// (what Swift's StackNesting does after the pass): per slot, the lines.
+    deferred: HashMap<usize, Vec<String>>,
+    deferred_insts: HashSet<InstId>,
 }
 
 fn trim_pct(s: &str) -> &str {
@@ -144,7 +149,12 @@ impl<'c, 'a> W<'c, 'a> {
                 let p = self.addr_depth(of, depth + 1)?;
                 let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
                 let (tf, tv) = (self.ty(of), self.ty(v));
-                self.emit(format!("{n} = unchecked_addr_cast {p} : $*{tf} to $*{tv}"));
+                let opens = self.cx.def_inst(v).is_some_and(|d| matches!(&self.cx.f.insts[d].op, Op::Sil(SilOp::Other(o)) if o == "open_existential_value"));
+                if opens {
+                    self.emit(format!("{n} = open_existential_addr immutable_access {p} : $*{tf} to $*{tv}"));
+                } else {
+                    self.emit(format!("{n} = unchecked_addr_cast {p} : $*{tf} to $*{tv}"));
+                }
                 n
             }
             Storage::IntoExistential { user, concrete } => {
@@ -201,11 +211,53 @@ impl<'c, 'a> W<'c, 'a> {
         Ok(())
     }
 
+    /// Frees the stack slots at a function exit: the late ones allocated on the way here
+    /// (with the input's deallocations deferred after them), then the entry's.
     fn deallocs(&mut self) {
         for k in (0..self.stacks.len()).rev() {
-            let line = format!("dealloc_stack {} : $*{}", self.stacks[k].name, self.stacks[k].ty);
-            self.emit(line);
+            if let Some(&(_, a)) = self.late.get(&k) {
+                if self.cx.dom.dominates(a, self.cur) {
+                    self.dealloc_late(k);
+                }
+            }
         }
+        for k in (0..self.stacks.len()).rev() {
+            if !self.late.contains_key(&k) {
+                let line = format!("dealloc_stack {} : $*{}", self.stacks[k].name, self.stacks[k].ty);
+                self.emit(line);
+            }
+        }
+    }
+
+    fn dealloc_late(&mut self, k: usize) {
+        let line = format!("dealloc_stack {} : $*{}", self.stacks[k].name, self.stacks[k].ty);
+        self.emit(line);
+        for l in self.deferred.get(&k).cloned().unwrap_or_default() {
+            self.emit(l);
+        }
+    }
+
+    /// The late slots whose region a branch from the current block leaves: freed before
+    /// the branch. A branch that leaves on one edge and stays on another is refused.
+    fn leave_regions(&mut self, term: InstId) -> Result<Vec<String>, Refusal> {
+        let f = self.cx.f;
+        let saved = std::mem::take(&mut self.after);
+        for k in (0..self.stacks.len()).rev() {
+            let Some(&(_, a)) = self.late.get(&k) else { continue };
+            if !self.cx.dom.dominates(a, self.cur) {
+                continue;
+            }
+            let succs: Vec<BlockId> = f.insts[term].succs.iter().map(|s| s.block).collect();
+            let inside = succs.iter().filter(|&&s| self.cx.dom.strictly_dominates(a, s)).count();
+            if inside == succs.len() {
+                continue;
+            }
+            if inside > 0 {
+                return Err(Refusal::at(term, "a branch that leaves the block of an opened existential's stack slot on one edge only"));
+            }
+            self.dealloc_late(k);
+        }
+        Ok(std::mem::replace(&mut self.after, saved))
     }
 
     fn line(&self, i: InstId) -> String {
@@ -233,10 +285,13 @@ impl<'c, 'a> W<'c, 'a> {
         if matches!(op, SilOp::Return) {
             return self.ret(id);
         }
-        if matches!(op, SilOp::Throw) {
+        if matches!(op, SilOp::Throw | SilOp::Unwind) {
             self.deallocs();
             self.emit(cx.canon.fragment(&line));
             return Ok("unchanged (stack slots deallocated first)".into());
+        }
+        if self.deferred_insts.contains(&id) {
+            return Ok("moved after the opened existential's stack slot is freed (stack nesting)".into());
         }
         if !any_opaque {
             self.emit(cx.canon.fragment(&line));
@@ -398,8 +453,6 @@ impl<'c, 'a> W<'c, 'a> {
                     self.block_params.insert(b, Vec::new());
                 }
                 self.emit(format!("switch_enum_addr {a} : $*{t}, {}", enumelt_cases(rest)));
-                // sil-opt lays the cases out in reverse.
-                self.reorders.push(succs.into_iter().rev().collect());
                 Ok("switch_enum → switch_enum_addr; payloads are taken in place in each case".into())
             }
             SilOp::UncheckedBitwiseCast => self.bitwise_cast(id),
@@ -409,6 +462,37 @@ impl<'c, 'a> W<'c, 'a> {
                 self.addr(v0.unwrap())?;
                 Ok("unchecked_enum_data → unchecked_take_enum_data_addr (reused storage)".into())
             }
+            SilOp::Other(ref o) if o == "begin_apply" => {
+                // The yielded values are addresses now; the arguments must be loadable.
+                if i.args.iter().any(|&x| self.opaque(x)) {
+                    return Err(Refusal::at(id, "a coroutine call with address-only arguments is not lowered here"));
+                }
+                self.emit(cx.canon.fragment(&line));
+                Ok("begin_apply: the values it yields by address are their own storage".into())
+            }
+            SilOp::Yield => {
+                let text = self.by_address(id)?;
+                self.emit(cx.canon.fragment(&text));
+                Ok("yield of an opaque value → yield of its address".into())
+            }
+            SilOp::SelectEnum => {
+                // Reads the enum's case in place: `select_enum_addr` of its storage.
+                let x = a0.unwrap();
+                let a = self.addr(x)?;
+                let t = self.ty(x);
+                let operand = format!("select_enum {} : ${}", self.name(x), cx.ty(x).unwrap_or(""));
+                let text = line.replacen(&operand, &format!("select_enum_addr {a} : $*{t}"), 1);
+                if text == line {
+                    return Err(Refusal::at(id, "a select_enum whose operand is not written `%x : $T`"));
+                }
+                self.emit(cx.canon.fragment(&text));
+                Ok("select_enum → select_enum_addr (reads the case in place)".into())
+            }
+            SilOp::Other(ref o) if o == "open_existential_value" => {
+                self.addr(v0.unwrap())?;
+                Ok("open_existential_value → open_existential_addr (reused storage)".into())
+            }
+            SilOp::Other(ref o) if o == "witness_method" => self.witness_method(id),
             SilOp::Other(ref o) if o == "init_existential_value" => {
                 let a = v0.unwrap();
                 let x = a0.unwrap();
@@ -425,6 +509,43 @@ impl<'c, 'a> W<'c, 'a> {
             }
             other => Err(Refusal::at(id, format!("`{other}` on an address-only value is not lowered here"))),
         }
+    }
+
+    /// `witness_method $@opened(…) Self, #P.m, %x : $@opened(…) Self : $…`: the opened
+    /// value's operand becomes its address, and the member's formal type is written out as
+    /// sil-opt prints it (`#P.m : <Self where Self : P> (Self) -> () -> ()`).
+    fn witness_method(&mut self, id: InstId) -> Result<String, Refusal> {
+        let cx = self.cx;
+        let mut text = self.by_address(id)?;
+        // `#P.m,` without its formal type: derived from the witness's function type.
+        if let Some(h) = text.find(" #") {
+            let end = text[h + 1..].find([',', ' ']).map_or(text.len(), |e| h + 1 + e);
+            if text[end..].starts_with(',') {
+                let fn_ty = text.rsplit_once(" : $").map(|(_, t)| t.to_string()).unwrap_or_default();
+                if let Some(formal) = member_formal_type(&fn_ty) {
+                    text.insert_str(end, &format!(" : {}", cx.canon.text(&formal)));
+                }
+            }
+        }
+        self.emit(cx.canon.fragment(&text));
+        Ok("witness_method: the opened value is passed by its address".into())
+    }
+
+    /// The input line with each opaque operand (`%x : $T`) replaced by its address
+    /// (`%x_addr : $*T`).
+    fn by_address(&mut self, id: InstId) -> Result<String, Refusal> {
+        let cx = self.cx;
+        let mut text = self.line(id);
+        for &x in &cx.f.insts[id].args {
+            if !self.opaque(x) {
+                continue;
+            }
+            let operand = format!("{} : ${}", self.name(x), cx.ty(x).unwrap_or(""));
+            let a = self.addr(x)?;
+            let at = text.find(&operand).ok_or_else(|| Refusal::at(id, format!("`{}`'s operand is not written `%x : $T`", cx.f.insts[id].op)))?;
+            text.replace_range(at..at + operand.len(), &format!("{a} : $*{}", cx.ty(x).unwrap_or("")));
+        }
+        Ok(text)
     }
 
     fn extract(&mut self, id: InstId) -> Result<String, Refusal> {
@@ -615,7 +736,6 @@ impl<'c, 'a> W<'c, 'a> {
         self.block_params.insert(fail, Vec::new());
         self.block_start.entry(ok).or_default().extend(on_ok);
         self.block_start.entry(fail).or_default().extend(on_fail);
-        self.reorders.push(vec![fail, ok]);
         Ok("checked_cast_br → checked_cast_addr_br take_on_success".into())
     }
 
@@ -629,6 +749,10 @@ impl<'c, 'a> W<'c, 'a> {
         for (k, &x) in s.args.iter().enumerate() {
             let p = params[k];
             if self.opaque(p) {
+                if self.storage(x) == Some(&Storage::Same { of: p }) {
+                    // Built in the phi's storage already.
+                    continue;
+                }
                 let d = self.addr(p)?;
                 let src = self.addr(x)?;
                 let t = self.ty(x);
@@ -827,7 +951,6 @@ impl<'c, 'a> W<'c, 'a> {
         self.block_params.insert(normal, vec![param]);
         self.block_start.entry(normal).or_default().extend(start);
         self.block_start.entry(error).or_default().extend(on_error);
-        self.reorders.push(vec![error, normal]);
         Ok("try_apply through addresses; the normal block receives the direct results".into())
     }
 
@@ -988,8 +1111,10 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         pending: HashMap::new(),
         block_start: HashMap::new(),
         block_params: HashMap::new(),
-        reorders: Vec::new(),
         cast_slots: HashMap::new(),
+        late: HashMap::new(),
+        deferred: HashMap::new(),
+        deferred_insts: HashSet::new(),
     };
     let n_out = cx.sig.indirect_results();
     for k in 0..n_out {
@@ -1032,6 +1157,40 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
             let t = w.ty(loadable);
             w.stacks.push(StackSlot { name: n.clone(), ty: t, values: vec![cx.name(loadable)], lexical: false });
             w.cast_slots.insert(i, n);
+        }
+    }
+    // Slots of an opened existential's type come after the instruction that opens it.
+    let openers: Vec<(InstId, String)> = f
+        .layout
+        .iter()
+        .flat_map(|&b| f.blocks[b].all_insts())
+        .filter(|&i| matches!(&f.insts[i].op, Op::Sil(SilOp::Other(o)) if o.starts_with("open_existential")))
+        .filter_map(|i| Some((i, opened_id(cx.ty(*f.insts[i].results.first()?)?)?.to_string())))
+        .collect();
+    for k in 0..w.stacks.len() {
+        let Some(id) = opened_id(&w.stacks[k].ty) else { continue };
+        let Some(&(o, _)) = openers.iter().find(|(_, x)| x == id) else { continue };
+        w.late.insert(k, (o, cx.pos[&o].0));
+    }
+    // The input's own `dealloc_stack`s of slots allocated before a late slot, inside its
+    // region: moved after the late slot's.
+    let before = |a: InstId, b: InstId| -> bool {
+        let ((ba, ka), (bb, kb)) = (cx.pos[&a], cx.pos[&b]);
+        if ba == bb { ka < kb } else { cx.dom.strictly_dominates(ba, bb) }
+    };
+    for &b in &f.layout {
+        for d in f.blocks[b].all_insts() {
+            if !matches!(f.insts[d].op, Op::Sil(SilOp::DeallocStack)) {
+                continue;
+            }
+            let Some(alloc) = f.insts[d].args.first().and_then(|&x| cx.def_inst(x)) else { continue };
+            let mut late: Vec<(usize, InstId)> = w.late.iter().map(|(&k, &(o, _))| (k, o)).collect();
+            late.sort();
+            if let Some(&(k, _)) = late.iter().rev().find(|&&(_, o)| before(alloc, o) && before(o, d)) {
+                let line = cx.canon.fragment(&w.line(d));
+                w.deferred.entry(k).or_default().push(line);
+                w.deferred_insts.insert(d);
+            }
         }
     }
     let h = f.sil.as_ref().unwrap();
@@ -1107,6 +1266,9 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         w.after.clear();
         if entry {
             for k in 0..w.stacks.len() {
+                if w.late.contains_key(&k) {
+                    continue;
+                }
                 let slot = &w.stacks[k];
                 let line = format!("{} = alloc_stack {}${}", slot.name, if slot.lexical { "[lexical] " } else { "" }, slot.ty);
                 w.emit(line);
@@ -1144,6 +1306,17 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
                     w.emit(l);
                 }
             }
+            let mut late: Vec<usize> = w.late.iter().filter(|(_, &(o, _))| o == id).map(|(&k, _)| k).collect();
+            late.sort();
+            for k in late {
+                let line = format!("{} = alloc_stack ${}", w.stacks[k].name, w.stacks[k].ty);
+                w.emit(line);
+            }
+            if Some(id) == blk.term && !matches!(f.insts[id].op, Op::Sil(SilOp::Return | SilOp::Throw | SilOp::Unreachable)) {
+                let frees = w.leave_regions(id)?;
+                let at = w.after.len().saturating_sub(1);
+                w.after.splice(at..at, frees);
+            }
             let lines = std::mem::take(&mut w.after);
             for l in &lines {
                 text.push_str(&format!("  {l}\n"));
@@ -1151,17 +1324,6 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
             rewrites.push(Rewrite { inst: Some(id), block: label.clone(), before: w.line(id), after: lines, why });
         }
         blocks_text.push((b, text));
-    }
-    for order in &w.reorders {
-        let mut slots: Vec<usize> = order.iter().filter_map(|b| blocks_text.iter().position(|x| x.0 == *b)).collect();
-        if slots.len() != order.len() {
-            continue;
-        }
-        slots.sort_unstable();
-        let texts: Vec<(BlockId, String)> = order.iter().map(|b| blocks_text.iter().find(|x| x.0 == *b).cloned().expect("present")).collect();
-        for (slot, t) in slots.into_iter().zip(texts) {
-            blocks_text[slot] = t;
-        }
     }
     let bodies: Vec<String> = blocks_text.into_iter().map(|(_, t)| t).collect();
     let mut text = format!("{head} {{\n{}", bodies.join("\n"));
@@ -1181,4 +1343,45 @@ fn rooted_in(st: &HashMap<ValueId, Storage>, v: ValueId, root: ValueId) -> bool 
         }
     }
     false
+}
+
+/// The formal type of a protocol requirement from its witness's SIL function type:
+/// `@convention(witness_method: P) <τ_0_0 where τ_0_0 : P> (@in_guaranteed τ_0_0) -> ()` is
+/// `<Self where Self : P> (Self) -> () -> ()` (the last parameter is `self`). `None` for a
+/// generic requirement or a type that does not read.
+pub(super) fn member_formal_type(fn_ty: &str) -> Option<String> {
+    use crate::sil::types::ty::{self, Ty};
+    let Ok(Ty::Function(f)) = ty::parse(fn_ty.trim()) else { return None };
+    let [g] = &f.generics[..] else { return None };
+    let to_self = |t: &Ty| t.subst(&|n| (n == g.name).then(|| Ty::name("Self")));
+    let formal = |e: &ty::Elem| {
+        let t = to_self(&e.ty);
+        if e.conv.as_deref().is_some_and(|c| c.starts_with("inout")) {
+            format!("inout {t}")
+        } else {
+            t.to_string()
+        }
+    };
+    let (self_param, params) = f.params.split_last()?;
+    let reqs: Vec<String> = f.reqs.iter().map(|r| match r {
+        ty::Req::Conforms(a, b) => format!("{} : {b}", to_self(a)),
+        ty::Req::Same(a, b) => format!("{} == {}", to_self(a), to_self(b)),
+    }).collect();
+    let sig = if reqs.is_empty() { "<Self>".to_string() } else { format!("<Self where {}>", reqs.join(", ")) };
+    let results: Vec<String> = f.results.iter().filter(|r| !r.conv.as_deref().is_some_and(|c| c.starts_with("error"))).map(|r| to_self(&r.ty).to_string()).collect();
+    let throws = if f.results.iter().any(|r| r.conv.as_deref().is_some_and(|c| c.starts_with("error"))) { " throws" } else { "" };
+    let result = match &results[..] {
+        [one] => one.clone(),
+        rs => format!("({})", rs.join(", ")),
+    };
+    let ps: Vec<String> = params.iter().map(formal).collect();
+    Some(format!("{sig} ({}) -> ({}){throws} -> {result}", formal(self_param), ps.join(", ")))
+}
+
+/// The id of the first archetype opened from an existential in a type text
+/// (`Optional<@opened("EF75…", P) Self>` → `EF75…`).
+fn opened_id(ty: &str) -> Option<&str> {
+    let at = ty.find("@opened(\"")? + "@opened(\"".len();
+    let len = ty[at..].find('"')?;
+    Some(&ty[at..at + len])
 }

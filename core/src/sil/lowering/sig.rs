@@ -81,6 +81,15 @@ impl Sig {
     }
 }
 
+/// Per value a coroutine yields (`@yields @in_guaranteed τ_0_0`), whether it is yielded by
+/// address (`@in`, `@in_guaranteed`, `@inout`, …); `None` if the type does not read.
+pub fn yields_indirect(text: &str) -> Option<Vec<bool>> {
+    let text = text.trim();
+    let text = text.strip_prefix('$').unwrap_or(text);
+    let Ty::Function(f) = ty::parse(text).ok()? else { return None };
+    Some(f.results.iter().filter(|r| r.conv.as_deref() == Some("yields")).map(|r| r.ty.to_string().starts_with("@in")).collect())
+}
+
 /// The substitution list of an `apply %f<A, B>(…)`: the text between `<` and its `>`.
 pub fn parse_subs(text: &str) -> Vec<Ty> {
     let t = text.trim();

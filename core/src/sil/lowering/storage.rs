@@ -21,7 +21,8 @@ pub enum Storage {
     Result { index: usize },
     /// Its own `alloc_stack` (the `index`-th the pass creates).
     Stack { index: usize },
-    /// Reuses its operand's storage (`begin_borrow`, `move_value`).
+    /// The same storage as another value: its operand's (`begin_borrow`, `move_value`), or
+    /// the phi it flows into (phi storage coalescing).
     Same { of: ValueId },
     /// The address it was loaded from (`load_borrow`).
     Address { of: ValueId },
@@ -30,7 +31,8 @@ pub enum Storage {
     EnumData { of: ValueId, case: String },
     /// Def-projection: an element or field of its operand's storage.
     Element { of: ValueId, index: u32, field: Option<String> },
-    /// Reused storage seen as another type (`unchecked_bitwise_cast` → `unchecked_addr_cast`).
+    /// Reused storage seen as another type (`unchecked_bitwise_cast` → `unchecked_addr_cast`,
+    /// `open_existential_value` → `open_existential_addr`).
     Cast { of: ValueId },
     /// Use-projection: built directly inside element `index` of its user's storage.
     Into { user: ValueId, index: u32, field: Option<String> },
@@ -117,8 +119,9 @@ impl<'a> Cx<'a> {
     pub fn new(f: &'a Function, ft: &'a FunctionTypes, decls: &'a Decls) -> Result<Cx<'a>, Refusal> {
         let h = f.sil.as_ref().ok_or_else(|| Refusal::new("not a SIL function"))?;
         let sig = Sig::of_text(&h.ty, &[]).ok_or_else(|| Refusal::new(format!("@{}'s type `{}` does not read as a function type", f.name, h.ty)))?;
-        if sig.yields {
-            return Err(Refusal::new("coroutines (`@yields`) are not lowered here"));
+        // A coroutine's yields of opaque values must be by address (`@yields @in_guaranteed`).
+        if sig.yields && super::sig::yields_indirect(&h.ty).is_none_or(|ys| ys.iter().any(|i| !i)) {
+            return Err(Refusal::new("a coroutine that yields by value (`@yields` without `@in…`) is not lowered here"));
         }
         if let Some(entry) = f.entry() {
             let n = f.blocks[entry].params.len();
@@ -246,7 +249,9 @@ impl<'a> Cx<'a> {
                             | SilOp::TryApply
                             | SilOp::Return
                             | SilOp::Throw
-                    ) || matches!(o, SilOp::Other(n) if n == "init_existential_value"),
+                            | SilOp::SelectEnum
+                            | SilOp::Yield
+                    ) || matches!(o, SilOp::Other(n) if n == "init_existential_value" || n == "open_existential_value" || n == "witness_method" || n == "begin_apply"),
                     _ => false,
                 };
                 if !ok {
@@ -265,6 +270,14 @@ impl<'a> Cx<'a> {
             for i in f.blocks[b].all_insts() {
                 let inst = &f.insts[i];
                 let Some(&r0) = inst.results.first() else { continue };
+                if matches!(&inst.op, Op::Sil(SilOp::Other(o)) if o == "begin_apply") {
+                    // The yielded values' types, from the callee's type and the substitutions.
+                    let line = self.lines.get(&i).map_or("", |s| s.as_str());
+                    for (&r, t) in inst.results.iter().zip(yield_types(line).unwrap_or_default()) {
+                        self.vty.insert(r, t);
+                    }
+                    continue;
+                }
                 if self.vty.contains_key(&r0) && inst.results.iter().all(|r| self.vty.contains_key(r)) {
                     continue;
                 }
@@ -433,10 +446,16 @@ pub(super) struct Call {
 
 pub(super) fn split_call(line: &str) -> Option<Call> {
     let body = line.split_once(" = ").map_or(line, |(_, r)| r).trim();
-    let pct = body.find('%')?;
+    // The callee: a value, or `undef`.
+    let pct = match (body.find('%'), body.find(" undef")) {
+        (Some(p), Some(u)) if u < p => u + 1,
+        (None, Some(u)) => u + 1,
+        (p, _) => p?,
+    };
     let head = body[..pct].trim_end().to_string();
     let rest = &body[pct..];
-    let end = rest[1..].find(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(rest.len(), |e| e + 1);
+    let skip = if rest.starts_with('%') { 1 } else { 0 };
+    let end = rest[skip..].find(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(rest.len(), |e| e + skip);
     let callee = rest[..end].to_string();
     let mut rest = &rest[end..];
     let mut subs_text = String::new();
@@ -460,6 +479,29 @@ pub(super) fn split_call(line: &str) -> Option<Call> {
     let subs = parse_subs(subs_text.trim_start_matches('<').strip_suffix('>').unwrap_or(""));
     let sig = Sig::of_text(&fn_ty, &subs)?;
     Some(Call { head, callee, subs_text, between, fn_ty, sig })
+}
+
+/// The types of the values a `begin_apply` yields (`(%3, %4) = begin_apply %2<T>(%0) : $…
+/// -> @yields @in_guaranteed τ_0_0` yields a `T`), substituted.
+fn yield_types(line: &str) -> Option<Vec<String>> {
+    use crate::sil::types::ty::{self, Ty};
+    let c = split_call(line)?;
+    let Ok(Ty::Function(f)) = ty::parse(c.fn_ty.trim()) else { return None };
+    let subs = parse_subs(c.subs_text.trim_start_matches('<').strip_suffix('>').unwrap_or(""));
+    let map: HashMap<&str, &Ty> = f.generics.iter().map(|g| g.name.as_str()).zip(subs.iter()).collect();
+    let yields = f.results.iter().filter(|r| r.conv.as_deref() == Some("yields"));
+    Some(
+        yields
+            .map(|r| {
+                // `@in_guaranteed τ_0_0`: the convention is not part of the type.
+                let t = match &r.ty {
+                    Ty::Attributed(_, t) => (**t).clone(),
+                    t => t.clone(),
+                };
+                t.subst(&|n| map.get(n).map(|t| (*t).clone())).to_string()
+            })
+            .collect(),
+    )
 }
 
 fn balanced(s: &str, open: char, close: char) -> Option<usize> {
@@ -580,9 +622,12 @@ fn decide(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)>, stack
                     return Err(Refusal::at(t, format!("`{}` with an address-only block argument is not lowered here", ti.op)));
                 }
             }
-            let k = *stacks;
-            *stacks += 1;
-            return Ok((Storage::Stack { index: k }, format!("`{name}` is a phi: it gets its own alloc_stack and each incoming value is moved into it")));
+            // A phi is allocated like any value: in its user's storage if it can be.
+            return Ok(use_projection(cx, v, done).unwrap_or_else(|| {
+                let k = *stacks;
+                *stacks += 1;
+                (Storage::Stack { index: k }, format!("`{name}` is a phi: it gets its own alloc_stack and each incoming value is moved into it"))
+            }));
         }
         ValueDef::Result { inst, index } => {
             let i = &f.insts[inst];
@@ -596,6 +641,24 @@ fn decide(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)>, stack
                 Op::Sil(SilOp::UncheckedBitwiseCast) if opaque0 => {
                     let a = op0.unwrap();
                     return Ok((Storage::Cast { of: a }, format!("reused storage: `{}`'s memory seen as `{name}`'s type", cx.name(a))));
+                }
+                Op::Sil(SilOp::Other(o)) if o == "open_existential_value" && opaque0 => {
+                    let a = op0.unwrap();
+                    return Ok((
+                        Storage::Cast { of: a },
+                        format!("reused storage: the value in `{}`'s existential box, opened in place (open_existential_addr)", cx.name(a)),
+                    ));
+                }
+                Op::Sil(SilOp::Other(o)) if o == "begin_apply" => {
+                    // A yielded value: by address if the coroutine yields it so, and that
+                    // address is its storage, as an indirect argument's is.
+                    let line = cx.lines.get(&inst).map_or("", |s| s.as_str());
+                    let fn_ty = line.rsplit_once(" : $").map_or("", |(_, t)| t);
+                    let by_address = super::sig::yields_indirect(fn_ty).and_then(|ys| ys.get(index as usize).copied()).unwrap_or(false);
+                    if !by_address {
+                        return Err(Refusal::at(inst, "a coroutine call that yields an address-only value by value is not lowered here"));
+                    }
+                    return Ok((Storage::Argument, format!("`{name}` is yielded by address: the coroutine's address is its storage")));
                 }
                 Op::Sil(SilOp::LoadBorrow) => {
                     let a = op0.unwrap();
@@ -729,7 +792,7 @@ fn root_ready(cx: &Cx, s: &Storage, v: ValueId, done: &HashMap<ValueId, (Storage
 /// Uses that only read a value in place (they do not decide where it lives: the value
 /// stays where its consuming use puts it, and they read it there first).
 fn reads_in_place(op: &Op) -> bool {
-    matches!(op, Op::Sil(SilOp::CopyValue | SilOp::BeginBorrow | SilOp::DebugValue | SilOp::FixLifetime | SilOp::EndBorrow))
+    matches!(op, Op::Sil(SilOp::CopyValue | SilOp::BeginBorrow | SilOp::DebugValue | SilOp::FixLifetime | SilOp::EndBorrow | SilOp::SelectEnum))
 }
 
 fn use_projection(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)>) -> Option<(Storage, String)> {
@@ -791,6 +854,20 @@ fn use_projection(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)
             }
             let concrete = cx.ty(v)?.to_string();
             Some((Storage::IntoExistential { user: a, concrete }, format!("use-projection: built directly in the existential box of `{}`", cx.name(a))))
+        }
+        Op::Sil(SilOp::Br) => {
+            // A phi's storage is shared with an incoming value that cannot interfere with
+            // what else it holds: one defined in the branching block itself (the phi's
+            // other incoming values live in other blocks), where the phi is not live (its
+            // block does not dominate this one: no loop brings it back here).
+            let phi = *f.blocks[ui.succs.first()?.block].params.get(k)?;
+            let (ps, _) = done.get(&phi)?;
+            let (pred, _) = *cx.pos.get(&u)?;
+            let d = cx.def_inst(v)?;
+            if cx.pos.get(&d)?.0 != pred || cx.dom.dominates(ui.succs[0].block, pred) || !root_ready(cx, ps, v, done, 0) {
+                return None;
+            }
+            Some((Storage::Same { of: phi }, format!("coalesced with the phi `{}`: built directly in its storage", cx.name(phi))))
         }
         Op::Sil(SilOp::Store) if k == 0 => {
             if matches!(f.values[v].def, ValueDef::Param { block, .. } if Some(block) == f.entry()) {

@@ -292,6 +292,14 @@ pub fn analyze(f: &Function, types: &FunctionTypes) -> FunctionOwnership {
     };
     let mut order: Vec<ValueId> = Vec::new();
     let mut value_block: Vec<Option<BlockId>> = vec![None; nvals];
+    // A successor outside the layout (a dangling label) has no edge; asked once per block,
+    // not by a scan of the layout per edge.
+    let mut laid_out = vec![false; f.blocks.len()];
+    for &b in &f.layout {
+        if let Some(slot) = laid_out.get_mut(b.0 as usize) {
+            *slot = true;
+        }
+    }
     for &b in &f.layout {
         let Some(blk) = f.blocks.get(b) else { continue };
         for &p in &blk.params {
@@ -312,7 +320,7 @@ pub fn analyze(f: &Function, types: &FunctionTypes) -> FunctionOwnership {
             }
         }
         for s in f.successors(b) {
-            if f.blocks.get(s).is_some() && f.layout.contains(&s) {
+            if laid_out.get(s.0 as usize).copied().unwrap_or(false) {
                 idx.succs[b.0 as usize].push(s);
                 idx.preds[s.0 as usize].push(b);
             }

@@ -72,10 +72,14 @@ pub struct FnTy {
     /// Attributes in order, without `@` (`convention(thin)`, `callee_guaranteed`,
     /// `noescape`, `async`, …).
     pub attrs: Vec<String>,
-    /// Generic parameter groups (`<τ_0_0 where τ_0_0 : P><τ_1_0>` has two).
+    /// The generic parameters of every group, in order (`<τ_0_0 where τ_0_0 : P><τ_1_0>`
+    /// has two groups, one parameter each).
     pub generics: Vec<GenericParam>,
-    /// `where` requirements of the signature (`T : AnyObject`, `T == Int`).
+    /// `where` requirements of the signature (`T : AnyObject`, `T == Int`), every group's.
     pub reqs: Vec<Req>,
+    /// Where each group after the first starts: its first index into `generics` and into
+    /// `reqs` (empty: one group). Printed as written: `<τ_0_0 where …><τ_1_0>`.
+    pub groups: Vec<(usize, usize)>,
     pub params: Vec<Elem>,
     pub results: Vec<Elem>,
     /// `throws`, `async` written after the parameters.
@@ -293,7 +297,14 @@ impl fmt::Display for Ty {
                 for a in &func.attrs {
                     write!(f, "@{a} ")?;
                 }
-                generic_sig(f, &func.generics, &func.reqs)?;
+                // Each group with the requirements written in it.
+                let (mut p0, mut r0) = (0, 0);
+                let (np, nr) = (func.generics.len(), func.reqs.len());
+                for &(p1, r1) in func.groups.iter().chain([(np, nr)].iter()) {
+                    let (p1, r1) = (p1.clamp(p0, np), r1.clamp(r0, nr));
+                    generic_sig(f, &func.generics[p0..p1], &func.reqs[r0..r1])?;
+                    (p0, r0) = (p1, r1);
+                }
                 if !func.generics.is_empty() {
                     f.write_str(" ")?;
                 }
@@ -652,11 +663,13 @@ impl<'a> P<'a> {
     }
 
     fn paren_or_box_after_generics(&mut self, params: Vec<GenericParam>, reqs: Vec<Req>) -> Result<Ty, TypeError> {
-        // `<T> (…) -> …`; several groups (`<τ_0_0><τ_1_0>`) concatenate.
+        // `<T> (…) -> …`; several groups (`<τ_0_0><τ_1_0>`) are one list, with where each begins.
         let mut params = params;
         let mut reqs = reqs;
+        let mut groups = Vec::new();
         while self.peek_char() == Some('<') {
             let (p, r) = self.generic_params()?;
+            groups.push((params.len(), reqs.len()));
             params.extend(p);
             reqs.extend(r);
         }
@@ -666,7 +679,11 @@ impl<'a> P<'a> {
         if self.peek_char() != Some('(') {
             return self.err("expected `(` after a generic signature");
         }
-        self.paren(Vec::new(), params, reqs)
+        let mut t = self.paren(Vec::new(), params, reqs)?;
+        if let Ty::Function(f) = &mut t {
+            f.groups = groups;
+        }
+        Ok(t)
     }
 
     fn named_or_keyword(&mut self) -> Result<Ty, TypeError> {
@@ -799,6 +816,7 @@ impl<'a> P<'a> {
                         f.results = results;
                         f.generics.clear();
                         f.reqs.clear();
+                        f.groups.clear();
                     }
                     f.attrs.splice(0..0, attrs);
                     return Ok(Ty::Function(f));
@@ -984,7 +1002,7 @@ impl<'a> P<'a> {
         } else {
             vec![self.elem()?]
         };
-        Ok(Ty::Function(Box::new(FnTy { attrs, generics, reqs, params, results, effects: Vec::new() })))
+        Ok(Ty::Function(Box::new(FnTy { attrs, generics, reqs, groups: Vec::new(), params, results, effects: Vec::new() })))
     }
 
     /// A tuple element or parameter: `label: @conv T`, `@conv T`, `T`, `repeat each T`.

@@ -116,7 +116,7 @@ pub fn whole_program(m: &Module, function: &str, passes: &[&str]) -> Module {
             let Some(pass) = optlab_core::passes::by_slug(slug) else { continue };
             let a = optlab_core::passes::Analyses::with_types(g, env.clone());
             let r = optlab_core::passes::run(pass, g, &a, &opts);
-            *g = r.function;
+            *g = std::sync::Arc::unwrap_or_clone(r.function);
         }
     }
     out
