@@ -22,9 +22,24 @@ const SCOPE = new URL(self.registration.scope);
 const PAGE = new URL('./', SCOPE).href;
 // Give up on a stalled network after this long when a cached page can answer instead.
 const NAVIGATION_TIMEOUT_MS = 4000;
-// Files the page loads that index.html does not name: the graph layout worker, which trunk
-// builds without a hash (web/src/graph/web.rs, DEFAULT_WORKER_URL). A missing one is skipped.
-const EXTRA_FILES = ['optlab-layout_loader.js', 'optlab-layout.js', 'optlab-layout_bg.wasm'];
+// Files the page loads that index.html does not name, which trunk builds without a hash: the
+// graph layout worker (web/src/graph/web.rs, DEFAULT_WORKER_URL) and the full app the first
+// build hands the page to (web/src/handoff.rs, FULL_SCRIPT and FULL_WASM). A missing one is
+// skipped.
+const EXTRA_FILES = [
+  'optlab-layout_loader.js',
+  'optlab-layout.js',
+  'optlab-layout_bg.wasm',
+  'optlab-full.js',
+  'optlab-full_bg.wasm',
+  'css/dom.css',
+  'css/dce.css',
+  'css/lcm.css',
+  'css/copyprop.css',
+  'css/types.css',
+  'css/ownership.css',
+  'css/lowering.css',
+];
 // trunk's hashed file names: name-0123456789abcdef.ext (and name-…_bg.wasm).
 const HASHED = /-[0-9a-f]{16}(_bg)?\.[a-z0-9]+$/;
 

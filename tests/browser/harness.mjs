@@ -32,12 +32,37 @@ export async function launch(options = {}) {
     viewport: { width: 1400, height: 900 },
     ...options,
   });
+  for (const page of context.pages()) waitsForFullApp(page);
+  context.on('page', waitsForFullApp);
   const close = context.close.bind(context);
   context.close = async () => {
     await close();
     rmSync(userDataDir, { recursive: true, force: true });
   };
   return context;
+}
+
+/** The selector of the page's root once the full app has it (web/src/handoff.rs): the first
+ * visit draws the first graph with a small build, then hands the page to the full app. */
+export const FULL_APP = '[data-app="full"]';
+
+/**
+ * Makes `page.goto` and `page.reload` on the app return only once the full app has taken the
+ * page over, so a test never interacts with the first-visit build (whose other views say
+ * "loading…"). The originals stay as `page.gotoFirstVisit` and `page.reloadFirstVisit`.
+ */
+function waitsForFullApp(page) {
+  if (page.gotoFirstVisit) return;
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  const settle = async (res) => {
+    if (/^https?:/.test(page.url())) await page.waitForSelector(FULL_APP, { state: 'attached', timeout: 30_000 });
+    return res;
+  };
+  page.gotoFirstVisit = goto;
+  page.reloadFirstVisit = reload;
+  page.goto = async (url, options) => settle(await goto(url, options));
+  page.reload = async (options) => settle(await reload(options));
 }
 
 /**

@@ -61,6 +61,8 @@ pub fn app() -> Html {
     use_browser_sync(&state, dispatch.clone());
     use_slices(&state, dispatch.clone());
     let snapshot: Rc<State> = Rc::new((*state).clone());
+    #[cfg(not(feature = "full"))]
+    crate::handoff::track(&snapshot);
     let mode = GraphMode { lecture: state.lecture, embed: state.embed };
     let tab = state.tab;
 
@@ -152,6 +154,10 @@ fn keys_overlay(props: &KeysProps) -> Html {
 /// The page's first state: a link, else the autosave, else the first example. From then on
 /// edits are analysed in slices ([`use_slices`]).
 fn initial_state() -> State {
+    // The state the first-visit build handed over, if this app took the page over from it.
+    if let Some(s) = crate::handoff::take_state() {
+        return s;
+    }
     #[cfg(target_arch = "wasm32")]
     {
         State { sliced: true, ..crate::session::initial_state() }
@@ -180,6 +186,10 @@ fn use_browser_sync(state: &UseReducerHandle<State>, dispatch: Callback<Action>)
             }
         });
         use_effect_with((), |_| {
+            // The first-visit build leaves the offline copy to the full app (it caches both builds).
+            if !cfg!(feature = "full") {
+                return;
+            }
             // Without a service worker the page still works; it just needs the network.
             if let Err(e) = crate::offline::register() {
                 gloo::console::warn!(format!("offline use unavailable: {e}"));
@@ -248,6 +258,8 @@ fn use_slices(state: &UseReducerHandle<State>, dispatch: Callback<Action>) {
                         break;
                     }
                 }
+                // (The first-visit build stages nothing.)
+                #[cfg(feature = "full")]
                 if let Some(s) = staged.filter(|_| !cancelled.get()) {
                     loop {
                         next_task().await;
@@ -410,10 +422,13 @@ fn header(props: &HeaderProps) -> Html {
                     // Long ones are cut in the list (the select is as wide as its widest option)
                     // and shown whole as the option's tooltip.
                     { for functions.iter().map(|f| {
+                        #[cfg(feature = "full")]
                         let full = match optlab_core::sil::demangle::demangle(f) {
                             Some(d) => format!("@{f} — {d}"),
                             None => format!("@{f}"),
                         };
+                        #[cfg(not(feature = "full"))]
+                        let full = format!("@{f}");
                         let shown = if full.chars().count() > 48 {
                             format!("{}…", full.chars().take(47).collect::<String>())
                         } else {
@@ -518,9 +533,11 @@ fn source_editor(props: &Props) -> Html {
     let own = s.tab == Tab::OWNERSHIP;
     let active = use_memo((analysed.clone(), s.inst, row, s.doc.source.clone(), own), |(a, inst, row, source, own)| {
         match (a, row) {
+            #[cfg(feature = "full")]
             (Some(a), Some(row)) => {
                 Rc::new(a.types(&a.function).row(row).map(|r| crate::views::types::use_lines(source, r)).unwrap_or_default())
             }
+            #[cfg(feature = "full")]
             (Some(a), None) if *own && a.ownership.as_ref().is_some_and(|o| !o.verdict.findings.is_empty()) => {
                 Rc::new(crate::views::ownership::finding_lines(a, source))
             }
@@ -528,7 +545,11 @@ fn source_editor(props: &Props) -> Html {
         }
     });
     let tips = use_memo((analysed.clone(), s.doc.source.clone()), |(a, source)| {
-        Rc::new(a.as_ref().map(|a| crate::views::types::value_tips(a, source)).unwrap_or_default())
+        #[cfg(feature = "full")]
+        let tips = a.as_ref().map(|a| crate::views::types::value_tips(a, source)).unwrap_or_default();
+        #[cfg(not(feature = "full"))]
+        let tips: Vec<(u32, u32, String)> = Vec::new();
+        Rc::new(tips)
     });
     let select = s.reveal.filter(|_| analysed.is_some()).map(|r| (r.span.lo, r.span.hi, r.seq));
     html! {

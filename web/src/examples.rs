@@ -89,8 +89,21 @@ fn stress() -> String {
 
 macro_rules! example_file {
     ($name:literal) => {
-        Source::File(include_str!(concat!("../../static/examples/", $name)))
+        Source::File(first_visit_text($name, include_str!(concat!("../../static/examples/", $name))))
     };
+}
+
+/// An example file's text in this build: the first-visit build (without the `full` feature)
+/// reads Bril only and leaves the SIL examples' text to the full app, which loads it when it
+/// takes the page over (`crate::handoff::Handoff::state`).
+const fn first_visit_text(name: &str, text: &'static str) -> &'static str {
+    let b = name.as_bytes();
+    let sil = b.len() > 4 && b[b.len() - 4] == b'.' && b[b.len() - 3] == b's' && b[b.len() - 2] == b'i' && b[b.len() - 1] == b'l';
+    if sil && !cfg!(feature = "full") {
+        ""
+    } else {
+        text
+    }
 }
 
 /// The gallery, in teaching order. The first one is loaded at start.

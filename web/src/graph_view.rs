@@ -664,6 +664,7 @@ pub fn graph_view(props: &GraphViewProps) -> Html {
             }
         })
     };
+    #[cfg(feature = "full")]
     let export = |png: bool| {
         let (canvas, stage, title) = (canvas.clone(), stage.clone(), props.title.to_string());
         Callback::from(move |_: MouseEvent| {
@@ -679,7 +680,12 @@ pub fn graph_view(props: &GraphViewProps) -> Html {
         })
     };
 
-    let (zoom_in, zoom_out, export_svg, export_png) = (zoom_by(1.25), zoom_by(0.8), export(false), export(true));
+    #[cfg(feature = "full")]
+    let (export_svg, export_png) = (export(false), export(true));
+    // The first-visit build has no exports; the buttons work once the full app has the page.
+    #[cfg(not(feature = "full"))]
+    let (export_svg, export_png) = (Callback::noop(), Callback::noop());
+    let (zoom_in, zoom_out) = (zoom_by(1.25), zoom_by(0.8));
     let n = props.graph.nodes.len();
     let class =
         classes!("graph-view", props.class.clone(), pending.then_some("pending"), dragging.then_some("dragging"));

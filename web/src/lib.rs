@@ -9,14 +9,22 @@
 //! - [`permalink`], [`storage`], [`offline`], [`download`]: links, local storage, the service
 //!   worker, file downloads.
 //! - [`examples`]: the example gallery (`static/examples/`), [`highlight`]: syntax colouring.
+//! - [`handoff`]: the first visit's small build (without the `full` feature), which draws the
+//!   first graph, then loads the full app and hands it the page.
+
+// The first-visit build leaves out what its first view does not need; what only the rest
+// of the app calls is then unused there (and only there).
+#![cfg_attr(not(feature = "full"), allow(dead_code, unused_imports, unused_variables, unused_mut))]
 
 pub mod app;
 pub mod cfg_graph;
+#[cfg(feature = "full")]
 pub mod download;
 pub mod editor;
 pub mod examples;
 pub mod graph;
 pub mod graph_view;
+pub mod handoff;
 pub mod highlight;
 pub mod offline;
 pub mod permalink;
@@ -25,13 +33,16 @@ pub mod session;
 pub mod state;
 pub mod storage;
 pub mod tabs;
+#[cfg(feature = "full")]
 pub mod type_tips;
 pub mod views;
 
 pub use app::App;
 
-/// Mounts the app on `<body>` (browser only).
+/// Starts the page (browser only): the first-visit build mounts itself and loads the full
+/// app in the background; the full app waits for the page to be handed over (or, opened on
+/// its own, mounts at once). See [`handoff`].
 #[cfg(target_arch = "wasm32")]
 pub fn start() {
-    yew::Renderer::<App>::new().render();
+    handoff::start();
 }

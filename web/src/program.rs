@@ -17,7 +17,7 @@ use optlab_core::passes::{self, PassRun};
 use optlab_core::sil::ownership::{self, FunctionOwnership, Verdict};
 use optlab_core::sil::types::{Assumptions, Decls, TypeEnv};
 use optlab_core::steps::Steps;
-use optlab_core::{parse_module, Function, Lang, Module, SourceFile};
+use optlab_core::{Function, Lang, Module, SourceFile};
 use std::cell::OnceCell;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -82,9 +82,9 @@ impl Program {
         if let Some(failure) = too_long(file, source.len()) {
             return Err(failure);
         }
-        match parse_module(lang, file, source) {
+        match crate::handoff::parse_module(lang, file, source) {
             Ok(module) => {
-                let decls = Decls::of_module(&module);
+                let decls = crate::handoff::decls_of(&module);
                 Ok(Program { lang, file: file.to_string(), source: source.to_string(), module, decls })
             }
             Err(diags) => {
@@ -180,12 +180,19 @@ impl Analysis {
             ));
         }
         let shared = passes::Analyses::with_types(f, env);
-        let runs = passes::REGISTRY.iter().map(|_| OnceCell::new()).collect();
-        let dom_steps = lt_steps(f, &shared.dom_events, DomKind::Dominators);
-        let pdom_steps = lt_steps(f, &shared.pdom_events, DomKind::PostDominators);
+        let runs = crate::handoff::registered_passes().iter().map(|_| OnceCell::new()).collect();
+        #[cfg(feature = "full")]
+        let (dom_steps, pdom_steps) = (
+            lt_steps(f, &shared.dom_events, DomKind::Dominators),
+            lt_steps(f, &shared.pdom_events, DomKind::PostDominators),
+        );
+        // The first-visit build has no dominator views to step.
+        #[cfg(not(feature = "full"))]
+        let (dom_steps, pdom_steps) = (Steps::new(Vec::new()), Steps::new(Vec::new()));
         let mut graph = cfg_graph(f);
+        #[cfg(feature = "full")]
         crate::type_tips::line_tips(&mut graph, f, shared.types(f));
-        let ownership = (f.lang == Lang::Sil).then(|| {
+        let ownership = (f.lang == Lang::Sil && cfg!(feature = "full")).then(|| {
             let fo = ownership::analyze(f, shared.types(f));
             let verdict = ownership::verify(f, &fo);
             let steps = Steps::new(verdict.steps.clone());
@@ -196,13 +203,13 @@ impl Analysis {
 
     /// The run of the registered pass `slug` on the function (run now if this is its first use).
     pub fn run(&self, slug: &str) -> Option<&PassRun> {
-        let k = passes::REGISTRY.iter().position(|p| p.info().slug == slug)?;
+        let k = crate::handoff::registered_passes().iter().position(|p| p.info().slug == slug)?;
         Some(self.run_at(k))
     }
 
     /// The run of the `k`-th registered pass (`k` < the registry's length).
     fn run_at(&self, k: usize) -> &PassRun {
-        self.runs[k].get_or_init(|| passes::run(passes::REGISTRY[k], &self.function, &self.shared, &passes::Options::default()))
+        self.runs[k].get_or_init(|| passes::run(crate::handoff::registered_passes()[k], &self.function, &self.shared, &passes::Options::default()))
     }
 
     /// Runs the first registered pass not run yet; false when every one has run. The page

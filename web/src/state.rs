@@ -329,7 +329,7 @@ impl State {
             analysis: Err("no program yet".into()),
             tab: Tab::default(),
             cursors: Cursors::default(),
-            pipeline: Pipeline::default_pipeline(),
+            pipeline: crate::handoff::default_pipeline(),
             stages: (0, usize::MAX),
             staged: None,
             block: None,
@@ -420,6 +420,13 @@ impl State {
     /// The editor's text parsed, if it parses to another program than the one shown; sets or
     /// clears the error marks.
     fn parsed(&mut self) -> Option<Program> {
+        // The first-visit build reads Bril only; a SIL text waits for the full app.
+        #[cfg(not(feature = "full"))]
+        if self.doc.lang == Lang::Sil {
+            (self.marks, self.error_text, self.program) = (Rc::default(), None, None);
+            self.analysis = Err(crate::handoff::SIL_LOADING.into());
+            return None;
+        }
         match Program::parse(self.doc.lang, &self.doc.file, &self.doc.source) {
             Ok(program) => {
                 self.marks = Rc::default();
@@ -455,7 +462,7 @@ impl State {
                 self.function = function;
                 self.analysis = analysis;
                 self.restage();
-                if let Some(staged) = self.staged.as_ref().filter(|_| self.tab == Tab::DIFF) {
+                if let Some(staged) = self.staged.as_ref().filter(|_| self.tab == Tab::DIFF && cfg!(feature = "full")) {
                     // The before/after view shows the pipeline's run on its first paint.
                     staged.run_now();
                 }
@@ -493,7 +500,10 @@ impl State {
     /// The pipeline on the analysed function, again (after an edit or a new pipeline); it
     /// runs on first use.
     fn restage(&mut self) {
-        self.staged = self.analysis.as_ref().ok().map(|a| Rc::new(Staged::new(a.clone(), self.pipeline.clone())));
+        // The first-visit build has no passes to stage.
+        if cfg!(feature = "full") {
+            self.staged = self.analysis.as_ref().ok().map(|a| Rc::new(Staged::new(a.clone(), self.pipeline.clone())));
+        }
     }
 
     /// The stages the before/after view compares, clamped to the pipeline: `(from, to)` with
@@ -536,6 +546,7 @@ impl State {
             return steps.headline(k).to_string();
         }
         // LCM's view shows one expression's table: its sentence names that table's cells.
+        #[cfg(feature = "full")]
         if self.tab == Tab::pass("lcm") {
             if let Ok((out, lcm)) = crate::views::lcm::run(a) {
                 if let Some(e) = crate::views::lcm::model::pick_expr(out, self.expr.as_deref()) {
@@ -671,6 +682,9 @@ impl State {
                     s.set_pipeline(p);
                 }
             }
+            #[cfg(not(feature = "full"))]
+            Action::AddPass(_) => {}
+            #[cfg(feature = "full")]
             Action::AddPass(slug) => {
                 let mut text = s.pipeline.to_string();
                 if !text.is_empty() {
@@ -708,6 +722,9 @@ impl State {
             Action::SelectExpr(e) => s.expr = e.map(AttrValue::from),
             Action::SelectType(t) => s.types.row = t.map(AttrValue::from),
             Action::SelectValue(v) => s.value = v.map(AttrValue::from),
+            #[cfg(not(feature = "full"))]
+            Action::BreakIt(_) => {}
+            #[cfg(feature = "full")]
             Action::BreakIt(kind) => {
                 if let Some(text) = s.broken(kind) {
                     s.app_edit = Some(text.clone().into());

@@ -123,7 +123,8 @@ pub fn request_layout(graph: Rc<Graph>, style: &Style, done: Callback<Rc<Layout>
 fn pump() {
     let start = with_service(|s| {
         if matches!(s.backend, Backend::Idle) {
-            s.backend = match s.worker_url.clone() {
+            // The first-visit build lays out on the main thread (no worker code in it).
+            s.backend = match s.worker_url.clone().filter(|_| cfg!(feature = "full")) {
                 Some(url) => match spawn_worker(&url) {
                     Ok(h) => Backend::Starting(h),
                     Err(_) => Backend::MainThread,

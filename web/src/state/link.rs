@@ -12,7 +12,8 @@ impl State {
     /// What a link to this screen holds.
     pub fn snapshot(&self) -> Snapshot {
         let step = self.step(self.tab);
-        Snapshot {
+        #[cfg_attr(feature = "full", allow(unused_mut))]
+        let mut snap = Snapshot {
             v: VERSION,
             src: self.doc.source.to_string(),
             lang: lang_slug(self.doc.lang).to_string(),
@@ -20,7 +21,7 @@ impl State {
             func: self.function.clone(),
             view: Some(self.tab.slug().to_string()),
             pass: None,
-            pipe: (self.pipeline != Pipeline::default_pipeline()).then(|| self.pipeline.to_string()),
+            pipe: (self.pipeline != crate::handoff::default_pipeline()).then(|| self.pipeline.to_string()),
             stages: (self.stages != (0, usize::MAX)).then(|| {
                 let (a, b) = self.compared_stages();
                 [a, b].map(|k| u32::try_from(k).unwrap_or(u32::MAX))
@@ -38,7 +39,11 @@ impl State {
             resilient: self.types.assume.resilient.iter().cloned().collect(),
             opaque: self.types.assume.opaque_values,
             val: self.value.as_ref().map(|v| v.to_string()),
-        }
+        };
+        // The first-visit build's links keep what the link it opened said about passes.
+        #[cfg(not(feature = "full"))]
+        crate::handoff::complete_snapshot(self, &mut snap);
+        snap
     }
 
     /// The screen a link describes. Values this build does not know are ignored (a link
@@ -73,6 +78,9 @@ impl State {
         }
         // A pipeline this build cannot read (a pass it does not have) keeps the default.
         let pipe = snap.pipe.as_deref().or(snap.pass.as_deref());
+        #[cfg(not(feature = "full"))]
+        crate::handoff::remember_link(snap);
+        #[cfg(feature = "full")]
         if let Some(p) = pipe.and_then(|p| Pipeline::parse(p).ok()) {
             s = s.apply(super::Action::SetPipeline(p));
         }

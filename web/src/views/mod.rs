@@ -4,17 +4,30 @@
 //!
 //! A registered pass's tab shows the view [`PASS_VIEWS`] lists for its slug, or, until it has
 //! one, [`pass::PassView`]: its summary, its steps and its output.
+//!
+//! The first-visit build (without the `full` feature, see [`crate::handoff`]) has the CFG view
+//! only; every other tab says "loading…" until the full app takes the page over.
 
 pub mod cfg;
+#[cfg(feature = "full")]
 pub mod copyelim;
+#[cfg(feature = "full")]
 pub mod copyprop;
+#[cfg(feature = "full")]
 pub mod dce;
+#[cfg(feature = "full")]
 pub mod diff;
+#[cfg(feature = "full")]
 pub mod dom;
+#[cfg(feature = "full")]
 pub mod lcm;
+#[cfg(feature = "full")]
 pub mod lowering;
+#[cfg(feature = "full")]
 pub mod ownership;
+#[cfg(feature = "full")]
 pub mod pass;
+#[cfg(feature = "full")]
 pub mod types;
 
 use crate::state::{Action, State, Tab};
@@ -32,6 +45,7 @@ pub struct ViewProps {
 pub type Render = fn(&ViewProps) -> Html;
 
 /// Each pass's own view, by the pass's slug.
+#[cfg(feature = "full")]
 pub const PASS_VIEWS: &[(&str, Render)] = &[
     ("dce", |p| html! { <dce::DceView ..p.clone() /> }),
     ("lcm", |p| html! { <lcm::LcmView ..p.clone() /> }),
@@ -47,13 +61,22 @@ pub fn view_pane(props: &ViewProps) -> Html {
         html! { <p class="stale" role="status">{ "The text has errors: showing the last program that parsed." }</p> }
     });
     let body = match &s.analysis {
+        #[cfg(not(feature = "full"))]
+        Err(why) if why == crate::handoff::SIL_LOADING => html! { <crate::handoff::Loading /> },
         Err(why) => html! { <p class="empty">{ why.clone() }</p> },
         Ok(_) => match s.tab {
             Tab::CFG => html! { <cfg::CfgView ..props.clone() /> },
+            #[cfg(not(feature = "full"))]
+            _ => html! { <crate::handoff::Loading /> },
+            #[cfg(feature = "full")]
             Tab::DOM | Tab::PDOM | Tab::CDG => html! { <dom::DomView ..props.clone() /> },
+            #[cfg(feature = "full")]
             Tab::DIFF => html! { <diff::DiffView ..props.clone() /> },
+            #[cfg(feature = "full")]
             Tab::TYPES => html! { <types::TypesView ..props.clone() /> },
+            #[cfg(feature = "full")]
             Tab::OWNERSHIP => html! { <ownership::OwnershipView ..props.clone() /> },
+            #[cfg(feature = "full")]
             tab => match PASS_VIEWS.iter().find(|(slug, _)| *slug == tab.slug()) {
                 Some((_, view)) => view(props),
                 None => html! { <pass::PassView ..props.clone() /> },
