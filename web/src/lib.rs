@@ -17,6 +17,7 @@
 #![cfg_attr(not(feature = "full"), allow(dead_code, unused_imports, unused_variables, unused_mut))]
 
 pub mod app;
+pub mod build;
 pub mod cfg_graph;
 #[cfg(feature = "full")]
 pub mod download;

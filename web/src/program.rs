@@ -82,9 +82,9 @@ impl Program {
         if let Some(failure) = too_long(file, source.len()) {
             return Err(failure);
         }
-        match crate::handoff::parse_module(lang, file, source) {
+        match crate::build::parse_module(lang, file, source) {
             Ok(module) => {
-                let decls = crate::handoff::decls_of(&module);
+                let decls = crate::build::decls_of(&module);
                 Ok(Program { lang, file: file.to_string(), source: source.to_string(), module, decls })
             }
             Err(diags) => {
@@ -180,7 +180,7 @@ impl Analysis {
             ));
         }
         let shared = passes::Analyses::with_types(f, env);
-        let runs = crate::handoff::registered_passes().iter().map(|_| OnceCell::new()).collect();
+        let runs = crate::build::registered_passes().iter().map(|_| OnceCell::new()).collect();
         #[cfg(feature = "full")]
         let (dom_steps, pdom_steps) = (
             lt_steps(f, &shared.dom_events, DomKind::Dominators),
@@ -203,13 +203,13 @@ impl Analysis {
 
     /// The run of the registered pass `slug` on the function (run now if this is its first use).
     pub fn run(&self, slug: &str) -> Option<&PassRun> {
-        let k = crate::handoff::registered_passes().iter().position(|p| p.info().slug == slug)?;
+        let k = crate::build::registered_passes().iter().position(|p| p.info().slug == slug)?;
         Some(self.run_at(k))
     }
 
     /// The run of the `k`-th registered pass (`k` < the registry's length).
     fn run_at(&self, k: usize) -> &PassRun {
-        self.runs[k].get_or_init(|| passes::run(crate::handoff::registered_passes()[k], &self.function, &self.shared, &passes::Options::default()))
+        self.runs[k].get_or_init(|| passes::run(crate::build::registered_passes()[k], &self.function, &self.shared, &passes::Options::default()))
     }
 
     /// Runs the first registered pass not run yet; false when every one has run. The page

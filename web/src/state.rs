@@ -329,7 +329,7 @@ impl State {
             analysis: Err("no program yet".into()),
             tab: Tab::default(),
             cursors: Cursors::default(),
-            pipeline: crate::handoff::default_pipeline(),
+            pipeline: crate::build::default_pipeline(),
             stages: (0, usize::MAX),
             staged: None,
             block: None,
@@ -424,7 +424,7 @@ impl State {
         #[cfg(not(feature = "full"))]
         if self.doc.lang == Lang::Sil {
             (self.marks, self.error_text, self.program) = (Rc::default(), None, None);
-            self.analysis = Err(crate::handoff::SIL_LOADING.into());
+            self.analysis = Err(crate::build::SIL_LOADING.into());
             return None;
         }
         match Program::parse(self.doc.lang, &self.doc.file, &self.doc.source) {

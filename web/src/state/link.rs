@@ -21,7 +21,7 @@ impl State {
             func: self.function.clone(),
             view: Some(self.tab.slug().to_string()),
             pass: None,
-            pipe: (self.pipeline != crate::handoff::default_pipeline()).then(|| self.pipeline.to_string()),
+            pipe: (self.pipeline != crate::build::default_pipeline()).then(|| self.pipeline.to_string()),
             stages: (self.stages != (0, usize::MAX)).then(|| {
                 let (a, b) = self.compared_stages();
                 [a, b].map(|k| u32::try_from(k).unwrap_or(u32::MAX))

@@ -62,7 +62,7 @@ pub fn view_pane(props: &ViewProps) -> Html {
     });
     let body = match &s.analysis {
         #[cfg(not(feature = "full"))]
-        Err(why) if why == crate::handoff::SIL_LOADING => html! { <crate::handoff::Loading /> },
+        Err(why) if why == crate::build::SIL_LOADING => html! { <crate::handoff::Loading /> },
         Err(why) => html! { <p class="empty">{ why.clone() }</p> },
         Ok(_) => match s.tab {
             Tab::CFG => html! { <cfg::CfgView ..props.clone() /> },

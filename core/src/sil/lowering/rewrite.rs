@@ -1133,12 +1133,20 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         .filter(|&i| matches!(f.insts[i].op, Op::Sil(SilOp::BeginBorrow)) && f.insts[i].attrs.iter().any(|a| a == "lexical"))
         .filter_map(|i| f.insts[i].args.first().copied())
         .collect();
+    // Each value's slot, found by one walk per value (asking every value about every slot
+    // was quadratic: 27 s at 10^4 blocks).
+    let mut members: HashMap<ValueId, Vec<String>> = HashMap::new();
+    for o in values {
+        if let Some(r) = root_of(&w.st, o.value) {
+            members.entry(r).or_default().push(o.name.clone());
+        }
+    }
+    let lexical: HashSet<ValueId> = lexical.iter().flat_map(|&x| [Some(x), root_of(&w.st, x)]).flatten().collect();
     for &(_, v) in &slots {
         let n = w.fresh(&format!("{}_addr", cx.name(v)));
         let t = w.ty(v);
-        let lex = lexical.iter().any(|&x| x == v || rooted_in(&w.st, x, v));
-        let members: Vec<String> = std::iter::once(cx.name(v)).chain(values.iter().filter(|o| rooted_in(&w.st, o.value, v)).map(|o| o.name.clone())).collect();
-        w.stacks.push(StackSlot { name: n, ty: t, values: members, lexical: lex });
+        let values = std::iter::once(cx.name(v)).chain(members.remove(&v).unwrap_or_default()).collect();
+        w.stacks.push(StackSlot { name: n, ty: t, values, lexical: lexical.contains(&v) });
     }
     // A checked cast from a loadable value goes through memory: one more slot, after the
     // values' own.
@@ -1331,18 +1339,21 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
     Ok(Out { text, stacks: w.stacks, rewrites })
 }
 
-/// Whether `v`'s storage is (a projection of) the stack slot of `root`.
-fn rooted_in(st: &HashMap<ValueId, Storage>, v: ValueId, root: ValueId) -> bool {
+/// The value whose storage `v`'s storage is (a projection of): the last of its parents, the
+/// root of its storage tree; `None` for a root itself.
+fn root_of(st: &HashMap<ValueId, Storage>, v: ValueId) -> Option<ValueId> {
     let mut cur = v;
+    let mut last = None;
     for _ in 0..64 {
-        let Some(s) = st.get(&cur) else { return false };
-        match s.parent() {
-            Some(p) if p == root => return true,
-            Some(p) => cur = p,
-            None => return false,
+        match st.get(&cur).and_then(Storage::parent) {
+            Some(p) => {
+                last = Some(p);
+                cur = p;
+            }
+            None => return last,
         }
     }
-    false
+    None
 }
 
 /// The formal type of a protocol requirement from its witness's SIL function type:
