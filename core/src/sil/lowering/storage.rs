@@ -576,8 +576,9 @@ fn decide(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)>, stack
             return Ok((Storage::Argument, why));
         }
         ValueDef::Param { block, index } => {
-            // A switch_enum payload is the enum's own payload, taken in place.
-            for &p in &f.layout {
+            // A switch_enum payload is the enum's own payload, taken in place. (The block's
+            // predecessors, not every block: a scan per block argument was quadratic.)
+            for &p in cx.cfg.preds(block) {
                 let Some(t) = f.blocks[p].term else { continue };
                 let ti = &f.insts[t];
                 if ti.succs.iter().any(|s| s.block == block) && matches!(ti.op, Op::Sil(SilOp::SwitchEnum)) {
@@ -751,7 +752,7 @@ pub(super) fn element_of(cx: &Cx, inst: InstId, result: u32, agg: ValueId) -> Op
 /// The value of a call with several formal results: a tuple of them, split at the call.
 pub(super) fn is_call_results(cx: &Cx, v: ValueId) -> bool {
     if let ValueDef::Param { block, index: 0 } = cx.f.values[v].def {
-        return cx.f.layout.iter().any(|&p| {
+        return cx.cfg.preds(block).iter().any(|&p| {
             cx.f.blocks[p].term.is_some_and(|t| {
                 let ti = &cx.f.insts[t];
                 matches!(ti.op, Op::Sil(SilOp::TryApply))
