@@ -69,22 +69,7 @@ impl<'d> Canon<'d> {
         let t = match (&t, self.decls.nominal(owner)) {
             (Ty::Function(f), Some(n)) if !n.params.is_empty() && f.generics.len() == n.params.len() && f.groups.is_empty() => {
                 let names: Vec<(String, String)> = f.generics.iter().zip(&n.params).map(|(g, p)| (g.name.clone(), p.name.clone())).collect();
-                let map = |x: &str| names.iter().find(|(a, _)| a == x).map(|(_, b)| Ty::name(b));
-                let sub = |t: &Ty| t.subst(&map);
-                Ty::Function(Box::new(FnTy {
-                    generics: f.generics.iter().zip(&names).map(|(g, (_, b))| ty::GenericParam { name: b.clone(), bounds: g.bounds.clone() }).collect(),
-                    reqs: f
-                        .reqs
-                        .iter()
-                        .map(|r| match r {
-                            Req::Conforms(a, b) => Req::Conforms(sub(a), b.clone()),
-                            Req::Same(a, b) => Req::Same(sub(a), sub(b)),
-                        })
-                        .collect(),
-                    params: f.params.iter().map(|e| Elem { ty: sub(&e.ty), ..e.clone() }).collect(),
-                    results: f.results.iter().map(|e| Elem { ty: sub(&e.ty), ..e.clone() }).collect(),
-                    ..(**f).clone()
-                }))
+                renamed(f, &names)
             }
             _ => t,
         };
@@ -162,10 +147,16 @@ fn canonical_generics(t: &Ty) -> Ty {
             (g.name.clone(), format!("τ_{depth}_{}", i - first))
         })
         .collect();
+    renamed(f, &names)
+}
+
+/// `f` with its generic parameters renamed (`(old, new)` pairs) in its signature, requirements,
+/// parameters and results.
+fn renamed(f: &FnTy, names: &[(String, String)]) -> Ty {
     let map = |n: &str| names.iter().find(|(a, _)| a == n).map(|(_, b)| Ty::name(b));
     let sub = |t: &Ty| t.subst(&map);
     Ty::Function(Box::new(FnTy {
-        generics: f.generics.iter().zip(&names).map(|(g, (_, b))| ty::GenericParam { name: b.clone(), bounds: g.bounds.clone() }).collect(),
+        generics: f.generics.iter().zip(names).map(|(g, (_, b))| ty::GenericParam { name: b.clone(), bounds: g.bounds.clone() }).collect(),
         reqs: f
             .reqs
             .iter()
@@ -176,7 +167,7 @@ fn canonical_generics(t: &Ty) -> Ty {
             .collect(),
         params: f.params.iter().map(|e| Elem { ty: sub(&e.ty), ..e.clone() }).collect(),
         results: f.results.iter().map(|e| Elem { ty: sub(&e.ty), ..e.clone() }).collect(),
-        ..(**f).clone()
+        ..f.clone()
     }))
 }
 
