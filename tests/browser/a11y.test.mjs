@@ -6,22 +6,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { useBrowser, screenshot, URL } from './harness.mjs';
+import { useBrowser, screenshot, URL, fresh } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = require.resolve('axe-core/axe.min.js');
 
 const env = useBrowser();
-
-async function fresh(page, hash = '') {
-  // Cleared once the app has started (it autosaves as it starts).
-  await page.goto(URL);
-  await page.waitForSelector('.view');
-  await page.evaluate(() => localStorage.clear());
-  await page.goto(`${URL}${hash}`);
-  await page.reload();
-  await page.waitForSelector('.view');
-}
 
 /** What has the focus, in a few words (id, class, role, data-index/data-line). */
 function focused(page) {

@@ -112,3 +112,15 @@ export async function inFreshBrowser(link, check) {
     await fresh.close();
   }
 }
+
+/** Opens the app at `hash` with no autosave: the visitor's first visit (local storage is
+ * cleared once the app has started, since it autosaves as it starts). */
+export async function fresh(page, hash = '') {
+  // Cleared once the app has started (it autosaves as it starts).
+  await page.goto(URL);
+  await page.waitForSelector('.view');
+  await page.evaluate(() => localStorage.clear());
+  await page.goto(`${URL}${hash}`);
+  await page.reload();
+  await page.waitForSelector('.view');
+}

@@ -5,7 +5,7 @@
 // graphs refitting when the window is resized. Screenshots go to tests/artifacts/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, screenshot, URL } from './harness.mjs';
+import { useBrowser, screenshot, URL, fresh } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -43,16 +43,6 @@ async function visibleLines(pageOrFrame, graph) {
       return r.width > 0 && r.left >= c.left && r.right <= c.right && r.top >= c.top && r.bottom <= c.bottom;
     }).length;
   });
-}
-
-async function fresh(page, hash = '') {
-  // Cleared once the app has started (it autosaves as it starts).
-  await page.goto(URL);
-  await page.waitForSelector('.view');
-  await page.evaluate(() => localStorage.clear());
-  await page.goto(`${URL}${hash}`);
-  await page.reload();
-  await page.waitForSelector('.view');
 }
 
 async function openLcmArticle(page) {
