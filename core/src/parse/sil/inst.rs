@@ -8,6 +8,7 @@
 //! instruction loads and prints back as written.
 
 use super::lexer::{Kind, Token};
+use std::borrow::Cow;
 use crate::diag::{Diagnostic, Span};
 use crate::ir::{Imm, Piece, SilOp, Type};
 use std::collections::HashSet;
@@ -52,7 +53,7 @@ pub(super) type InstOutcome = (Results, Result<ParsedInst, Option<Diagnostic>>);
 
 /// `ends_block`: the instruction is the last of its block, so an opcode we do not model may
 /// be its terminator (see [`structure`]).
-pub(super) fn parse_inst(toks: &[Token], labels: &HashSet<String>, ends_block: bool) -> InstOutcome {
+pub(super) fn parse_inst(toks: &[Token], labels: &HashSet<Cow<'_, str>>, ends_block: bool) -> InstOutcome {
     let span = match (toks.first(), toks.last()) {
         (Some(a), Some(b)) => a.span.to(b.span),
         _ => Span::DUMMY,
@@ -85,7 +86,7 @@ pub(super) fn parse_inst(toks: &[Token], labels: &HashSet<String>, ends_block: b
 type Results = Vec<(String, Span)>;
 
 /// Splits `%r = …` / `(%a, %b) = …` off the front.
-fn split_results(toks: &[Token]) -> Result<(Results, &[Token]), Diagnostic> {
+fn split_results<'t, 's>(toks: &'t [Token<'s>]) -> Result<(Results, &'t [Token<'s>]), Diagnostic> {
     let is_eq = |k: usize| toks.get(k).is_some_and(|t| t.is_punct("="));
     if toks.first().is_some_and(|t| t.kind == Kind::Value) && is_eq(1) {
         return Ok((vec![(toks[0].value_name().to_string(), toks[0].span)], &toks[2..]));
@@ -118,7 +119,7 @@ fn split_results(toks: &[Token]) -> Result<(Results, &[Token]), Diagnostic> {
 }
 
 /// Drops trailing `, loc "file":1:2` and `, scope 3`: debug locations are not modelled.
-fn strip_debug_info(toks: &[Token]) -> &[Token] {
+fn strip_debug_info<'t, 's>(toks: &'t [Token<'s>]) -> &'t [Token<'s>] {
     let mut depth = 0i32;
     for (k, t) in toks.iter().enumerate() {
         if t.is_punct("(") || t.is_punct("[") {
@@ -150,24 +151,24 @@ enum Role {
 
 type PResult<T> = Result<T, Diagnostic>;
 
-struct P<'t> {
-    toks: &'t [Token],
+struct P<'t, 's> {
+    toks: &'t [Token<'s>],
     pos: usize,
     roles: Vec<Role>,
     operands: Vec<Operand>,
     /// The `: $T` written after each operand, if any.
     operand_tys: Vec<Option<String>>,
     succs: Vec<SuccSyn>,
-    labels: &'t HashSet<String>,
+    labels: &'t HashSet<Cow<'t, str>>,
     /// Where "found end of line" points.
     end: Span,
 }
 
-impl<'t> P<'t> {
-    fn peek(&self) -> Option<&'t Token> {
+impl<'t, 's> P<'t, 's> {
+    fn peek(&self) -> Option<&'t Token<'s>> {
         self.toks.get(self.pos)
     }
-    fn peek_at(&self, k: usize) -> Option<&'t Token> {
+    fn peek_at(&self, k: usize) -> Option<&'t Token<'s>> {
         self.toks.get(self.pos + k)
     }
     fn at_end(&self) -> bool {
@@ -183,7 +184,7 @@ impl<'t> P<'t> {
         let (span, found) = self.found();
         Err(Diagnostic::error(span, format!("expected {what}, found {found}")))
     }
-    fn bump(&mut self) -> Option<&'t Token> {
+    fn bump(&mut self) -> Option<&'t Token<'s>> {
         let t = self.toks.get(self.pos);
         self.pos += 1;
         t
@@ -218,7 +219,7 @@ impl<'t> P<'t> {
             self.err(&format!("`{w}` {context}"))
         }
     }
-    fn expect_kind(&mut self, kind: Kind, what: &str) -> PResult<&'t Token> {
+    fn expect_kind(&mut self, kind: Kind, what: &str) -> PResult<&'t Token<'s>> {
         match self.peek() {
             Some(t) if t.kind == kind => {
                 self.pos += 1;
@@ -308,7 +309,7 @@ impl<'t> P<'t> {
         if t.kind != Kind::Ident || t.is_ident("undef") {
             return self.err("a block label");
         }
-        if !self.labels.contains(&t.text) {
+        if !self.labels.contains(t.text.as_ref()) {
             return Err(Diagnostic::error(t.span, format!("unknown block `{}`", t.text)));
         }
         self.label_succ(t)
@@ -318,7 +319,7 @@ impl<'t> P<'t> {
         let i = self.succs.len() as u32;
         self.roles[self.pos] = Role::Succ(i);
         self.pos += 1;
-        let mut s = SuccSyn { label: t.text.clone(), span: t.span, args: Vec::new(), explicit: false };
+        let mut s = SuccSyn { label: t.text.to_string(), span: t.span, args: Vec::new(), explicit: false };
         if self.eat_punct("(") {
             s.explicit = true;
             if !self.eat_punct(")") {
@@ -383,7 +384,7 @@ impl<'t> P<'t> {
                     self.operands.push(op);
                     self.operand_tys.push(ann);
                 }
-            } else if allow_succ && t.kind == Kind::Ident && self.labels.contains(&t.text) {
+            } else if allow_succ && t.kind == Kind::Ident && self.labels.contains(t.text.as_ref()) {
                 let args_follow = self.peek_at(1).is_some_and(|p| p.is_punct("("))
                     && self.peek_at(2).is_some_and(|a| a.kind == Kind::Value || a.is_ident("undef") || a.is_punct(")"));
                 if args_follow {
@@ -393,7 +394,7 @@ impl<'t> P<'t> {
                         (self.pos, self.roles) = save;
                         self.roles[self.pos] = Role::Succ(self.succs.len() as u32);
                         self.succs.push(SuccSyn {
-                            label: t.text.clone(),
+                            label: t.text.to_string(),
                             span: t.span,
                             args: Vec::new(),
                             explicit: false,
@@ -402,7 +403,7 @@ impl<'t> P<'t> {
                     }
                 } else {
                     self.roles[self.pos] = Role::Succ(self.succs.len() as u32);
-                    self.succs.push(SuccSyn { label: t.text.clone(), span: t.span, args: Vec::new(), explicit: false });
+                    self.succs.push(SuccSyn { label: t.text.to_string(), span: t.span, args: Vec::new(), explicit: false });
                     self.pos += 1;
                 }
             } else if t.is_punct("[") {
@@ -450,7 +451,7 @@ struct Fields {
 
 fn parse_body(
     toks: &[Token],
-    labels: &HashSet<String>,
+    labels: &HashSet<Cow<'_, str>>,
     span: Span,
     results: &[(String, Span)],
     ends_block: bool,
@@ -527,7 +528,7 @@ fn structure(op: &SilOp, p: &mut P, ends_block: bool) -> PResult<Fields> {
         StringLiteral => {
             let enc = p.expect_kind(Kind::Ident, "a string encoding such as `utf8`")?;
             let s = p.expect_kind(Kind::Str, "a string literal")?;
-            f.attrs.push(enc.text.clone());
+            f.attrs.push(enc.text.to_string());
             f.imm = Imm::Name(s.str_content().to_string());
             p.finish(op)?;
         }
@@ -557,7 +558,7 @@ fn structure(op: &SilOp, p: &mut P, ends_block: bool) -> PResult<Fields> {
             p.operand()?;
             p.expect_punct(",", &ctx("before the field"))?;
             let field = p.expect_kind(Kind::Hash, "a field such as `#S.field`")?;
-            f.imm = Imm::Name(field.text.clone());
+            f.imm = Imm::Name(field.text.to_string());
             p.forwarding_tail()?;
             p.finish(op)?;
         }
@@ -593,7 +594,7 @@ fn structure(op: &SilOp, p: &mut P, ends_block: bool) -> PResult<Fields> {
             let ty = p.ty("after `enum`")?;
             p.expect_punct(",", &ctx("before the case"))?;
             let case = p.expect_kind(Kind::Hash, "an enum case such as `#E.a!enumelt`")?;
-            f.imm = Imm::Name(case.text.clone());
+            f.imm = Imm::Name(case.text.to_string());
             if p.peek().is_some_and(|t| t.is_punct(",")) && !p.peek_at(1).is_some_and(|t| t.is_ident("forwarding")) {
                 p.pos += 1;
                 p.operand()?;
@@ -776,7 +777,7 @@ fn structure(op: &SilOp, p: &mut P, ends_block: bool) -> PResult<Fields> {
             let rest_attrs = p.generic(terminator);
             f.attrs.extend(rest_attrs);
             if let Some(h) = p.toks.iter().find(|t| t.kind == Kind::Hash) {
-                f.imm = Imm::Name(h.text.clone());
+                f.imm = Imm::Name(h.text.to_string());
             }
             if op.name().ends_with("function_ref") {
                 f.funcs = p.toks.iter().filter(|t| t.kind == Kind::Global).map(|t| t.global_name()).collect();

@@ -11,6 +11,7 @@
 pub(crate) use super::scan::{is_name_char, push_collapsed, string_len};
 use super::scan::{is_blank, is_ident_char, scan};
 use crate::diag::{Diagnostic, Span};
+use std::borrow::Cow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
@@ -34,15 +35,18 @@ pub(crate) enum Kind {
     Error,
 }
 
+/// Borrowed from the source where the token is its own text (all but a type written with
+/// runs of whitespace): a 10^5-block function is ~2.7 million tokens, and a `String` each
+/// made the parser spend most of its time in the allocator (issue 17).
 #[derive(Clone, Debug)]
-pub(crate) struct Token {
+pub(crate) struct Token<'a> {
     pub kind: Kind,
     /// The token as it prints (for `Type`, normalized as described on [`Kind::Type`]).
-    pub text: String,
+    pub text: Cow<'a, str>,
     pub span: Span,
 }
 
-impl Token {
+impl Token<'_> {
     pub fn is_punct(&self, p: &str) -> bool {
         self.kind == Kind::Punct && self.text == p
     }
@@ -157,8 +161,8 @@ impl<'a> Lexer<'a> {
         self.rest().find('\n').map_or(self.src.len(), |i| self.pos + i)
     }
 
-    fn token(&self, kind: Kind, lo: usize) -> Token {
-        Token { kind, text: self.src[lo..self.pos].to_string(), span: Span::new(lo, self.pos) }
+    fn token(&self, kind: Kind, lo: usize) -> Token<'a> {
+        Token { kind, text: Cow::Borrowed(&self.src[lo..self.pos]), span: Span::new(lo, self.pos) }
     }
 
     fn push_error(&mut self, d: Diagnostic) {
@@ -169,9 +173,9 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    fn error(&mut self, lo: usize, hi: usize, msg: impl Into<String>) -> Token {
+    fn error(&mut self, lo: usize, hi: usize, msg: impl Into<String>) -> Token<'a> {
         self.push_error(Diagnostic::error(Span::new(lo, hi), msg));
-        Token { kind: Kind::Error, text: self.src[lo..self.pos.max(lo)].to_string(), span: Span::new(lo, self.pos) }
+        Token { kind: Kind::Error, text: Cow::Borrowed(&self.src[lo..self.pos.max(lo)]), span: Span::new(lo, self.pos) }
     }
 
     /// Skips spaces, tabs and `//` comments, but not newlines.
@@ -186,11 +190,11 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    pub fn next_token(&mut self) -> Token {
+    pub fn next_token(&mut self) -> Token<'a> {
         self.skip_blanks();
         let lo = self.pos;
         let Some(c) = self.rest().chars().next() else {
-            return Token { kind: Kind::Eof, text: String::new(), span: Span::new(lo, lo) };
+            return Token { kind: Kind::Eof, text: Cow::Borrowed(""), span: Span::new(lo, lo) };
         };
         match c {
             '\n' => {
@@ -219,12 +223,17 @@ impl<'a> Lexer<'a> {
             '$' => match scan_type(self.src, lo + 1) {
                 Ok((end, text)) => {
                     self.pos = end;
-                    Token { kind: Kind::Type, text: format!("${text}"), span: Span::new(lo, end) }
+                    // As written unless whitespace was collapsed.
+                    let text = match self.src.get(lo..end) {
+                        Some(w) if w.get(1..) == Some(text.as_str()) => Cow::Borrowed(w),
+                        _ => Cow::Owned(format!("${text}")),
+                    };
+                    Token { kind: Kind::Type, text, span: Span::new(lo, end) }
                 }
                 Err(d) => {
                     self.pos = self.line_end();
                     self.push_error(d);
-                    Token { kind: Kind::Error, text: "$".into(), span: Span::new(lo, lo + 1) }
+                    Token { kind: Kind::Error, text: Cow::Borrowed("$"), span: Span::new(lo, lo + 1) }
                 }
             },
             '#' => {

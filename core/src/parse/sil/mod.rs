@@ -15,6 +15,7 @@ pub(crate) mod lexer;
 pub mod scan;
 
 use self::inst::{Operand, ParsedInst};
+use std::borrow::Cow;
 use self::lexer::{collapse, scan_type, string_len, Kind, Lexer, Token, KEPT_ERRORS};
 use self::scan::{DECL_WORDS, LINKAGES};
 use crate::diag::{Diagnostic, Diagnostics, SourceFile, Span};
@@ -59,7 +60,7 @@ pub fn parse(name: &str, text: &str) -> Result<Module, Diagnostics> {
 struct Parser<'a> {
     src: &'a str,
     lex: Lexer<'a>,
-    peeked: Option<Token>,
+    peeked: Option<Token<'a>>,
     diags: Vec<Diagnostic>,
     functions: Vec<Function>,
     items: Vec<Item>,
@@ -80,7 +81,7 @@ struct ParamSyn {
     ownership: Option<String>,
 }
 
-enum Stmt {
+enum Stmt<'a> {
     /// `bad` when its arguments did not parse: the block then exists (so branches to it
     /// resolve) but its arity is unknown.
     /// `poison` names the arguments of a bad label, whose uses are then not reported.
@@ -91,7 +92,7 @@ enum Stmt {
         bad: bool,
         poison: Vec<String>,
     },
-    Inst(Vec<Token>),
+    Inst(Vec<Token<'a>>),
 }
 
 fn word_at(s: &str) -> &str {
@@ -271,14 +272,14 @@ impl<'a> Parser<'a> {
         self.peeked.as_ref().map_or(self.lex.pos, |t| t.span.lo as usize)
     }
 
-    fn peek(&mut self) -> &Token {
+    fn peek(&mut self) -> &Token<'a> {
         if self.peeked.is_none() {
             self.peeked = Some(self.lex.next_token());
         }
         self.peeked.as_ref().expect("just filled")
     }
 
-    fn next(&mut self) -> Token {
+    fn next(&mut self) -> Token<'a> {
         self.peek();
         self.peeked.take().expect("just filled")
     }
@@ -319,12 +320,12 @@ impl<'a> Parser<'a> {
             match t.kind {
                 Kind::Global => break t,
                 Kind::Punct if t.text == "[" => header.attrs.push(self.function_attr(&t)?),
-                Kind::Ident if LINKAGES.contains(&t.text.as_str()) => {
+                Kind::Ident if LINKAGES.contains(&t.text.as_ref()) => {
                     if header.linkage.is_some() {
                         self.error(t.span, format!("a function has one linkage; found a second one, `{}`", t.text));
                         return Err(());
                     }
-                    header.linkage = Some(t.text);
+                    header.linkage = Some(t.text.into_owned());
                 }
                 Kind::Ident => {
                     self.error(t.span, format!("unknown linkage or attribute `{}` in function header", t.text));
@@ -368,7 +369,7 @@ impl<'a> Parser<'a> {
             }
             Kind::Type => {
                 self.next();
-                t.text.clone()
+                t.text.to_string()
             }
             Kind::Error => return Err(()),
             // Hand-written SIL sometimes leaves out the `$`.
@@ -464,7 +465,7 @@ impl<'a> Parser<'a> {
 
     /// Statements up to the closing `}`. Returns them, the position after the body, and
     /// whether the `}` was found.
-    fn body(&mut self, lbrace: Span) -> (Vec<Stmt>, usize, bool) {
+    fn body(&mut self, lbrace: Span) -> (Vec<Stmt<'a>>, usize, bool) {
         let mut stmts = Vec::new();
         loop {
             self.skip_newlines();
@@ -534,14 +535,14 @@ impl<'a> Parser<'a> {
         let lo = t.span.lo as usize;
         let column0 = lo == 0 || self.src.as_bytes().get(lo - 1) == Some(&b'\n');
         column0
-            && DECL_WORDS.contains(&t.text.as_str())
+            && DECL_WORDS.contains(&t.text.as_ref())
             && Lexer::new(self.src, t.span.hi as usize).next_token().kind != Kind::Type
     }
 
     /// The tokens of one statement: to the end of the line (continuing after a trailing
     /// `,`), stopping before a `}`.
-    fn statement(&mut self) -> Vec<Token> {
-        let mut toks: Vec<Token> = Vec::new();
+    fn statement(&mut self) -> Vec<Token<'a>> {
+        let mut toks: Vec<Token<'a>> = Vec::new();
         loop {
             let t = self.peek();
             match t.kind {
@@ -571,7 +572,7 @@ impl<'a> Parser<'a> {
     /// A nested region an instruction opens at the end of its line (`…, transform {`, then
     /// blocks of its own, then `}`): one token holding the region's text verbatim, so its
     /// labels and values stay its own and printing gives it back line for line.
-    fn region(&mut self, open: Token) -> Token {
+    fn region(&mut self, open: Token<'a>) -> Token<'a> {
         let mut depth = 1usize;
         let mut hi = open.span.hi;
         loop {
@@ -592,11 +593,11 @@ impl<'a> Parser<'a> {
         }
         let span = Span { lo: open.span.lo, hi };
         let text = self.src.get(span.lo as usize..span.hi as usize).unwrap_or("{").to_string();
-        Token { kind: Kind::Punct, text, span }
+        Token { kind: Kind::Punct, text: text.into(), span }
     }
 
     /// `name:` or `name(%a : $T, %b : @owned $U):` (the tokens through the colon).
-    fn label(&mut self, toks: &[Token]) -> Stmt {
+    fn label(&mut self, toks: &[Token<'a>]) -> Stmt<'a> {
         let name = &toks[0];
         let (params, bad) = match self.label_params(toks) {
             Some(params) => (params, false),
@@ -607,7 +608,7 @@ impl<'a> Parser<'a> {
         } else {
             Vec::new()
         };
-        Stmt::Label { name: name.text.clone(), span: name.span, params, bad, poison }
+        Stmt::Label { name: name.text.to_string(), span: name.span, params, bad, poison }
     }
 
     fn label_params(&mut self, toks: &[Token]) -> Option<Vec<ParamSyn>> {
@@ -689,21 +690,25 @@ impl<'a> Parser<'a> {
         // Sized from the statements at once: growing the arena and the name maps of a
         // 10^5-block function by doubling moved hundreds of MB (issue 17).
         f.insts = crate::entity::EntityVec::with_capacity(stmts.len());
-        let mut labels = HashSet::with_capacity(stmts.iter().filter(|s| matches!(s, Stmt::Label { .. })).count());
+        // The name maps borrow their keys from the source: owned keys were a string to
+        // allocate and free per block and per value, most of the parser's time at 10^5
+        // blocks (issue 17).
+        let src: &'a str = self.src;
+        let mut labels: HashSet<Cow<'a, str>> = HashSet::with_capacity(stmts.iter().filter(|s| matches!(s, Stmt::Label { .. })).count());
         for s in &stmts {
             if let Stmt::Label { name, span, .. } = s {
-                if !labels.insert(name.clone()) {
+                if !labels.insert(source_name(src, *span, 0, name)) {
                     self.error(*span, format!("block `{name}` defined twice"));
                 }
             }
         }
-        let mut values: HashMap<String, ValueId> = HashMap::with_capacity(stmts.len());
+        let mut values: HashMap<Cow<'a, str>, ValueId> = HashMap::with_capacity(stmts.len());
         let mut poisoned: HashSet<String> = HashSet::new();
         let mut define = |p: &mut Self, f: &mut Function, name: &str, span: Span, v: ValueId| {
             if values.contains_key(name) {
                 p.error(span, format!("value `%{name}` defined twice"));
             } else {
-                values.insert(name.to_string(), v);
+                values.insert(source_name(src, span, 1, name), v);
             }
             f.values[v].span = span;
         };
@@ -711,7 +716,7 @@ impl<'a> Parser<'a> {
         // Branch targets by name, filled as blocks are made: resolving through
         // `Function::block_by_name` (a scan of the layout) made a function of 10^5 blocks
         // take minutes. A duplicate label resolves to its first block, as the scan did.
-        let mut block_ids: HashMap<String, BlockId> = HashMap::new();
+        let mut block_ids: HashMap<Cow<'a, str>, BlockId> = HashMap::new();
         // Blocks holding an instruction that failed to parse: whether they end in a
         // terminator is unknown, so that is not reported.
         let mut tainted: HashSet<BlockId> = HashSet::new();
@@ -726,7 +731,7 @@ impl<'a> Parser<'a> {
                     let mut blk = Block::new(name.clone());
                     blk.span = span;
                     let b = f.add_block(blk);
-                    block_ids.entry(name).or_insert(b);
+                    block_ids.entry(source_name(src, span, 0, &name)).or_insert(b);
                     if bad {
                         tainted.insert(b);
                         bad_blocks.insert(b);
@@ -751,7 +756,7 @@ impl<'a> Parser<'a> {
                             // Instructions before any label form the entry block.
                             let name = (0..)
                                 .map(|k| if k == 0 { "bb0".to_string() } else { format!("bb0_{k}") })
-                                .find(|n| !labels.contains(n))
+                                .find(|n| !labels.contains(n.as_str()))
                                 .unwrap_or_default();
                             let mut blk = Block::new(name);
                             blk.labeled = false;
@@ -788,7 +793,7 @@ impl<'a> Parser<'a> {
         let resolve = |p: &mut Self, f: &mut Function, o: &Operand| -> Option<ValueId> {
             match o {
                 Operand::Named(n, span) => {
-                    let v = values.get(n).copied();
+                    let v = values.get(n.as_str()).copied();
                     if v.is_none() && !poisoned.contains(n) {
                         p.error(*span, format!("use of undefined value `%{n}`"));
                     }
@@ -819,7 +824,7 @@ impl<'a> Parser<'a> {
             }
             let explicit_only = matches!(op, Op::Sil(SilOp::Br | SilOp::CondBr));
             for s in &pi.succs {
-                let Some(&target) = block_ids.get(&s.label) else { continue };
+                let Some(&target) = block_ids.get(s.label.as_str()) else { continue };
                 let want = f.blocks[target].params.len();
                 let mut succ = Succ::to(target);
                 if bad_blocks.contains(&target) {
@@ -883,6 +888,15 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// `name` as a slice of the source when the token at `span` spells it after a sigil of
+/// `sigil` bytes (always, for names the lexer read), else a copy.
+fn source_name<'a>(src: &'a str, span: Span, sigil: usize, name: &str) -> Cow<'a, str> {
+    match src.get(span.lo as usize + sigil..span.hi as usize) {
+        Some(s) if s == name => Cow::Borrowed(s),
+        _ => Cow::Owned(name.to_string()),
+    }
+}
+
 /// If the statement starts with a block label, the index just after its `:`.
 fn split_label(toks: &[Token]) -> Option<usize> {
     let first = toks.first()?;
@@ -911,7 +925,7 @@ fn split_label(toks: &[Token]) -> Option<usize> {
 }
 
 /// A statement that is surely a block label with its `:` forgotten (`bb3`, `bb1(%0 : $T)`).
-fn missing_label_colon(toks: &[Token]) -> Option<&Token> {
+fn missing_label_colon<'t, 's>(toks: &'t [Token<'s>]) -> Option<&'t Token<'s>> {
     let first = toks.first()?;
     if first.kind != Kind::Ident || !matches!(SilOp::from_name(&first.text), SilOp::Other(_)) {
         return None;
