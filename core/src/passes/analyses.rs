@@ -10,6 +10,7 @@ use crate::cfg::Cfg;
 use crate::dataflow::ReachingDefs;
 use crate::dom::{ControlDeps, DomEvent, DomKind, DomTree, Frontiers};
 use crate::ir::{Function, Lang};
+use crate::sil::ownership::{self, FunctionOwnership};
 use crate::sil::types::{FunctionTypes, TypeEnv};
 use std::sync::{Arc, OnceLock};
 
@@ -30,6 +31,7 @@ pub struct Analyses {
     /// The module's declarations and the user's type assumptions.
     pub type_env: Arc<TypeEnv>,
     types: OnceLock<FunctionTypes>,
+    ownership: OnceLock<Option<FunctionOwnership>>,
 }
 
 impl Analyses {
@@ -70,6 +72,7 @@ impl Analyses {
             reaching: OnceLock::new(),
             type_env,
             types: OnceLock::new(),
+            ownership: OnceLock::new(),
         }
     }
 
@@ -84,5 +87,14 @@ impl Analyses {
     /// from.
     pub fn reaching(&self, f: &Function) -> Option<&ReachingDefs> {
         self.reaching.get_or_init(|| (f.lang == Lang::Bril).then(|| ReachingDefs::new(f, &self.cfg))).as_ref()
+    }
+
+    /// The ownership analysis of a SIL function (`None` for Bril), built on first use: DCE's
+    /// sweep and the ownership view read the same one. `f` must be the function these
+    /// analyses were built from.
+    pub fn ownership(&self, f: &Function) -> Option<&FunctionOwnership> {
+        self.ownership
+            .get_or_init(|| (f.lang == Lang::Sil).then(|| ownership::analyze(f, self.types(f))))
+            .as_ref()
     }
 }

@@ -39,15 +39,15 @@ pub(crate) enum Ownership {
 /// The ownership of the values of the function being swept, computed once before the sweep
 /// (the sweep deletes instructions and adds `undef`s, but never redefines a value, so what it
 /// asks about keeps the kind it had).
-pub(crate) struct Kinds(Option<FunctionOwnership>);
+pub(crate) struct Kinds<'a>(Option<&'a FunctionOwnership>);
 
-impl Kinds {
-    pub(crate) fn new(f: &Function, a: &Analyses) -> Kinds {
-        Kinds(ownership::is_ossa(f).then(|| ownership::analyze(f, a.types(f))))
+impl<'a> Kinds<'a> {
+    pub(crate) fn new(f: &Function, a: &'a Analyses) -> Kinds<'a> {
+        Kinds(if ownership::is_ossa(f) { a.ownership(f) } else { None })
     }
 
     pub(crate) fn of(&self, v: ValueId) -> Ownership {
-        let Some(fo) = &self.0 else { return Ownership::Unknown };
+        let Some(fo) = self.0 else { return Ownership::Unknown };
         match fo.value(v) {
             // A value the analysis never saw: an `undef` a rewritten branch passes.
             None => Ownership::None,
