@@ -327,6 +327,9 @@ fn past_fuzz_findings_round_trip() {
         "sil @f : $() -> () {\nbb0:\n  let , , loc \"f.swift\":1:2\n  unreachable\n}\n",
         // A label followed by more tokens on its line, which themselves look like a label.
         "sil @f : $() -> () {\nbb0:\n  unreachable\nbb4(%e : $E):e : @owned $any Error)\n  unreachable\n}\n",
+        // A `{` that stripping the location left last on its line, which then opened a
+        // region when printed.
+        "sil @f : $() -> () {\nbb0:\n  normal struct S { , loc \"f.swift\":1:2\n  unreachable\n}\n",
         // A vertical tab inside a header whose type lacks `$`.
         "sil @f :0\u{b}a $@convention(thin) () -> ()\n",
         "sil @f : $() -> () {\nbb0:\n  %0 = tuple\u{b}(\u{b})\n  return\u{c}%0 : $()\n}\n",

@@ -135,6 +135,12 @@ fn strip_debug_info<'t, 's>(toks: &'t [Token<'s>]) -> &'t [Token<'s>] {
             while kept.last().is_some_and(|l| l.is_punct(",")) {
                 kept = &kept[..kept.len() - 1];
             }
+            // Nor may a `{` be left at the end: printed last on its line it would open a
+            // region (`transform {`) and swallow the lines after it. Such a line keeps its
+            // location instead.
+            if kept.last().is_some_and(|l| l.is_punct("{")) {
+                return toks;
+            }
             return kept;
         }
     }
