@@ -163,7 +163,7 @@ fn test_dce_bbargs_has_trampolines_and_two_way_branches() {
     assert_eq!(f.value_name(tb.succs[0].args[0]), "28");
     assert!(matches!(f.values[tb.succs[0].args[0]].def, ValueDef::Param { index: 0, .. }));
     assert_eq!(
-        tb.sil,
+        *tb.sil,
         [
             Piece::Text("br ".into()),
             Piece::Succ(0),
@@ -258,7 +258,7 @@ fn modelled_instructions_fill_their_fields() {
     let pta = first_inst(f, "pointer_to_address");
     assert_eq!((pta.attrs.clone(), pta.ty.clone()), (vec!["strict".to_string()], Some(Type::Sil("*Bool".into()))));
     assert_eq!(first_inst(f, "mark_dependence").args.len(), 2);
-    assert_eq!(first_inst(f, "return").sil, [Piece::Text("return ".into()), Piece::Arg(0)]);
+    assert_eq!(*first_inst(f, "return").sil, [Piece::Text("return ".into()), Piece::Arg(0)]);
 
     let f = func(&m, "testDCEFixLifetime");
     assert_eq!(first_inst(f, "debug_value").args.len(), 1);

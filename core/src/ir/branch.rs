@@ -1,7 +1,7 @@
 //! The printed form of a SIL `br`/`cond_br` rebuilt from its operands, for passes that change
 //! a branch's successor arguments (DCE erasing a phi argument, LCM passing a new one).
 
-use super::{Function, Inst, Op, Piece, SilOp, Type};
+use super::{Function, Inst, Op, Piece, Pieces, SilOp, Type};
 
 /// Where the `: $T` of each successor argument comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,7 +13,7 @@ pub enum ArgTypes {
 }
 
 /// `br bb1(%a : $T, …)`, `cond_br %c, bb1(…), bb2(…)`; `None` for other instructions.
-pub fn branch_pieces(f: &Function, inst: &Inst, types: ArgTypes) -> Option<Vec<Piece>> {
+pub fn branch_pieces(f: &Function, inst: &Inst, types: ArgTypes) -> Option<Pieces> {
     let mut out = Vec::new();
     let push_succ = |out: &mut Vec<Piece>, s: u32| {
         out.push(Piece::Succ(s));
@@ -52,5 +52,5 @@ pub fn branch_pieces(f: &Function, inst: &Inst, types: ArgTypes) -> Option<Vec<P
         }
         _ => return None,
     }
-    Some(out)
+    Some(out.into())
 }

@@ -11,10 +11,12 @@
 
 mod branch;
 mod op;
+mod pieces;
 mod verify;
 
 pub use branch::{branch_pieces, ArgTypes};
 pub use op::{BrilOp, Effect, Op, SilOp};
+pub use pieces::Pieces;
 pub use verify::verify;
 
 use crate::diag::{SourceFile, Span};
@@ -180,7 +182,7 @@ pub struct Inst {
     pub attrs: Vec<String>,
     /// SIL: the printed form of everything after `=` (or the whole instruction when it has no
     /// results). Empty for Bril.
-    pub sil: Vec<Piece>,
+    pub sil: Pieces,
     pub span: Span,
 }
 
@@ -196,7 +198,7 @@ impl Inst {
             funcs: Vec::new(),
             ty: None,
             attrs: Vec::new(),
-            sil: Vec::new(),
+            sil: Pieces::default(),
             span: Span::DUMMY,
         }
     }
