@@ -355,10 +355,10 @@ fn the_generator_reaches_every_construct() {
 }
 
 
-/// Copy elimination removes, per round, every redundant copy no earlier removal of the round
-/// can affect; it must decide exactly as removing one copy at a time and deciding every other
-/// afresh after each removal would (same candidates, same facts, same output), on the opaque
-/// form and after lowering.
+/// Copy elimination decides every copy once and, after each removal, again only the copies
+/// whose decision reads what the removal changed; it must decide exactly as removing one copy
+/// at a time and deciding every other afresh after each removal would (same candidates, same
+/// facts, same output), on the opaque form and after lowering.
 #[test]
 fn copy_elimination_in_rounds_equals_one_at_a_time() {
     let (mut functions, mut removed) = (0, 0);
