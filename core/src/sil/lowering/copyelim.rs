@@ -15,7 +15,7 @@
 use crate::cfg::Cfg;
 use crate::entity::{EntitySet, EntityVec};
 use crate::ir::{BlockId, Function, InstId, Op, SilOp, ValueDef, ValueId};
-use crate::sil::ownership::{analyze, Kind};
+use crate::sil::ownership::{analyze_operands, Kind};
 use crate::sil::types::FunctionTypes;
 use serde::Serialize;
 use std::cmp::Reverse;
@@ -260,7 +260,7 @@ struct State {
 
 impl State {
     fn new(f: &Function, ft: &FunctionTypes) -> State {
-        let fo = analyze(f, ft);
+        let fo = analyze_operands(f, ft);
         let (ni, nv) = (f.insts.len(), f.values.len());
         let mut pos = EntityVec::filled(ni, None);
         let mut key = EntityVec::filled(ni, u32::MAX);
@@ -290,11 +290,11 @@ impl State {
         }
         let kind: EntityVec<ValueId, Kind> = f.values.keys().map(|v| fo.kind(v)).collect();
         let mut has_lifetime = EntitySet::new_empty(nv);
-        for l in &fo.lifetimes {
-            if l.value.0 < nv as u32 {
-                has_lifetime.insert(l.value);
-            }
+        for v in fo.values.iter().filter(|v| v.kind == Kind::Owned && v.block.is_some() && v.value.0 < nv as u32) {
+            has_lifetime.insert(v.value);
         }
+        // The analysis is large: gone before the copy of the function is made.
+        drop(fo);
         State { f: f.clone(), cfg: Cfg::new(f), pos, key, gone: EntitySet::new_empty(ni), users, operands, ops, kind, has_lifetime }
     }
 
