@@ -357,8 +357,10 @@ impl State {
         let moved: Vec<u32> = self.ops[c.value].iter().copied().filter(|&o| self.operands[o as usize].inst == u).collect();
         for &v in &values {
             let (operands, gone_set) = (&self.operands, &self.gone);
-            self.ops[v].retain(|&o| !gone_set.contains(operands[o as usize].inst) && !(v == c.value && operands[o as usize].inst == u));
-            self.users[v].retain(|&i| !gone_set.contains(i) && !(v == c.value && i == u));
+            // What no longer uses `v`: deleted instructions, and the consumer for `%copy`.
+            let dropped = |i: InstId| gone_set.contains(i) || (v == c.value && i == u);
+            self.ops[v].retain(|&o| !dropped(operands[o as usize].inst));
+            self.users[v].retain(|&i| !dropped(i));
         }
         let ops = &mut self.ops[c.source];
         for o in moved {

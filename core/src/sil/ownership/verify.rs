@@ -301,11 +301,12 @@ fn check_value(f: &Function, fo: &FunctionOwnership, vi: &super::ValueInfo, g: &
         return;
     }
     let Some(def_block) = def_block else { return };
-    linear_lifetime(f, fo, v, def_block, &g.ending, &g.regular, scratch, out);
+    linear_lifetime(f, fo, v, def_block, g, scratch, out);
 }
 
 /// Swift's LinearLifetimeChecker on block granularity with instruction order inside blocks.
-fn linear_lifetime(f: &Function, fo: &FunctionOwnership, v: ValueId, def: BlockId, ending: &[usize], regular: &[usize], scratch: &mut Scratch, out: &mut Verdict) {
+fn linear_lifetime(f: &Function, fo: &FunctionOwnership, v: ValueId, def: BlockId, g: &Gathered, scratch: &mut Scratch, out: &mut Verdict) {
+    let (ending, regular) = (&g.ending[..], &g.regular[..]);
     let pos = |i: InstId| fo.index.inst_pos.get(i.0 as usize).copied().unwrap_or(0);
     let def_pos: Option<u32> = match f.values.get(v).map(|d| d.def) {
         Some(ValueDef::Result { inst, .. }) => Some(pos(inst)),
