@@ -304,7 +304,7 @@ pub fn analyze_operands(f: &Function, types: &FunctionTypes) -> FunctionOwnershi
         dead_end: vec![false; f.blocks.len()],
         gathered: HashMap::new(),
     };
-    let mut order: Vec<ValueId> = Vec::new();
+    let mut order: Vec<ValueId> = Vec::with_capacity(nvals);
     let mut value_block: Vec<Option<BlockId>> = vec![None; nvals];
     // A successor outside the layout (a dangling label) has no edge; asked once per block,
     // not by a scan of the layout per edge.
@@ -390,7 +390,9 @@ pub fn analyze_operands(f: &Function, types: &FunctionTypes) -> FunctionOwnershi
     let kind = |v: ValueId| value_info(v).map_or(Kind::None, |i| i.kind);
 
     // Operands.
-    let mut operands: Vec<OperandInfo> = Vec::new();
+    // Sized up front: growing a table of a million operands copies it twenty times.
+    let n_operands: usize = f.layout.iter().filter_map(|&b| f.blocks.get(b)).flat_map(|blk| blk.all_insts()).filter_map(|i| f.insts.get(i)).map(|i| i.uses().count()).sum();
+    let mut operands: Vec<OperandInfo> = Vec::with_capacity(n_operands);
     let mut uses: Vec<Vec<usize>> = vec![Vec::new(); nvals];
     for &b in &f.layout {
         let Some(blk) = f.blocks.get(b) else { continue };
@@ -851,16 +853,17 @@ fn gather_all(f: &Function, fo: &mut FunctionOwnership) {
     let n = f.values.len();
     let mut stamp: Vec<u32> = vec![0; n];
     let mut gen = 0u32;
-    let mut gathered: HashMap<ValueId, Gathered> = HashMap::new();
+    let checked = |vi: &ValueInfo| !(vi.kind == Kind::None || vi.kind == Kind::Unowned || is_forwarded_guaranteed(vi));
+    let mut gathered: HashMap<ValueId, Gathered> = HashMap::with_capacity(fo.values.iter().filter(|vi| checked(vi)).count());
     for vi in &fo.values {
-        if vi.kind == Kind::None || vi.kind == Kind::Unowned || is_forwarded_guaranteed(vi) {
+        if !checked(vi) {
             continue;
         }
         gen += 1;
         let g = if vi.kind == Kind::Owned { gather_owned(f, fo, vi.value) } else { gather_guaranteed(f, fo, vi.value, &mut stamp, gen) };
         gathered.insert(vi.value, g);
     }
-    let mut lifetimes = Vec::new();
+    let mut lifetimes = Vec::with_capacity(gathered.len());
     let mut scopes = Vec::new();
     let mut order = vec![usize::MAX; f.blocks.len()];
     for (k, &b) in f.layout.iter().enumerate() {
