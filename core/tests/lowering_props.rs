@@ -360,7 +360,7 @@ fn the_generator_reaches_every_construct() {
 /// at a time and deciding every other afresh after each removal would (same candidates, same
 /// facts, same output), on the opaque form and after lowering.
 #[test]
-fn copy_elimination_in_rounds_equals_one_at_a_time() {
+fn copy_elimination_with_a_worklist_equals_one_at_a_time() {
     let (mut functions, mut removed) = (0, 0);
     for s in 1..150u64 {
         let m = parse_module(Lang::Sil, "gen.sil", &program(s * 104_729, 3)).unwrap();
