@@ -67,6 +67,16 @@ pub fn function_lines(f: &Function, naming: Naming) -> FunctionLines {
     s.finish()
 }
 
+/// One instruction's line with the user's names, trimmed: the text [`function_lines`] gives
+/// it. A pass that rewrites one instruction at a time asks for that line alone instead of
+/// printing the whole function again.
+pub fn inst_line(f: &Function, i: InstId) -> String {
+    let Some(inst) = f.insts.get(i) else { return String::new() };
+    let mut line = String::new();
+    write_inst(&mut line, inst, &Names::new(f, Naming::User));
+    line.trim().to_string()
+}
+
 fn write_function(f: &Function, naming: Naming, sink: &mut impl Sink) {
     let names = Names::new(f, naming);
     let mut head = String::from("sil ");

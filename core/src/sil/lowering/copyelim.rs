@@ -13,11 +13,13 @@
 //! rests on, so the lab can show why a copy went, or which fact kept it.
 
 use crate::cfg::Cfg;
+use crate::entity::{EntitySet, EntityVec};
 use crate::ir::{BlockId, Function, InstId, Op, SilOp, ValueDef, ValueId};
-use crate::sil::ownership::{analyze, FunctionOwnership, Kind, OperandInfo};
+use crate::sil::ownership::{analyze_operands, Kind};
 use crate::sil::types::FunctionTypes;
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, HashSet};
 
 /// One of the three facts, proved or refuted.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -69,46 +71,105 @@ pub struct CopyElim {
     pub function: Function,
 }
 
-/// Decides every `copy_value` of `f` and removes the redundant ones. Each removal is decided
-/// on the function as the previous ones left it, as if one at a time; but the candidates are
-/// computed once per round, and a round removes every redundant copy that no earlier removal
-/// of the round can affect (see [`Touched`]), so a function with many independent copies takes
-/// a few rounds, not one analysis per copy.
+/// Decides every `copy_value` of `f` and removes the redundant ones, exactly as
+/// [`run_one_at_a_time`] does — remove the first redundant copy, decide every other afresh,
+/// repeat — but without deciding every copy again after each removal. A removal changes
+/// only the uses of `%arg` and `%copy`, the consumer's operand and the instructions it
+/// deletes; kinds of values and the CFG stay as they were (`%copy` and `%arg` are both
+/// owned, or both addresses). So only the candidates whose decision reads one of those are
+/// decided again, on the function as the removal left it, and the next removal is the
+/// first redundant copy among the up-to-date decisions: the same sequence of removals as one
+/// at a time, at the cost of the candidates a removal affects.
 pub fn run(f: &Function, ft: &FunctionTypes) -> CopyElim {
-    run_rounds(f, ft, usize::MAX)
+    let mut st = State::new(f, ft);
+    let copies: Vec<InstId> = st.copies();
+    let mut cands: Vec<Candidate> = Vec::with_capacity(copies.len());
+    let mut kept: Vec<InstId> = Vec::with_capacity(copies.len());
+    for &i in &copies {
+        if let Some(c) = st.decide_at(i) {
+            cands.push(c);
+            kept.push(i);
+        }
+    }
+    let n = cands.len();
+    // Which candidates read each instruction and value (stale entries only cost a decision).
+    let mut inst_readers: EntityVec<InstId, Vec<u32>> = EntityVec::filled(f.insts.len(), Vec::new());
+    let mut value_readers: EntityVec<ValueId, Vec<u32>> = EntityVec::filled(f.values.len(), Vec::new());
+    let register = |k: usize, c: &Candidate, ir: &mut EntityVec<InstId, Vec<u32>>, vr: &mut EntityVec<ValueId, Vec<u32>>| {
+        for i in reads(c) {
+            if let Some(r) = ir.get_mut(i) {
+                r.push(k as u32);
+            }
+        }
+        for v in [c.source, c.value] {
+            if let Some(r) = vr.get_mut(v) {
+                r.push(k as u32);
+            }
+        }
+    };
+    // The redundant copies, first in program order first; an entry is stale once its
+    // candidate is decided again (its version moves on).
+    let mut version = vec![0u32; n];
+    let mut eliminated = vec![false; n];
+    let mut heap: BinaryHeap<Reverse<(u32, u32, u32)>> = BinaryHeap::new();
+    for (k, c) in cands.iter().enumerate() {
+        register(k, c, &mut inst_readers, &mut value_readers);
+        if c.refusal().is_none() {
+            heap.push(Reverse((st.key[c.copy], k as u32, 0)));
+        }
+    }
+    let mut stamp = vec![0u32; n];
+    let mut round = 0u32;
+    while let Some(Reverse((_, k, ver))) = heap.pop() {
+        let k = k as usize;
+        if ver != version[k] || eliminated[k] || cands[k].refusal().is_some() {
+            continue;
+        }
+        let (insts, values) = st.eliminate(&cands[k]);
+        eliminated[k] = true;
+        cands[k].eliminated = true;
+        round += 1;
+        let mut dirty: Vec<usize> = Vec::new();
+        let from_insts = insts.iter().filter_map(|&i| inst_readers.get(i)).flatten();
+        let from_values = values.iter().filter_map(|&v| value_readers.get(v)).flatten();
+        for &d in from_insts.chain(from_values) {
+            let d = d as usize;
+            if !eliminated[d] && stamp[d] != round {
+                stamp[d] = round;
+                dirty.push(d);
+            }
+        }
+        for d in dirty {
+            let Some(c) = st.decide_at(kept[d]) else { continue };
+            version[d] += 1;
+            register(d, &c, &mut inst_readers, &mut value_readers);
+            if c.refusal().is_none() {
+                heap.push(Reverse((st.key[c.copy], d as u32, version[d])));
+            }
+            cands[d] = c;
+        }
+    }
+    CopyElim { candidates: cands, function: st.finish() }
 }
 
-/// [`run`] removing one copy per round and deciding all the others again after it: the
-/// definition `run` must agree with (the property tests compare them).
+/// The definition [`run`] must agree with (the property tests compare them): decide every
+/// copy on the whole function, remove the first redundant one, and start again on the
+/// function that leaves, until no copy is redundant. Quadratic, and kept simple on purpose.
 #[doc(hidden)]
 pub fn run_one_at_a_time(f: &Function, ft: &FunctionTypes) -> CopyElim {
-    run_rounds(f, ft, 1)
-}
-
-fn run_rounds(f: &Function, ft: &FunctionTypes, per_round: usize) -> CopyElim {
     let mut out = f.clone();
     let mut decided: Vec<Candidate> = Vec::new();
-    let mut done: HashSet<InstId> = HashSet::new();
     loop {
         let cands = candidates(&out, ft);
-        let mut touched = Touched::default();
-        let mut removed = 0;
-        for c in &cands {
-            if removed == per_round {
+        match cands.iter().find(|c| c.refusal().is_none()) {
+            Some(c) => {
+                eliminate_by_scan(&mut out, c);
+                decided.push(Candidate { eliminated: true, ..c.clone() });
+            }
+            None => {
+                decided.extend(cands);
                 break;
             }
-            if c.refusal().is_some() || done.contains(&c.copy) || touched.affects(c) {
-                continue;
-            }
-            touched.add(c);
-            eliminate(&mut out, c);
-            done.insert(c.copy);
-            decided.push(Candidate { eliminated: true, ..c.clone() });
-            removed += 1;
-        }
-        if removed == 0 {
-            decided.extend(cands.into_iter().filter(|c| !done.contains(&c.copy)));
-            break;
         }
     }
     // In the input's program order.
@@ -117,37 +178,20 @@ fn run_rounds(f: &Function, ft: &FunctionTypes, per_round: usize) -> CopyElim {
     CopyElim { candidates: decided, function: out }
 }
 
-/// What the removals of one round changed: the instructions they deleted or rewrote and the
-/// values whose uses they changed. A candidate whose decision reads none of them (its copy,
-/// consumer, destroy, the instructions its facts rest on, `%arg` and `%copy`) is decided the
-/// same after those removals as before, so it may go in the same round; any other waits for
-/// the next round, decided afresh.
-#[derive(Default)]
-struct Touched {
-    insts: HashSet<InstId>,
-    values: HashSet<ValueId>,
+/// What a candidate's decision reads besides `%arg` and `%copy`: its copy, consumer and
+/// destroy, and every instruction its facts name. A removal that changes none of these (nor
+/// the two values) leaves the decision as it was.
+fn reads(c: &Candidate) -> impl Iterator<Item = InstId> + '_ {
+    [Some(c.copy), c.consumer, c.destroy]
+        .into_iter()
+        .flatten()
+        .chain(c.single_consumer.insts.iter().copied())
+        .chain(c.facts.iter().flat_map(|f| f.insts.iter().copied()))
 }
 
-impl Touched {
-    fn reads(c: &Candidate) -> impl Iterator<Item = InstId> + '_ {
-        [Some(c.copy), c.consumer, c.destroy]
-            .into_iter()
-            .flatten()
-            .chain(c.single_consumer.insts.iter().copied())
-            .chain(c.facts.iter().flat_map(|f| f.insts.iter().copied()))
-    }
-
-    fn affects(&self, c: &Candidate) -> bool {
-        self.values.contains(&c.source) || self.values.contains(&c.value) || Touched::reads(c).any(|i| self.insts.contains(&i))
-    }
-
-    fn add(&mut self, c: &Candidate) {
-        self.insts.extend([Some(c.copy), c.consumer, c.destroy].into_iter().flatten());
-        self.values.extend([c.source, c.value]);
-    }
-}
-
-fn eliminate(f: &mut Function, c: &Candidate) {
+/// The oracle's removal: rewrite the consumer, then find and drop the deleted instructions
+/// by scanning the whole function.
+fn eliminate_by_scan(f: &mut Function, c: &Candidate) {
     let (Some(u), Some(d)) = (c.consumer, c.destroy) else { return };
     // The address form: the temporary's alloc_stack and dealloc_stack go with the copy.
     let mut gone: Vec<InstId> = vec![c.copy, d];
@@ -160,102 +204,226 @@ fn eliminate(f: &mut Function, c: &Candidate) {
                 .filter(|&i| matches!(f.insts[i].op, Op::Sil(SilOp::DeallocStack)) && f.insts[i].args.first() == Some(&c.value)),
         );
     }
-    for a in f.insts[u].args.iter_mut() {
-        if *a == c.value {
-            *a = c.source;
-        }
-    }
-    for s in f.insts[u].succs.iter_mut() {
-        for a in s.args.iter_mut() {
-            if *a == c.value {
-                *a = c.source;
-            }
-        }
-    }
+    replace_operand(f, u, c.value, c.source);
     for &b in &f.layout.clone() {
         f.blocks[b].insts.retain(|i| !gone.contains(i));
     }
 }
 
+/// `from` becomes `to` in every operand of `u`, its successors' arguments included.
+fn replace_operand(f: &mut Function, u: InstId, from: ValueId, to: ValueId) {
+    let inst = &mut f.insts[u];
+    for a in inst.args.iter_mut().chain(inst.succs.iter_mut().flat_map(|s| s.args.iter_mut())) {
+        if *a == from {
+            *a = to;
+        }
+    }
+}
+
 /// Every `copy_value` of `f` with its facts.
 pub fn candidates(f: &Function, ft: &FunctionTypes) -> Vec<Candidate> {
-    let fo = analyze(f, ft);
-    let cx = Cx::new(f);
-    let mut operands: HashMap<ValueId, Vec<&OperandInfo>> = HashMap::new();
-    for o in &fo.operands {
-        operands.entry(o.value).or_default().push(o);
-    }
-    let mut out = Vec::new();
-    for &b in &f.layout {
-        for i in f.blocks[b].all_insts() {
-            let inst = &f.insts[i];
-            match inst.op {
-                Op::Sil(SilOp::CopyValue) => {
-                    let (Some(&a), Some(&c)) = (inst.args.first(), inst.results.first()) else { continue };
-                    out.push(decide(&cx, &fo, operands.get(&c).map_or(&[][..], |v| v.as_slice()), i, a, c));
-                }
-                // The same copy after lowering: `copy_addr %src to [init] %tmp` into a stack
-                // temporary that is only consumed.
-                Op::Sil(SilOp::CopyAddr) if !inst.attrs.iter().any(|a| a == "take") => {
-                    if let [src, tmp] = inst.args[..] {
-                        if let Some(c) = decide_addr(&cx, i, src, tmp) {
-                            out.push(c);
+    let st = State::new(f, ft);
+    st.copies().into_iter().filter_map(|i| st.decide_at(i)).collect()
+}
+
+/// One operand of the ownership analysis, as the facts read it.
+#[derive(Clone, Copy)]
+struct OpRec {
+    inst: InstId,
+    /// It ends the value's lifetime.
+    ending: bool,
+    /// The value's kind satisfies the operand (incompatible uses are not in a lifetime).
+    compatible: bool,
+}
+
+/// What the facts ask of the function, kept current while copies are removed: where each
+/// instruction is, which instructions and operands use each value, and each value's kind.
+/// Removed instructions stay in their blocks, marked `gone`, until [`State::finish`], so the
+/// positions computed at the start stay valid.
+struct State {
+    f: Function,
+    cfg: Cfg,
+    /// Block and index of each placed instruction in the input.
+    pos: EntityVec<InstId, Option<(BlockId, u32)>>,
+    /// Each placed instruction's rank in program order.
+    key: EntityVec<InstId, u32>,
+    gone: EntitySet<InstId>,
+    /// The instructions that use each value, in program order, each once.
+    users: EntityVec<ValueId, Vec<InstId>>,
+    operands: Vec<OpRec>,
+    /// The operands (indices into `operands`) of each value, in program order.
+    ops: EntityVec<ValueId, Vec<u32>>,
+    kind: EntityVec<ValueId, Kind>,
+    /// The analysis gave the value a lifetime (an owned value it places).
+    has_lifetime: EntitySet<ValueId>,
+}
+
+impl State {
+    fn new(f: &Function, ft: &FunctionTypes) -> State {
+        let fo = analyze_operands(f, ft);
+        let (ni, nv) = (f.insts.len(), f.values.len());
+        let mut pos = EntityVec::filled(ni, None);
+        let mut key = EntityVec::filled(ni, u32::MAX);
+        let mut users: EntityVec<ValueId, Vec<InstId>> = EntityVec::filled(nv, Vec::new());
+        let mut rank = 0u32;
+        for &b in &f.layout {
+            for (k, i) in f.blocks[b].all_insts().enumerate() {
+                pos[i] = Some((b, k as u32));
+                key[i] = rank;
+                rank += 1;
+                for v in f.insts[i].uses() {
+                    if let Some(us) = users.get_mut(v) {
+                        if us.last() != Some(&i) {
+                            us.push(i);
                         }
                     }
                 }
-                _ => {}
             }
+        }
+        let mut ops: EntityVec<ValueId, Vec<u32>> = EntityVec::filled(nv, Vec::new());
+        let mut operands = Vec::with_capacity(fo.operands.len());
+        for (k, o) in fo.operands.iter().enumerate() {
+            if let Some(list) = ops.get_mut(o.value) {
+                list.push(k as u32);
+            }
+            operands.push(OpRec { inst: o.inst, ending: o.constraint.ending, compatible: o.compatible });
+        }
+        let kind: EntityVec<ValueId, Kind> = f.values.keys().map(|v| fo.kind(v)).collect();
+        let mut has_lifetime = EntitySet::new_empty(nv);
+        for v in fo.values.iter().filter(|v| v.kind == Kind::Owned && v.block.is_some() && v.value.0 < nv as u32) {
+            has_lifetime.insert(v.value);
+        }
+        // The analysis is large: gone before the copy of the function is made.
+        drop(fo);
+        State { f: f.clone(), cfg: Cfg::new(f), pos, key, gone: EntitySet::new_empty(ni), users, operands, ops, kind, has_lifetime }
+    }
+
+    /// The candidate copies in program order: `copy_value`s, and `copy_addr`s that do not take.
+    fn copies(&self) -> Vec<InstId> {
+        let f = &self.f;
+        f.layout
+            .iter()
+            .flat_map(|&b| f.blocks[b].all_insts())
+            .filter(|&i| {
+                let inst = &f.insts[i];
+                match inst.op {
+                    Op::Sil(SilOp::CopyValue) => true,
+                    Op::Sil(SilOp::CopyAddr) => !inst.attrs.iter().any(|a| a == "take"),
+                    _ => false,
+                }
+            })
+            .collect()
+    }
+
+    /// The decision about the copy `i` on the function as it is now.
+    fn decide_at(&self, i: InstId) -> Option<Candidate> {
+        let inst = &self.f.insts[i];
+        match inst.op {
+            Op::Sil(SilOp::CopyValue) => {
+                let (Some(&a), Some(&c)) = (inst.args.first(), inst.results.first()) else { return None };
+                Some(decide(self, i, a, c))
+            }
+            // The same copy after lowering: `copy_addr %src to [init] %tmp` into a stack
+            // temporary that is only consumed.
+            Op::Sil(SilOp::CopyAddr) => match inst.args[..] {
+                [src, tmp] => decide_addr(self, i, src, tmp),
+                _ => None,
+            },
+            _ => None,
         }
     }
-    out
-}
 
-/// What the facts ask of one function, computed once: where each instruction is, its line,
-/// and the instructions that use each value.
-struct Cx<'f> {
-    f: &'f Function,
-    cfg: Cfg,
-    pos: HashMap<InstId, (BlockId, usize)>,
-    lines: HashMap<InstId, String>,
-    users: HashMap<ValueId, Vec<InstId>>,
-}
-
-impl<'f> Cx<'f> {
-    fn new(f: &'f Function) -> Cx<'f> {
-        let mut pos = HashMap::new();
-        let mut users: HashMap<ValueId, Vec<InstId>> = HashMap::new();
-        for &b in &f.layout {
-            for (k, i) in f.blocks[b].all_insts().enumerate() {
-                pos.insert(i, (b, k));
-                for v in f.insts[i].uses() {
-                    let us = users.entry(v).or_default();
-                    if us.last() != Some(&i) {
-                        us.push(i);
-                    }
-                }
+    /// Removes the copy `c` decided redundant: its consumer takes `%arg`, and the copy, the
+    /// destroy (and the temporary's allocation) go. Returns what changed: the instructions
+    /// deleted or rewritten and the values whose uses changed.
+    fn eliminate(&mut self, c: &Candidate) -> (Vec<InstId>, Vec<ValueId>) {
+        let (Some(u), Some(d)) = (c.consumer, c.destroy) else { return (Vec::new(), Vec::new()) };
+        let mut gone: Vec<InstId> = vec![c.copy, d];
+        if matches!(self.f.insts[c.copy].op, Op::Sil(SilOp::CopyAddr)) {
+            gone.extend(def_of(&self.f, c.value));
+            let f = &self.f;
+            gone.extend(self.users[c.value].iter().copied().filter(|&i| matches!(f.insts[i].op, Op::Sil(SilOp::DeallocStack)) && f.insts[i].args.first() == Some(&c.value)));
+        }
+        replace_operand(&mut self.f, u, c.value, c.source);
+        let mut values: Vec<ValueId> = vec![c.source, c.value];
+        for &g in &gone {
+            self.gone.insert(g);
+            values.extend(self.f.insts[g].uses());
+        }
+        values.sort_unstable();
+        values.dedup();
+        // `%copy`'s operands at the consumer move to `%arg`; every operand of a deleted
+        // instruction goes.
+        let moved: Vec<u32> = self.ops[c.value].iter().copied().filter(|&o| self.operands[o as usize].inst == u).collect();
+        for &v in &values {
+            let (operands, gone_set) = (&self.operands, &self.gone);
+            // What no longer uses `v`: deleted instructions, and the consumer for `%copy`.
+            let dropped = |i: InstId| gone_set.contains(i) || (v == c.value && i == u);
+            self.ops[v].retain(|&o| !dropped(operands[o as usize].inst));
+            self.users[v].retain(|&i| !dropped(i));
+        }
+        let ops = &mut self.ops[c.source];
+        for o in moved {
+            if let Err(at) = ops.binary_search(&o) {
+                ops.insert(at, o);
             }
         }
-        let mut lines = HashMap::new();
-        for bl in crate::print::function_lines(f, crate::print::Naming::User).blocks {
-            for l in bl.lines {
-                if let Some(i) = l.inst() {
-                    lines.insert(i, l.text.trim().to_string());
-                }
-            }
+        let key = &self.key;
+        let us = &mut self.users[c.source];
+        if let Err(at) = us.binary_search_by_key(&key[u], |&i| key[i]) {
+            us.insert(at, u);
         }
-        Cx { f, cfg: Cfg::new(f), pos, lines, users }
+        gone.push(u);
+        (gone, values)
+    }
+
+    /// The output function: the deleted instructions leave their blocks.
+    fn finish(mut self) -> Function {
+        let gone = &self.gone;
+        for &b in &self.f.layout {
+            self.f.blocks[b].insts.retain(|&i| !gone.contains(i));
+        }
+        self.f
     }
 
     fn uses_of(&self, v: ValueId) -> &[InstId] {
-        self.users.get(&v).map_or(&[], |u| u.as_slice())
+        self.users.get(v).map_or(&[], |u| u.as_slice())
     }
 
     fn line_of(&self, i: InstId) -> String {
-        self.lines.get(&i).cloned().unwrap_or_default()
+        crate::print::sil::inst_line(&self.f, i)
     }
 
     fn where_is(&self, i: InstId) -> Option<(BlockId, usize)> {
-        self.pos.get(&i).copied()
+        if self.gone.contains(i) {
+            return None;
+        }
+        self.pos.get(i).copied().flatten().map(|(b, k)| (b, k as usize))
+    }
+
+    /// The instructions of `b` still there at input indices `from..to`.
+    fn range(&self, b: BlockId, from: usize, to: usize) -> impl Iterator<Item = InstId> + '_ {
+        self.f.blocks[b].all_insts().skip(from).take(to.saturating_sub(from)).filter(|&i| !self.gone.contains(i))
+    }
+
+    /// Instructions of `b` at input indices (deleted ones included).
+    fn len(&self, b: BlockId) -> usize {
+        self.f.blocks[b].all_insts().count()
+    }
+
+    fn kind(&self, v: ValueId) -> Kind {
+        self.kind.get(v).copied().unwrap_or(Kind::None)
+    }
+
+    /// The instructions that end `v`'s lifetime, in program order, as the ownership analysis
+    /// gathers them (compatible consuming operands); empty if it has no lifetime.
+    fn consuming(&self, v: ValueId) -> Vec<InstId> {
+        if !self.has_lifetime.contains(v) {
+            return Vec::new();
+        }
+        let mut out: Vec<InstId> = self.ops[v].iter().map(|&o| self.operands[o as usize]).filter(|o| o.compatible && o.ending).map(|o| o.inst).collect();
+        out.dedup();
+        out
     }
 }
 
@@ -268,7 +436,7 @@ fn def_of(f: &Function, v: ValueId) -> Option<InstId> {
 
 /// Whether instruction `i` only reads the memory at `a` (a copy from it, a load that does
 /// not take, an `@in_guaranteed` argument, a debug use).
-fn only_reads(cx: &Cx, i: InstId, a: ValueId) -> bool {
+fn only_reads(cx: &State, i: InstId, a: ValueId) -> bool {
     let inst = &cx.f.insts[i];
     match &inst.op {
         Op::Sil(SilOp::CopyAddr) => inst.args.first() == Some(&a) && inst.args.get(1) != Some(&a) && !inst.attrs.iter().any(|x| x == "take"),
@@ -287,8 +455,8 @@ fn only_reads(cx: &Cx, i: InstId, a: ValueId) -> bool {
 /// The address form of the proposal's example: `copy_addr %src to [init] %tmp` where
 /// `%tmp` is an `alloc_stack` used only by this copy, one use that takes its value (a call's
 /// `@in` argument, `copy_addr [take]`, `load [take]`), and its `dealloc_stack`.
-fn decide_addr(cx: &Cx, copy: InstId, src: ValueId, tmp: ValueId) -> Option<Candidate> {
-    let f = cx.f;
+fn decide_addr(cx: &State, copy: InstId, src: ValueId, tmp: ValueId) -> Option<Candidate> {
+    let f = &cx.f;
     let alloc = def_of(f, tmp)?;
     if !matches!(f.insts[alloc].op, Op::Sil(SilOp::AllocStack)) {
         return None;
@@ -334,11 +502,11 @@ fn decide_addr(cx: &Cx, copy: InstId, src: ValueId, tmp: ValueId) -> Option<Cand
     if let (Some(u), Some(p)) = (consumer, &path) {
         if let Some((bu, ku)) = cx.where_is(u) {
             if bu == bc && ku > kc {
-                between.extend(f.blocks[bc].all_insts().skip(kc + 1).take(ku - kc - 1));
+                between.extend(cx.range(bc, kc + 1, ku));
             }
         }
         for &(b, from, to) in p {
-            between.extend(f.blocks[b].all_insts().skip(from).take(to - from));
+            between.extend(cx.range(b, from, to));
         }
     }
     let touching: Vec<InstId> = between.iter().copied().filter(|&i| Some(i) != destroy && f.insts[i].uses().any(|x| x == src)).collect();
@@ -361,7 +529,7 @@ fn decide_addr(cx: &Cx, copy: InstId, src: ValueId, tmp: ValueId) -> Option<Cand
     let after_consume: Vec<InstId> = match (consumer, &path) {
         (Some(_), Some(p)) => p
             .iter()
-            .flat_map(|&(b, from, to)| f.blocks[b].all_insts().skip(from).take(to - from).collect::<Vec<_>>())
+            .flat_map(|&(b, from, to)| cx.range(b, from, to))
             .filter(|&i| Some(i) != destroy && f.insts[i].uses().any(|x| x == src))
             .collect(),
         _ => Vec::new(),
@@ -381,7 +549,7 @@ fn decide_addr(cx: &Cx, copy: InstId, src: ValueId, tmp: ValueId) -> Option<Cand
 
 /// `v` is passed to an `@in` parameter of a call: with opaque values that consumes it (the
 /// callee owns the value from then on).
-fn passed_in(cx: &Cx, i: InstId, v: ValueId) -> bool {
+fn passed_in(cx: &State, i: InstId, v: ValueId) -> bool {
     let inst = &cx.f.insts[i];
     if !matches!(inst.op, Op::Sil(SilOp::Apply | SilOp::TryApply)) {
         return false;
@@ -393,13 +561,14 @@ fn passed_in(cx: &Cx, i: InstId, v: ValueId) -> bool {
 }
 
 /// `ops`: the operands that use the copy `c`.
-fn decide(cx: &Cx, fo: &FunctionOwnership, ops: &[&OperandInfo], copy: InstId, a: ValueId, c: ValueId) -> Candidate {
-    let f = cx.f;
+fn decide(cx: &State, copy: InstId, a: ValueId, c: ValueId) -> Candidate {
+    let ops: Vec<OpRec> = cx.ops.get(c).map_or(&[][..], |v| v.as_slice()).iter().map(|&o| cx.operands[o as usize]).collect();
+    let f = &cx.f;
     let an = f.value_in_code(a);
     let cn = f.value_in_code(c);
     let copy_block = cx.where_is(copy).map(|p| p.0);
     let users: Vec<InstId> = ops.iter().map(|o| o.inst).collect();
-    let consuming: Vec<InstId> = ops.iter().filter(|o| o.constraint.ending || passed_in(cx, o.inst, c)).map(|o| o.inst).collect();
+    let consuming: Vec<InstId> = ops.iter().filter(|o| o.ending || passed_in(cx, o.inst, c)).map(|o| o.inst).collect();
     let consumer = match (&users[..], &consuming[..]) {
         ([u], [x]) if u == x => Some(*u),
         _ => None,
@@ -437,9 +606,8 @@ fn decide(cx: &Cx, fo: &FunctionOwnership, ops: &[&OperandInfo], copy: InstId, a
         insts: Vec::new(),
     };
     // (2) Consumed in scope by a destroy_value, after the copy's consumer.
-    let kind = fo.kind(a);
-    let lt = fo.lifetime(a);
-    let ends: Vec<InstId> = lt.map(|l| l.consuming.clone()).unwrap_or_default();
+    let kind = cx.kind(a);
+    let ends: Vec<InstId> = cx.consuming(a);
     let destroy = match &ends[..] {
         [d] if matches!(f.insts[*d].op, Op::Sil(SilOp::DestroyValue)) => Some(*d),
         _ => None,
@@ -480,8 +648,7 @@ fn decide(cx: &Cx, fo: &FunctionOwnership, ops: &[&OperandInfo], copy: InstId, a
         (Some(u), Some(d), Some(Some(path))) => {
             let mut late: Vec<InstId> = Vec::new();
             for &(b, from, to) in &path {
-                let insts: Vec<InstId> = f.blocks[b].all_insts().collect();
-                for &i in &insts[from..to] {
+                for i in cx.range(b, from, to) {
                     if i != d && i != u && f.insts[i].uses().any(|x| x == a) {
                         late.push(i);
                     }
@@ -511,14 +678,14 @@ fn decide(cx: &Cx, fo: &FunctionOwnership, ops: &[&OperandInfo], copy: InstId, a
 
 /// The instruction ranges from just after `u` up to `d` on every path (`(block, from, to)`,
 /// half-open), or `None` if some path from `u` leaves the function without reaching `d`.
-fn path_after(cx: &Cx, u: InstId, d: InstId) -> Option<Vec<(BlockId, usize, usize)>> {
-    let (f, cfg) = (cx.f, &cx.cfg);
+fn path_after(cx: &State, u: InstId, d: InstId) -> Option<Vec<(BlockId, usize, usize)>> {
+    let cfg = &cx.cfg;
     let (bu, ku) = cx.where_is(u)?;
     let (bd, kd) = cx.where_is(d)?;
     if bu == bd && kd > ku {
         return Some(vec![(bu, ku + 1, kd)]);
     }
-    let len = |b: BlockId| f.blocks[b].all_insts().count();
+    let len = |b: BlockId| cx.len(b);
     let mut out = vec![(bu, ku + 1, len(bu))];
     let mut seen: HashSet<BlockId> = HashSet::new();
     let mut work: Vec<BlockId> = cfg.succs(bu).to_vec();

@@ -7,6 +7,7 @@ use crate::ir::{BlockId, Function, InstId, Op, SilOp, Type, ValueDef, ValueId};
 use crate::sil::types::ty::{self, Ty};
 use crate::sil::types::{Class, FunctionTypes};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// Where a value's kind comes from (what the verifier needs to know about a definition).
@@ -56,7 +57,7 @@ pub struct ValueInfo {
     pub kind: Kind,
     pub source: Source,
     /// The reason, as a sentence (`copy_value makes an owned copy`).
-    pub why: String,
+    pub why: Cow<'static, str>,
     /// The value it forwards or projects from.
     pub from: Option<ValueId>,
     /// The kind is a guess (an unmodelled instruction): the verifier does not check the value.
@@ -83,7 +84,7 @@ pub struct OperandInfo {
     pub constraint: Constraint,
     /// The value's kind satisfies the constraint.
     pub compatible: bool,
-    pub why: String,
+    pub why: Cow<'static, str>,
 }
 
 /// The lifetime of an owned value.
@@ -277,6 +278,19 @@ fn apply_conventions(fty: &ty::FnTy) -> Vec<Option<String>> {
 /// The ownership of `f`'s values and operands. `types` classifies its types (trivial values
 /// have no ownership). A function that is not OSSA gets `none` everywhere and no lifetimes.
 pub fn analyze(f: &Function, types: &FunctionTypes) -> FunctionOwnership {
+    let mut fo = analyze_operands(f, types);
+    if fo.ossa {
+        gather_all(f, &mut fo);
+    }
+    fo
+}
+
+/// [`analyze`] without lifetimes and borrow scopes (`lifetimes`, `scopes` and the verifier's
+/// gathered uses stay empty): the kinds and the operand constraints, for a pass that reads an
+/// owned value's consuming uses off its operands and would otherwise pay for every value's
+/// live blocks. An owned value placed in the function (`block` set) is one [`analyze`] gives
+/// a lifetime.
+pub fn analyze_operands(f: &Function, types: &FunctionTypes) -> FunctionOwnership {
     let ossa = is_ossa(f);
     let nvals = f.values.len();
     let ninsts = f.insts.len();
@@ -290,7 +304,7 @@ pub fn analyze(f: &Function, types: &FunctionTypes) -> FunctionOwnership {
         dead_end: vec![false; f.blocks.len()],
         gathered: HashMap::new(),
     };
-    let mut order: Vec<ValueId> = Vec::new();
+    let mut order: Vec<ValueId> = Vec::with_capacity(nvals);
     let mut value_block: Vec<Option<BlockId>> = vec![None; nvals];
     // A successor outside the layout (a dangling label) has no edge; asked once per block,
     // not by a scan of the layout per edge.
@@ -376,7 +390,9 @@ pub fn analyze(f: &Function, types: &FunctionTypes) -> FunctionOwnership {
     let kind = |v: ValueId| value_info(v).map_or(Kind::None, |i| i.kind);
 
     // Operands.
-    let mut operands: Vec<OperandInfo> = Vec::new();
+    // Sized up front: growing a table of a million operands copies it twenty times.
+    let n_operands: usize = f.layout.iter().filter_map(|&b| f.blocks.get(b)).flat_map(|blk| blk.all_insts()).filter_map(|i| f.insts.get(i)).map(|i| i.uses().count()).sum();
+    let mut operands: Vec<OperandInfo> = Vec::with_capacity(n_operands);
     let mut uses: Vec<Vec<usize>> = vec![Vec::new(); nvals];
     for &b in &f.layout {
         let Some(blk) = f.blocks.get(b) else { continue };
@@ -391,7 +407,7 @@ pub fn analyze(f: &Function, types: &FunctionTypes) -> FunctionOwnership {
             for (k, &a) in inst.args.iter().enumerate() {
                 let vk = kind(a);
                 let (role, why) = if !ossa || vk == Kind::None {
-                    (Role::TrivialUse, "no ownership to check: the value's kind is none".to_string())
+                    (Role::TrivialUse, Cow::Borrowed("no ownership to check: the value's kind is none"))
                 } else {
                     operand_role(f, inst, k, vk, fwd, convs.as_deref(), &value_info)
                 };
@@ -408,7 +424,7 @@ pub fn analyze(f: &Function, types: &FunctionTypes) -> FunctionOwnership {
                         let vk = kind(a);
                         let phi = f.blocks.get(succ.block).and_then(|t| t.params.get(j)).copied();
                         let (role, why) = if !ossa || vk == Kind::None {
-                            (Role::TrivialUse, "no ownership to check: the value's kind is none".to_string())
+                            (Role::TrivialUse, Cow::Borrowed("no ownership to check: the value's kind is none"))
                         } else {
                             phi_role(phi.and_then(&value_info), value_info(a))
                         };
@@ -437,7 +453,7 @@ pub fn analyze(f: &Function, types: &FunctionTypes) -> FunctionOwnership {
     }
     idx.uses = uses;
 
-    let mut fo = FunctionOwnership {
+    FunctionOwnership {
         function: f.name.clone(),
         ossa,
         values,
@@ -446,11 +462,7 @@ pub fn analyze(f: &Function, types: &FunctionTypes) -> FunctionOwnership {
         scopes: Vec::new(),
         dead_end_blocks: f.layout.iter().copied().filter(|b| idx.dead_end.get(b.0 as usize) == Some(&true)).collect(),
         index: idx,
-    };
-    if ossa {
-        gather_all(f, &mut fo);
     }
-    fo
 }
 
 /// Blocks from which no function exit other than `unreachable` can be reached (Swift's
@@ -499,7 +511,7 @@ fn deps(f: &Function, v: ValueId) -> Vec<ValueId> {
     }
 }
 
-fn mk(v: ValueId, f: &Function, block: Option<BlockId>, kind: Kind, source: Source, why: impl Into<String>) -> ValueInfo {
+fn mk(v: ValueId, f: &Function, block: Option<BlockId>, kind: Kind, source: Source, why: impl Into<Cow<'static, str>>) -> ValueInfo {
     ValueInfo { value: v, name: f.value_in_code(v), block, kind, source, why: why.into(), from: None, assumed: false, reborrow: false }
 }
 
@@ -555,9 +567,9 @@ fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], tr
         }
         ValueDef::Result { inst, index } => {
             let Some(i) = f.insts.get(inst) else { return mk(v, f, block, Kind::None, Source::Undef, "no instruction") };
-            let name = i.op.name().to_string();
+            let name = i.op.name();
             let kind_of = |a: ValueId| info.get(a.0 as usize).and_then(|x| x.as_ref()).map_or(Kind::None, |x| x.kind);
-            match name.as_str() {
+            match name {
                 "copy_value" => mk(v, f, block, Kind::Owned, Source::Copy, "`copy_value` makes an owned copy"),
                 "move_value" => {
                     let mut vi = mk(v, f, block, Kind::Owned, Source::Copy, "`move_value` moves the value into a new owned lifetime");
@@ -604,7 +616,7 @@ fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], tr
                     };
                     if rtriv.is_none() {
                         vi.assumed = true;
-                        vi.why.push_str(" (its type is unknown here: not verified)");
+                        vi.why.to_mut().push_str(" (its type is unknown here: not verified)");
                     }
                     vi
                 }
@@ -740,9 +752,9 @@ fn operand_role<'a>(
     fwd: Kind,
     convs: Option<&[Option<String>]>,
     value_info: &dyn Fn(ValueId) -> Option<&'a ValueInfo>,
-) -> (Role, String) {
+) -> (Role, Cow<'static, str>) {
     let name = inst.op.name();
-    let s = |r: Role, w: &str| (r, w.to_string());
+    let s = |r: Role, w: &'static str| (r, Cow::Borrowed(w));
     match name {
         n if rules::is_destroying(n) && k == 0 => s(Role::DestroyingConsume, "destroys the value: ends its lifetime"),
         "end_borrow" => s(Role::EndBorrow, "ends the borrow scope"),
@@ -770,7 +782,7 @@ fn operand_role<'a>(
                 "owned" => (Role::ForwardingConsume, "passed as `@owned`: the callee takes ownership".into()),
                 "guaranteed" => (Role::InstantaneousUse, "passed as `@guaranteed`: borrowed for the call".into()),
                 "unowned" => (Role::InstantaneousUse, "passed as `@unowned`".into()),
-                c => (Role::TrivialUse, format!("passed as `@{c}` (an address)")),
+                c => (Role::TrivialUse, format!("passed as `@{c}` (an address)").into()),
             },
             _ => s(Role::Unmodelled, "the callee's type does not say this argument's convention"),
         },
@@ -785,13 +797,13 @@ fn operand_role<'a>(
         "return" | "throw" => s(Role::ForwardingConsume, "returned to the caller: ownership leaves the function"),
         "ref_element_addr" | "ref_tail_addr" => s(Role::InteriorPointer, "projects an address into the object: needs a borrowed base"),
         "project_box" | "open_existential_box" => s(Role::AnyInteriorPointer, "projects an address into the box"),
-        "switch_enum" | "checked_cast_br" if k == 0 => (forwarding_role(vk), format!("forwards the {vk} value to the payload of each case")),
+        "switch_enum" | "checked_cast_br" if k == 0 => (forwarding_role(vk), format!("forwards the {vk} value to the payload of each case").into()),
         n if rules::is_guaranteed_projection(n) && k == 0 => s(Role::GuaranteedForwarding, "projects a part of a borrowed value"),
         n if rules::FORWARDING.contains(&n) => {
             let forwarded = rules::forwards_all_operands(n) || k == 0;
             if forwarded {
                 let _ = value_info;
-                (forwarding_role(fwd), format!("`{n}` forwards {fwd} ownership to its result"))
+                (forwarding_role(fwd), format!("`{n}` forwards {fwd} ownership to its result").into())
             } else {
                 s(Role::InstantaneousUse, "read, not forwarded")
             }
@@ -802,25 +814,25 @@ fn operand_role<'a>(
         "dealloc_stack" | "destroy_addr" | "copy_addr" | "load" | "load_borrow" | "end_access" | "begin_access" | "store" | "store_borrow" => {
             s(Role::TrivialUse, "an address operand")
         }
-        n => (Role::Unmodelled, format!("`{n}` is not modelled: accepted as any, the value is not verified")),
+        n => (Role::Unmodelled, format!("`{n}` is not modelled: accepted as any, the value is not verified").into()),
     }
 }
 
 /// The role of a branch argument, from the phi it feeds.
-fn phi_role(phi: Option<&ValueInfo>, incoming: Option<&ValueInfo>) -> (Role, String) {
+fn phi_role(phi: Option<&ValueInfo>, incoming: Option<&ValueInfo>) -> (Role, Cow<'static, str>) {
     let Some(p) = phi else { return (Role::Unmodelled, "no matching block parameter".into()) };
     match p.kind {
-        Kind::Owned => (Role::ForwardingConsume, format!("passed to the `@owned` phi {}: consumed", p.name)),
+        Kind::Owned => (Role::ForwardingConsume, format!("passed to the `@owned` phi {}: consumed", p.name).into()),
         Kind::Guaranteed => {
             let intro = incoming.is_some_and(|i| i.source == Source::Borrow || i.reborrow);
             if intro {
-                (Role::Reborrow, format!("the borrow scope continues in the `@guaranteed` phi {}", p.name))
+                (Role::Reborrow, format!("the borrow scope continues in the `@guaranteed` phi {}", p.name).into())
             } else {
-                (Role::GuaranteedForwarding, format!("forwarded to the `@guaranteed` phi {}", p.name))
+                (Role::GuaranteedForwarding, format!("forwarded to the `@guaranteed` phi {}", p.name).into())
             }
         }
-        Kind::Unowned => (Role::ForwardingUnowned, format!("passed to the `@unowned` phi {}", p.name)),
-        Kind::None => (Role::TrivialUse, format!("passed to the phi {} without ownership", p.name)),
+        Kind::Unowned => (Role::ForwardingUnowned, format!("passed to the `@unowned` phi {}", p.name).into()),
+        Kind::None => (Role::TrivialUse, format!("passed to the phi {} without ownership", p.name).into()),
     }
 }
 
@@ -841,16 +853,17 @@ fn gather_all(f: &Function, fo: &mut FunctionOwnership) {
     let n = f.values.len();
     let mut stamp: Vec<u32> = vec![0; n];
     let mut gen = 0u32;
-    let mut gathered: HashMap<ValueId, Gathered> = HashMap::new();
+    let checked = |vi: &ValueInfo| !(vi.kind == Kind::None || vi.kind == Kind::Unowned || is_forwarded_guaranteed(vi));
+    let mut gathered: HashMap<ValueId, Gathered> = HashMap::with_capacity(fo.values.iter().filter(|vi| checked(vi)).count());
     for vi in &fo.values {
-        if vi.kind == Kind::None || vi.kind == Kind::Unowned || is_forwarded_guaranteed(vi) {
+        if !checked(vi) {
             continue;
         }
         gen += 1;
         let g = if vi.kind == Kind::Owned { gather_owned(f, fo, vi.value) } else { gather_guaranteed(f, fo, vi.value, &mut stamp, gen) };
         gathered.insert(vi.value, g);
     }
-    let mut lifetimes = Vec::new();
+    let mut lifetimes = Vec::with_capacity(gathered.len());
     let mut scopes = Vec::new();
     let mut order = vec![usize::MAX; f.blocks.len()];
     for (k, &b) in f.layout.iter().enumerate() {

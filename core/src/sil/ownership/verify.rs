@@ -23,7 +23,6 @@ use super::rules::{Constraint, Kind};
 use crate::diag::Span;
 use crate::ir::{BlockId, Function, InstId, ValueDef, ValueId};
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
 
 /// Swift's error categories.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -175,6 +174,7 @@ pub fn verify(f: &Function, fo: &FunctionOwnership) -> Verdict {
     }
     v.checked = true;
     let names = Names::user(f);
+    let mut scratch = Scratch::new(f.blocks.len());
     for vi in &fo.values {
         if vi.kind == Kind::None {
             continue;
@@ -216,7 +216,7 @@ pub fn verify(f: &Function, fo: &FunctionOwnership) -> Verdict {
         } else if vi.assumed {
             v.steps.push(format!("{}: defined by an unmodelled instruction; not checked", names.value(f, vi.value)));
         } else if let Some(g) = fo.index.gathered.get(&vi.value) {
-            check_value(f, fo, vi, g, &names, &mut v);
+            check_value(f, fo, vi, g, &names, &mut scratch, &mut v);
         }
         for fd in &v.findings[before..] {
             let text = fd.lines(f, &names).join(" / ");
@@ -251,7 +251,7 @@ fn finding(f: &Function, cat: Category, value: ValueId, user: Option<InstId>) ->
 }
 
 /// One value's checks: uses without ownership problems first, then the linear lifetime.
-fn check_value(f: &Function, fo: &FunctionOwnership, vi: &super::ValueInfo, g: &Gathered, names: &Names, out: &mut Verdict) {
+fn check_value(f: &Function, fo: &FunctionOwnership, vi: &super::ValueInfo, g: &Gathered, names: &Names, scratch: &mut Scratch, out: &mut Verdict) {
     let v = vi.value;
     let name = names.value(f, v);
     if g.unmodelled {
@@ -301,11 +301,12 @@ fn check_value(f: &Function, fo: &FunctionOwnership, vi: &super::ValueInfo, g: &
         return;
     }
     let Some(def_block) = def_block else { return };
-    linear_lifetime(f, fo, v, def_block, &g.ending, &g.regular, out);
+    linear_lifetime(f, fo, v, def_block, g, scratch, out);
 }
 
 /// Swift's LinearLifetimeChecker on block granularity with instruction order inside blocks.
-fn linear_lifetime(f: &Function, fo: &FunctionOwnership, v: ValueId, def: BlockId, ending: &[usize], regular: &[usize], out: &mut Verdict) {
+fn linear_lifetime(f: &Function, fo: &FunctionOwnership, v: ValueId, def: BlockId, g: &Gathered, scratch: &mut Scratch, out: &mut Verdict) {
+    let (ending, regular) = (&g.ending[..], &g.regular[..]);
     let pos = |i: InstId| fo.index.inst_pos.get(i.0 as usize).copied().unwrap_or(0);
     let def_pos: Option<u32> = match f.values.get(v).map(|d| d.def) {
         Some(ValueDef::Result { inst, .. }) => Some(pos(inst)),
@@ -314,8 +315,12 @@ fn linear_lifetime(f: &Function, fo: &FunctionOwnership, v: ValueId, def: BlockI
     let op = |o: usize| &fo.operands[o];
     let dead = |b: BlockId| fo.is_dead_end(b);
 
+    let Scratch { nonconsuming, consuming_blocks, visited, must_set } = scratch;
+    for set in [&mut *consuming_blocks, &mut *visited, &mut *must_set] {
+        set.clear();
+    }
+    nonconsuming.clear();
     // Non-consuming uses by block (a use before the definition is an error of its own).
-    let mut nonconsuming: HashMap<BlockId, Vec<usize>> = HashMap::new();
     let mut nc_order: Vec<BlockId> = Vec::new();
     for &o in regular {
         let u = op(o);
@@ -325,15 +330,12 @@ fn linear_lifetime(f: &Function, fo: &FunctionOwnership, v: ValueId, def: BlockI
             out.findings.push(fd);
             continue;
         }
-        let e = nonconsuming.entry(u.block).or_default();
-        if e.is_empty() {
+        if nonconsuming.push(u.block, o) {
             nc_order.push(u.block);
         }
-        e.push(o);
     }
 
     // Consuming uses: one per block, and nothing after it in its block.
-    let mut consuming_blocks: HashSet<BlockId> = HashSet::new();
     let mut preds_to_add: Vec<(usize, BlockId)> = Vec::new();
     for &c in ending {
         let cu = op(c);
@@ -343,7 +345,7 @@ fn linear_lifetime(f: &Function, fo: &FunctionOwnership, v: ValueId, def: BlockI
             fd.block = Some(b);
             out.findings.push(fd);
         }
-        if let Some(ncs) = nonconsuming.remove(&b) {
+        if let Some(ncs) = nonconsuming.remove(b) {
             for &n in &ncs {
                 let nu = op(n);
                 let after = if nu.inst != cu.inst {
@@ -379,20 +381,21 @@ fn linear_lifetime(f: &Function, fo: &FunctionOwnership, v: ValueId, def: BlockI
         return;
     }
 
-    let mut visited: HashSet<BlockId> = consuming_blocks.clone();
+    for &c in ending {
+        visited.insert(op(c).block);
+    }
     let mut must_visit: Vec<BlockId> = Vec::new();
-    let mut must_set: HashSet<BlockId> = HashSet::new();
-    let add_must = |b: BlockId, must_visit: &mut Vec<BlockId>, must_set: &mut HashSet<BlockId>| {
+    let add_must = |b: BlockId, must_visit: &mut Vec<BlockId>, must_set: &mut Marks| {
         if must_set.insert(b) {
             must_visit.push(b);
         }
     };
     let mut work: Vec<BlockId> = Vec::new();
     for (c, p) in preds_to_add {
-        if consuming_blocks.contains(&p) {
+        if consuming_blocks.contains(p) {
             for &s in &fo.index.succs[p.0 as usize] {
-                if !visited.contains(&s) {
-                    add_must(s, &mut must_visit, &mut must_set);
+                if !visited.contains(s) {
+                    add_must(s, &mut must_visit, must_set);
                 }
             }
             let mut fd = finding(f, Category::OverConsume, v, Some(op(c).inst));
@@ -404,22 +407,22 @@ fn linear_lifetime(f: &Function, fo: &FunctionOwnership, v: ValueId, def: BlockI
         }
     }
     while let Some(b) = work.pop() {
-        must_set.remove(&b);
-        nonconsuming.remove(&b);
+        must_set.remove(b);
+        nonconsuming.remove(b);
         for &s in &fo.index.succs[b.0 as usize] {
-            if visited.contains(&s) || dead(s) {
+            if visited.contains(s) || dead(s) {
                 continue;
             }
-            add_must(s, &mut must_visit, &mut must_set);
+            add_must(s, &mut must_visit, must_set);
         }
         if b == def {
             continue;
         }
         for &p in &fo.index.preds[b.0 as usize] {
-            if consuming_blocks.contains(&p) {
+            if consuming_blocks.contains(p) {
                 for &s in &fo.index.succs[p.0 as usize] {
-                    if !visited.contains(&s) {
-                        add_must(s, &mut must_visit, &mut must_set);
+                    if !visited.contains(s) {
+                        add_must(s, &mut must_visit, must_set);
                     }
                 }
                 let mut fd = finding(f, Category::OverConsume, v, None);
@@ -431,14 +434,14 @@ fn linear_lifetime(f: &Function, fo: &FunctionOwnership, v: ValueId, def: BlockI
             }
         }
     }
-    let failing: Vec<BlockId> = must_visit.into_iter().filter(|b| must_set.contains(b)).collect();
+    let failing: Vec<BlockId> = must_visit.into_iter().filter(|b| must_set.contains(*b)).collect();
     if !failing.is_empty() {
         let mut fd = finding(f, Category::LeakPostDominance, v, None);
         fd.blocks = failing;
         out.findings.push(fd);
     }
     for b in nc_order {
-        let Some(ncs) = nonconsuming.get(&b) else { continue };
+        let Some(ncs) = nonconsuming.get(b) else { continue };
         if dead(b) {
             continue;
         }
@@ -446,6 +449,102 @@ fn linear_lifetime(f: &Function, fo: &FunctionOwnership, v: ValueId, def: BlockI
             let mut fd = finding(f, Category::OutsideOfLifetimeBlock, v, Some(op(n).inst));
             fd.block = Some(b);
             out.findings.push(fd);
+        }
+    }
+}
+
+/// Blocks marked for the value being checked: a generation stamp per block, so starting the
+/// next value clears nothing (a set per value was an allocation per value).
+struct Marks {
+    stamp: Vec<u32>,
+    gen: u32,
+}
+
+impl Marks {
+    fn new(n: usize) -> Marks {
+        Marks { stamp: vec![0; n], gen: 1 }
+    }
+
+    fn clear(&mut self) {
+        self.gen += 1;
+    }
+
+    /// True if `b` was not marked.
+    fn insert(&mut self, b: BlockId) -> bool {
+        match self.stamp.get_mut(b.0 as usize) {
+            Some(s) if *s != self.gen => {
+                *s = self.gen;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn contains(&self, b: BlockId) -> bool {
+        self.stamp.get(b.0 as usize) == Some(&self.gen)
+    }
+
+    fn remove(&mut self, b: BlockId) {
+        if let Some(s) = self.stamp.get_mut(b.0 as usize) {
+            *s = 0;
+        }
+    }
+}
+
+/// The non-consuming uses of the value being checked, by block.
+struct UsesByBlock {
+    marks: Marks,
+    /// Per block, its row in `rows` (valid while the block is marked).
+    slot: Vec<u32>,
+    rows: Vec<Vec<usize>>,
+}
+
+impl UsesByBlock {
+    fn clear(&mut self) {
+        self.marks.clear();
+        self.rows.clear();
+    }
+
+    /// Adds a use in `b`; true if it is the block's first.
+    fn push(&mut self, b: BlockId, o: usize) -> bool {
+        let Some(slot) = self.slot.get_mut(b.0 as usize) else { return false };
+        let first = self.marks.insert(b);
+        if first {
+            *slot = self.rows.len() as u32;
+            self.rows.push(Vec::new());
+        }
+        self.rows[*slot as usize].push(o);
+        first
+    }
+
+    fn get(&self, b: BlockId) -> Option<&Vec<usize>> {
+        self.marks.contains(b).then(|| &self.rows[self.slot[b.0 as usize] as usize])
+    }
+
+    fn remove(&mut self, b: BlockId) -> Option<Vec<usize>> {
+        if !self.marks.contains(b) {
+            return None;
+        }
+        self.marks.remove(b);
+        Some(std::mem::take(&mut self.rows[self.slot[b.0 as usize] as usize]))
+    }
+}
+
+/// The verifier's per-value tables, sized once per function.
+struct Scratch {
+    nonconsuming: UsesByBlock,
+    consuming_blocks: Marks,
+    visited: Marks,
+    must_set: Marks,
+}
+
+impl Scratch {
+    fn new(blocks: usize) -> Scratch {
+        Scratch {
+            nonconsuming: UsesByBlock { marks: Marks::new(blocks), slot: vec![0; blocks], rows: Vec::new() },
+            consuming_blocks: Marks::new(blocks),
+            visited: Marks::new(blocks),
+            must_set: Marks::new(blocks),
         }
     }
 }
