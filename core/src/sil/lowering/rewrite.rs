@@ -42,6 +42,10 @@ struct W<'c, 'a> {
     /// that opens it (the type exists only from there), freed where that block's
     /// dominance ends. Slot index → the opening instruction and its block.
     late: HashMap<usize, (InstId, BlockId)>,
+    /// The late slots' indexes, ascending: the walks over them at every branch and exit
+    /// must not visit every slot (that was quadratic: a lowered function has a slot per
+    /// few blocks).
+    late_order: Vec<usize>,
     /// The input's `dealloc_stack`s moved after a late slot's, to keep the stack nested
     /// (what Swift's StackNesting does after the pass): per slot, the lines.
     deferred: HashMap<usize, Vec<String>>,
@@ -214,11 +218,10 @@ impl<'c, 'a> W<'c, 'a> {
     /// Frees the stack slots at a function exit: the late ones allocated on the way here
     /// (with the input's deallocations deferred after them), then the entry's.
     fn deallocs(&mut self) {
-        for k in (0..self.stacks.len()).rev() {
-            if let Some(&(_, a)) = self.late.get(&k) {
-                if self.cx.dom.dominates(a, self.cur) {
-                    self.dealloc_late(k);
-                }
+        for j in (0..self.late_order.len()).rev() {
+            let k = self.late_order[j];
+            if self.cx.dom.dominates(self.late[&k].1, self.cur) {
+                self.dealloc_late(k);
             }
         }
         for k in (0..self.stacks.len()).rev() {
@@ -242,12 +245,13 @@ impl<'c, 'a> W<'c, 'a> {
     fn leave_regions(&mut self, term: InstId) -> Result<Vec<String>, Refusal> {
         let f = self.cx.f;
         let saved = std::mem::take(&mut self.after);
-        for k in (0..self.stacks.len()).rev() {
-            let Some(&(_, a)) = self.late.get(&k) else { continue };
+        let succs: Vec<BlockId> = f.insts[term].succs.iter().map(|s| s.block).collect();
+        for j in (0..self.late_order.len()).rev() {
+            let k = self.late_order[j];
+            let a = self.late[&k].1;
             if !self.cx.dom.dominates(a, self.cur) {
                 continue;
             }
-            let succs: Vec<BlockId> = f.insts[term].succs.iter().map(|s| s.block).collect();
             let inside = succs.iter().filter(|&&s| self.cx.dom.strictly_dominates(a, s)).count();
             if inside == succs.len() {
                 continue;
@@ -1113,6 +1117,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         block_params: HashMap::new(),
         cast_slots: HashMap::new(),
         late: HashMap::new(),
+        late_order: Vec::new(),
         deferred: HashMap::new(),
         deferred_insts: HashSet::new(),
     };
@@ -1168,18 +1173,28 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         }
     }
     // Slots of an opened existential's type come after the instruction that opens it.
-    let openers: Vec<(InstId, String)> = f
-        .layout
-        .iter()
-        .flat_map(|&b| f.blocks[b].all_insts())
-        .filter(|&i| matches!(&f.insts[i].op, Op::Sil(SilOp::Other(o)) if o.starts_with("open_existential")))
-        .filter_map(|i| Some((i, opened_id(cx.ty(*f.insts[i].results.first()?)?)?.to_string())))
-        .collect();
+    // Each opened id's first opener in program order (one lookup per slot, not a search).
+    let mut openers: HashMap<&str, InstId> = HashMap::new();
+    for i in f.layout.iter().flat_map(|&b| f.blocks[b].all_insts()) {
+        if !matches!(&f.insts[i].op, Op::Sil(SilOp::Other(o)) if o.starts_with("open_existential")) {
+            continue;
+        }
+        if let Some(id) = f.insts[i].results.first().and_then(|&r| cx.ty(r)).and_then(opened_id) {
+            openers.entry(id).or_insert(i);
+        }
+    }
     for k in 0..w.stacks.len() {
         let Some(id) = opened_id(&w.stacks[k].ty) else { continue };
-        let Some(&(o, _)) = openers.iter().find(|(_, x)| x == id) else { continue };
+        let Some(&o) = openers.get(id) else { continue };
         w.late.insert(k, (o, cx.pos[&o].0));
+        w.late_order.push(k);
     }
+    // The late slots allocated after each instruction, in slot order.
+    let mut late_after: HashMap<InstId, Vec<usize>> = HashMap::new();
+    for &k in &w.late_order {
+        late_after.entry(w.late[&k].0).or_default().push(k);
+    }
+    let late: Vec<(usize, InstId)> = w.late_order.iter().map(|&k| (k, w.late[&k].0)).collect();
     // The input's own `dealloc_stack`s of slots allocated before a late slot, inside its
     // region: moved after the late slot's.
     let before = |a: InstId, b: InstId| -> bool {
@@ -1192,8 +1207,6 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
                 continue;
             }
             let Some(alloc) = f.insts[d].args.first().and_then(|&x| cx.def_inst(x)) else { continue };
-            let mut late: Vec<(usize, InstId)> = w.late.iter().map(|(&k, &(o, _))| (k, o)).collect();
-            late.sort();
             if let Some(&(k, _)) = late.iter().rev().find(|&&(_, o)| before(alloc, o) && before(o, d)) {
                 let line = cx.canon.fragment(&w.line(d));
                 w.deferred.entry(k).or_default().push(line);
@@ -1314,9 +1327,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
                     w.emit(l);
                 }
             }
-            let mut late: Vec<usize> = w.late.iter().filter(|(_, &(o, _))| o == id).map(|(&k, _)| k).collect();
-            late.sort();
-            for k in late {
+            for k in late_after.remove(&id).unwrap_or_default() {
                 let line = format!("{} = alloc_stack ${}", w.stacks[k].name, w.stacks[k].ty);
                 w.emit(line);
             }
