@@ -56,7 +56,7 @@ impl Pass for AddressLowering {
             Count::of(l.rewrites.iter().filter(|r| changes_line(r)).count(), "line rewritten", "lines rewritten"),
         ];
         let steps = Steps::new(step_texts(f, &l));
-        PassRun { pass: &LOWERING_INFO, function: std::sync::Arc::new(l.function.clone()), outcome: Outcome::Ran, detail: Detail::AddressLowering(Box::new(l)), counts, steps }
+        PassRun { pass: &LOWERING_INFO, function: l.function.clone(), outcome: Outcome::Ran, detail: Detail::AddressLowering(Box::new(l)), counts, steps }
     }
 }
 

@@ -1344,8 +1344,23 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         }
         blocks_text.push((b, text));
     }
-    let bodies: Vec<String> = blocks_text.into_iter().map(|(_, t)| t).collect();
-    let mut text = format!("{head} {{\n{}", bodies.join("\n"));
+    // The blocks are rewritten in the input's order (a block's rewrite reads what its
+    // predecessors left for it) but written out in reverse postorder, then the unreachable
+    // ones: the layout `sil-opt -emit-sorted-sil` prints and [`super::lower`] wants, so the
+    // text read back needs no second printing. (Rewriting keeps every terminator's
+    // successors in order, so the output's reverse postorder is the input's.)
+    let mut by_block: HashMap<BlockId, String> = blocks_text.into_iter().collect();
+    let order: Vec<BlockId> = cx.rpo.iter().copied().chain(cx.cfg.unreachable_blocks()).chain(f.layout.iter().copied()).collect();
+    let mut text = format!("{head} {{\n");
+    let mut first = true;
+    for b in order {
+        let Some(body) = by_block.remove(&b) else { continue };
+        if !first {
+            text.push('\n');
+        }
+        first = false;
+        text.push_str(&body);
+    }
     text.push_str(&format!("}} // end sil function '{}'\n", f.name));
     Ok(Out { text, stacks: w.stacks, rewrites })
 }
