@@ -35,7 +35,7 @@ mod verify;
 pub use canon::Canon;
 pub use sig::{ParamConv, Sig};
 pub use storage::{OpaqueValue, Storage};
-pub use verify::verify_lowered;
+pub use verify::{signature_types, verify_lowered};
 
 use crate::ir::{Function, InstId, Lang, Module};
 use crate::sil::types::{Decls, FunctionTypes};

@@ -1310,7 +1310,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         }
         let start = std::mem::take(&mut w.after);
         for l in &start {
-            text.push_str(&format!("  {l}\n"));
+            push_line(&mut text, l);
         }
         rewrites.push(Rewrite {
             inst: None,
@@ -1338,7 +1338,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
             }
             let lines = std::mem::take(&mut w.after);
             for l in &lines {
-                text.push_str(&format!("  {l}\n"));
+                push_line(&mut text, l);
             }
             rewrites.push(Rewrite { inst: Some(id), block: label.clone(), before: w.line(id), after: lines, why });
         }
@@ -1363,6 +1363,13 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
     }
     text.push_str(&format!("}} // end sil function '{}'\n", f.name));
     Ok(Out { text, stacks: w.stacks, rewrites })
+}
+
+/// Appends one indented line (without a string of its own per line).
+fn push_line(text: &mut String, line: &str) {
+    text.push_str("  ");
+    text.push_str(line);
+    text.push('\n');
 }
 
 /// The value whose storage `v`'s storage is (a projection of): the last of its parents, the
