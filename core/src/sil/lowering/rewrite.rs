@@ -21,7 +21,7 @@ struct W<'c, 'a> {
     st: HashMap<ValueId, Storage>,
     /// Addresses already materialized, and the block where.
     memo: HashMap<ValueId, (String, BlockId)>,
-    taken: HashSet<String>,
+    names: Fresh,
     cur: BlockId,
     /// The lines of the instruction being rewritten.
     after: Vec<String>,
@@ -56,17 +56,41 @@ fn trim_pct(s: &str) -> &str {
     s.trim_start_matches('%')
 }
 
-impl<'c, 'a> W<'c, 'a> {
+/// New value names: `%base`, else the first free `%base_k` (k = 1, 2, …).
+struct Fresh {
+    taken: HashSet<String>,
+    /// Per base, the k below which every `%base_k` is taken: names are only ever added, so
+    /// the search resumes there (from 1 each time, n calls with one base — `%result` for
+    /// each unused call result — were quadratic).
+    next: HashMap<String, usize>,
+}
+
+impl Fresh {
+    fn new(taken: impl IntoIterator<Item = String>) -> Fresh {
+        Fresh { taken: taken.into_iter().collect(), next: HashMap::new() }
+    }
+
     fn fresh(&mut self, base: &str) -> String {
         let base: String = trim_pct(base).chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }).collect();
         let mut n = format!("%{base}");
-        let mut k = 1;
-        while self.taken.contains(&n) {
-            n = format!("%{base}_{k}");
-            k += 1;
+        if self.taken.contains(&n) {
+            let k = self.next.entry(base.clone()).or_insert(1);
+            loop {
+                n = format!("%{base}_{k}");
+                *k += 1;
+                if !self.taken.contains(&n) {
+                    break;
+                }
+            }
         }
         self.taken.insert(n.clone());
         n
+    }
+}
+
+impl<'c, 'a> W<'c, 'a> {
+    fn fresh(&mut self, base: &str) -> String {
+        self.names.fresh(base)
     }
 
     fn emit(&mut self, line: String) {
@@ -1106,7 +1130,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         cx,
         st: values.iter().map(|v| (v.value, v.storage.clone())).collect(),
         memo: HashMap::new(),
-        taken: f.values.iter().map(|(v, _)| f.value_in_code(v)).collect(),
+        names: Fresh::new(f.values.iter().map(|(v, _)| f.value_in_code(v))),
         cur: f.entry().unwrap(),
         after: Vec::new(),
         out_names: Vec::new(),
@@ -1428,4 +1452,40 @@ fn opened_id(ty: &str) -> Option<&str> {
     let at = ty.find("@opened(\"")? + "@opened(\"".len();
     let len = ty[at..].find('"')?;
     Some(&ty[at..at + len])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testgen::gen::Rng;
+
+    /// The first version: a search from `_1` on every call. Obviously right, quadratic.
+    fn fresh_by_search(taken: &mut HashSet<String>, base: &str) -> String {
+        let base: String = trim_pct(base).chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }).collect();
+        let mut n = format!("%{base}");
+        let mut k = 1;
+        while taken.contains(&n) {
+            n = format!("%{base}_{k}");
+            k += 1;
+        }
+        taken.insert(n.clone());
+        n
+    }
+
+    /// Random requests over a few bases, some of which are other bases' numbered names
+    /// (`a_1`, `a_1_1`) or taken from the start: the remembered search picks the same names.
+    #[test]
+    fn fresh_names_are_those_of_the_full_search() {
+        let bases = ["a", "a_1", "a_2", "a_1_1", "%b", "b.c", "b_c", "result"];
+        for seed in 0..200 {
+            let mut rng = Rng::new(seed);
+            let start: Vec<String> = (0..rng.below(6)).map(|_| format!("%{}", rng.pick(&["a", "a_1", "a_3", "b", "result_2"]))).collect();
+            let mut fast = Fresh::new(start.iter().cloned());
+            let mut slow: HashSet<String> = start.into_iter().collect();
+            for _ in 0..60 {
+                let b = *rng.pick(&bases);
+                assert_eq!(fast.fresh(b), fresh_by_search(&mut slow, b), "seed {seed}, base {b}");
+            }
+        }
+    }
 }
