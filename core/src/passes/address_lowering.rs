@@ -2,8 +2,7 @@
 
 use crate::ir::{Function, Lang};
 use crate::passes::{Analyses, Count, Detail, Options, Outcome, Pass, PassInfo, PassRun};
-use crate::sil::lowering::{self, copyelim, storage::Storage, verify_lowered};
-use crate::sil::types::FunctionTypes;
+use crate::sil::lowering::{self, copyelim, signature_types, storage::Storage, verify_lowered};
 use crate::steps::Steps;
 
 pub struct AddressLowering;
@@ -42,7 +41,7 @@ impl Pass for AddressLowering {
             Err(r) if r.message.starts_with("internal error") => return PassRun::not_run(&LOWERING_INFO, f, Outcome::Failed(r.message)),
             Err(r) => return PassRun::not_run(&LOWERING_INFO, f, Outcome::Refused(r.message)),
         };
-        let after = FunctionTypes::new(&l.function, a.type_env.clone());
+        let after = signature_types(&l.function, a.type_env.clone());
         let problems = verify_lowered(&l.function, &after);
         if let Some(p) = problems.first() {
             return PassRun::not_run(&LOWERING_INFO, f, Outcome::Failed(format!("internal error in AddressLowering: the result is not lowered ({p})")));
@@ -56,7 +55,7 @@ impl Pass for AddressLowering {
             Count::of(l.rewrites.iter().filter(|r| changes_line(r)).count(), "line rewritten", "lines rewritten"),
         ];
         let steps = Steps::new(step_texts(f, &l));
-        PassRun { pass: &LOWERING_INFO, function: std::sync::Arc::new(l.function.clone()), outcome: Outcome::Ran, detail: Detail::AddressLowering(Box::new(l)), counts, steps }
+        PassRun { pass: &LOWERING_INFO, function: l.function.clone(), outcome: Outcome::Ran, detail: Detail::AddressLowering(Box::new(l)), counts, steps }
     }
 }
 

@@ -35,11 +35,12 @@ mod verify;
 pub use canon::Canon;
 pub use sig::{ParamConv, Sig};
 pub use storage::{OpaqueValue, Storage};
-pub use verify::verify_lowered;
+pub use verify::{signature_types, verify_lowered};
 
 use crate::ir::{Function, InstId, Lang, Module};
 use crate::sil::types::{Decls, FunctionTypes};
 use serde::Serialize;
+use std::sync::Arc;
 
 /// One instruction of the input and what step 3 made of it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -75,9 +76,10 @@ pub struct Lowering {
     pub stacks: Vec<StackSlot>,
     /// Step 3, in program order.
     pub rewrites: Vec<Rewrite>,
-    /// The lowered function as text (user names), and parsed back.
+    /// The lowered function as text (user names), and parsed back (shared: the pass's run
+    /// hands the same function on without a copy).
     pub text: String,
-    pub function: Function,
+    pub function: Arc<Function>,
 }
 
 /// What `--trace json` shows: the three steps as data.
@@ -129,11 +131,17 @@ pub fn lower(f: &Function, ft: &FunctionTypes, decls: &Decls) -> Result<Lowering
     let cx = storage::Cx::new(f, ft, decls)?;
     let values = storage::allocate(&cx)?;
     let out = rewrite::rewrite(&cx, &values)?;
+    // What the input's tables are still needed for; they are freed before the output is
+    // read back (its parse is the pass's peak of memory).
+    let n_out = cx.sig.indirect_results();
+    drop(cx);
     let mut function = reparse(&out.text)?;
     // Blocks in reverse postorder (successors tried in operand order), then the unreachable
     // ones: the order `sil-opt -emit-sorted-sil` prints them in.
     let cfg = crate::cfg::Cfg::new(&function);
     let layout: Vec<_> = cfg.reverse_postorder().chain(cfg.unreachable_blocks()).collect();
+    // The rewrite writes the blocks in that order already; a function it could not (a
+    // changed successor order) is printed again.
     let text = if layout != function.layout {
         function.layout = layout;
         crate::print::print_function(&function, crate::print::Naming::User)
@@ -143,11 +151,11 @@ pub fn lower(f: &Function, ft: &FunctionTypes, decls: &Decls) -> Result<Lowering
     // The `@out` arguments lead the entry's arguments; Swift's pass declares each one as
     // `$return_value`.
     if let Some(entry) = function.entry() {
-        for &p in function.blocks[entry].params.iter().take(cx.sig.indirect_results()) {
+        for &p in function.blocks[entry].params.iter().take(n_out) {
             function.values[p].decl = Some("$return_value".to_string());
         }
     }
-    Ok(Lowering { values, stacks: out.stacks, rewrites: out.rewrites, text, function })
+    Ok(Lowering { values, stacks: out.stacks, rewrites: out.rewrites, text, function: Arc::new(function) })
 }
 
 /// The operands and results an instruction must have for the pass to read it, by name.
@@ -217,10 +225,66 @@ pub fn lower_module(m: &Module) -> (Module, Vec<FunctionReport>) {
         match lower(f, &ft, &env.decls) {
             Ok(l) => {
                 report.push((f.name.clone(), Ok(l.values.len())));
-                out.functions[k] = l.function;
+                out.functions[k] = Arc::unwrap_or_clone(l.function);
             }
             Err(r) => report.push((f.name.clone(), Err(r))),
         }
     }
     (out, report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cfg::Cfg;
+
+    /// Blocks laid out against reverse postorder (a join before its arms, a loop's exit
+    /// before its body, a switch_enum's cases swapped, an unreachable block in the middle):
+    /// the rewrite must write them in the output's reverse postorder itself, so that `lower`
+    /// reads its text back without printing the function a second time.
+    #[test]
+    fn the_rewrite_writes_blocks_in_reverse_postorder() {
+        let text = "\
+enum Optional<T> {
+  case none
+  case some(T)
+}
+
+sil [ossa] @f : $@convention(thin) <T> (@in T, Builtin.Int1) -> @out T {
+bb0(%0 : @owned $T, %c : $Builtin.Int1):
+  br bb5(%0 : $T)
+bb3(%j : @owned $T):
+  %o = enum $Optional<T>, #Optional.some!enumelt, %j : $T
+  switch_enum %o : $Optional<T>, case #Optional.none!enumelt: bb7, case #Optional.some!enumelt: bb6
+bb9:
+  unreachable
+bb1:
+  br bb3(%x : $T)
+bb6(%p : @owned $T):
+  return %p : $T
+bb2:
+  br bb3(%x : $T)
+bb7:
+  unreachable
+bb5(%x : @owned $T):
+  cond_br %c, bb2, bb1
+}
+";
+        let m = crate::parse::sil::parse("t.sil", text).unwrap_or_else(|d| panic!("{d:?}"));
+        let f = &m.functions[0];
+        let env = crate::sil::types::env_of(&m);
+        let ft = FunctionTypes::new(f, env.clone());
+        let cx = storage::Cx::new(f, &ft, &env.decls).unwrap_or_else(|r| panic!("{r:?}"));
+        let values = storage::allocate(&cx).unwrap_or_else(|r| panic!("{r:?}"));
+        let out = rewrite::rewrite(&cx, &values).unwrap_or_else(|r| panic!("{r:?}"));
+        let g = reparse(&out.text).unwrap_or_else(|r| panic!("{r:?}"));
+        let cfg = Cfg::new(&g);
+        let rpo: Vec<_> = cfg.reverse_postorder().chain(cfg.unreachable_blocks()).collect();
+        let names = |bs: &[crate::ir::BlockId]| bs.iter().map(|&b| g.block_name(b)).collect::<Vec<_>>();
+        assert_eq!(names(&g.layout), names(&rpo), "{}", out.text);
+        let input: Vec<String> = f.layout.iter().map(|&b| f.block_name(b)).collect();
+        assert_ne!(input, names(&rpo), "the input must not be in reverse postorder already");
+        let l = lower(f, &ft, &env.decls).unwrap_or_else(|r| panic!("{r:?}"));
+        assert_eq!(l.text, out.text, "no second printing");
+    }
 }

@@ -21,7 +21,7 @@ struct W<'c, 'a> {
     st: HashMap<ValueId, Storage>,
     /// Addresses already materialized, and the block where.
     memo: HashMap<ValueId, (String, BlockId)>,
-    taken: HashSet<String>,
+    names: Fresh,
     cur: BlockId,
     /// The lines of the instruction being rewritten.
     after: Vec<String>,
@@ -42,6 +42,10 @@ struct W<'c, 'a> {
     /// that opens it (the type exists only from there), freed where that block's
     /// dominance ends. Slot index → the opening instruction and its block.
     late: HashMap<usize, (InstId, BlockId)>,
+    /// The late slots' indexes, ascending: the walks over them at every branch and exit
+    /// must not visit every slot (that was quadratic: a lowered function has a slot per
+    /// few blocks).
+    late_order: Vec<usize>,
     /// The input's `dealloc_stack`s moved after a late slot's, to keep the stack nested
     /// (what Swift's StackNesting does after the pass): per slot, the lines.
     deferred: HashMap<usize, Vec<String>>,
@@ -52,17 +56,41 @@ fn trim_pct(s: &str) -> &str {
     s.trim_start_matches('%')
 }
 
-impl<'c, 'a> W<'c, 'a> {
+/// New value names: `%base`, else the first free `%base_k` (k = 1, 2, …).
+struct Fresh {
+    taken: HashSet<String>,
+    /// Per base, the k below which every `%base_k` is taken: names are only ever added, so
+    /// the search resumes there (from 1 each time, n calls with one base — `%result` for
+    /// each unused call result — were quadratic).
+    next: HashMap<String, usize>,
+}
+
+impl Fresh {
+    fn new(taken: impl IntoIterator<Item = String>) -> Fresh {
+        Fresh { taken: taken.into_iter().collect(), next: HashMap::new() }
+    }
+
     fn fresh(&mut self, base: &str) -> String {
         let base: String = trim_pct(base).chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }).collect();
         let mut n = format!("%{base}");
-        let mut k = 1;
-        while self.taken.contains(&n) {
-            n = format!("%{base}_{k}");
-            k += 1;
+        if self.taken.contains(&n) {
+            let k = self.next.entry(base.clone()).or_insert(1);
+            loop {
+                n = format!("%{base}_{k}");
+                *k += 1;
+                if !self.taken.contains(&n) {
+                    break;
+                }
+            }
         }
         self.taken.insert(n.clone());
         n
+    }
+}
+
+impl<'c, 'a> W<'c, 'a> {
+    fn fresh(&mut self, base: &str) -> String {
+        self.names.fresh(base)
     }
 
     fn emit(&mut self, line: String) {
@@ -214,11 +242,10 @@ impl<'c, 'a> W<'c, 'a> {
     /// Frees the stack slots at a function exit: the late ones allocated on the way here
     /// (with the input's deallocations deferred after them), then the entry's.
     fn deallocs(&mut self) {
-        for k in (0..self.stacks.len()).rev() {
-            if let Some(&(_, a)) = self.late.get(&k) {
-                if self.cx.dom.dominates(a, self.cur) {
-                    self.dealloc_late(k);
-                }
+        for j in (0..self.late_order.len()).rev() {
+            let k = self.late_order[j];
+            if self.cx.dom.dominates(self.late[&k].1, self.cur) {
+                self.dealloc_late(k);
             }
         }
         for k in (0..self.stacks.len()).rev() {
@@ -242,12 +269,13 @@ impl<'c, 'a> W<'c, 'a> {
     fn leave_regions(&mut self, term: InstId) -> Result<Vec<String>, Refusal> {
         let f = self.cx.f;
         let saved = std::mem::take(&mut self.after);
-        for k in (0..self.stacks.len()).rev() {
-            let Some(&(_, a)) = self.late.get(&k) else { continue };
+        let succs: Vec<BlockId> = f.insts[term].succs.iter().map(|s| s.block).collect();
+        for j in (0..self.late_order.len()).rev() {
+            let k = self.late_order[j];
+            let a = self.late[&k].1;
             if !self.cx.dom.dominates(a, self.cur) {
                 continue;
             }
-            let succs: Vec<BlockId> = f.insts[term].succs.iter().map(|s| s.block).collect();
             let inside = succs.iter().filter(|&&s| self.cx.dom.strictly_dominates(a, s)).count();
             if inside == succs.len() {
                 continue;
@@ -1102,7 +1130,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         cx,
         st: values.iter().map(|v| (v.value, v.storage.clone())).collect(),
         memo: HashMap::new(),
-        taken: f.values.iter().map(|(v, _)| f.value_in_code(v)).collect(),
+        names: Fresh::new(f.values.iter().map(|(v, _)| f.value_in_code(v))),
         cur: f.entry().unwrap(),
         after: Vec::new(),
         out_names: Vec::new(),
@@ -1113,6 +1141,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         block_params: HashMap::new(),
         cast_slots: HashMap::new(),
         late: HashMap::new(),
+        late_order: Vec::new(),
         deferred: HashMap::new(),
         deferred_insts: HashSet::new(),
     };
@@ -1168,18 +1197,28 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         }
     }
     // Slots of an opened existential's type come after the instruction that opens it.
-    let openers: Vec<(InstId, String)> = f
-        .layout
-        .iter()
-        .flat_map(|&b| f.blocks[b].all_insts())
-        .filter(|&i| matches!(&f.insts[i].op, Op::Sil(SilOp::Other(o)) if o.starts_with("open_existential")))
-        .filter_map(|i| Some((i, opened_id(cx.ty(*f.insts[i].results.first()?)?)?.to_string())))
-        .collect();
+    // Each opened id's first opener in program order (one lookup per slot, not a search).
+    let mut openers: HashMap<&str, InstId> = HashMap::new();
+    for i in f.layout.iter().flat_map(|&b| f.blocks[b].all_insts()) {
+        if !matches!(&f.insts[i].op, Op::Sil(SilOp::Other(o)) if o.starts_with("open_existential")) {
+            continue;
+        }
+        if let Some(id) = f.insts[i].results.first().and_then(|&r| cx.ty(r)).and_then(opened_id) {
+            openers.entry(id).or_insert(i);
+        }
+    }
     for k in 0..w.stacks.len() {
         let Some(id) = opened_id(&w.stacks[k].ty) else { continue };
-        let Some(&(o, _)) = openers.iter().find(|(_, x)| x == id) else { continue };
+        let Some(&o) = openers.get(id) else { continue };
         w.late.insert(k, (o, cx.pos[&o].0));
+        w.late_order.push(k);
     }
+    // The late slots allocated after each instruction, in slot order.
+    let mut late_after: HashMap<InstId, Vec<usize>> = HashMap::new();
+    for &k in &w.late_order {
+        late_after.entry(w.late[&k].0).or_default().push(k);
+    }
+    let late: Vec<(usize, InstId)> = w.late_order.iter().map(|&k| (k, w.late[&k].0)).collect();
     // The input's own `dealloc_stack`s of slots allocated before a late slot, inside its
     // region: moved after the late slot's.
     let before = |a: InstId, b: InstId| -> bool {
@@ -1192,8 +1231,6 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
                 continue;
             }
             let Some(alloc) = f.insts[d].args.first().and_then(|&x| cx.def_inst(x)) else { continue };
-            let mut late: Vec<(usize, InstId)> = w.late.iter().map(|(&k, &(o, _))| (k, o)).collect();
-            late.sort();
             if let Some(&(k, _)) = late.iter().rev().find(|&&(_, o)| before(alloc, o) && before(o, d)) {
                 let line = cx.canon.fragment(&w.line(d));
                 w.deferred.entry(k).or_default().push(line);
@@ -1297,7 +1334,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         }
         let start = std::mem::take(&mut w.after);
         for l in &start {
-            text.push_str(&format!("  {l}\n"));
+            push_line(&mut text, l);
         }
         rewrites.push(Rewrite {
             inst: None,
@@ -1314,9 +1351,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
                     w.emit(l);
                 }
             }
-            let mut late: Vec<usize> = w.late.iter().filter(|(_, &(o, _))| o == id).map(|(&k, _)| k).collect();
-            late.sort();
-            for k in late {
+            for k in late_after.remove(&id).unwrap_or_default() {
                 let line = format!("{} = alloc_stack ${}", w.stacks[k].name, w.stacks[k].ty);
                 w.emit(line);
             }
@@ -1327,16 +1362,38 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
             }
             let lines = std::mem::take(&mut w.after);
             for l in &lines {
-                text.push_str(&format!("  {l}\n"));
+                push_line(&mut text, l);
             }
             rewrites.push(Rewrite { inst: Some(id), block: label.clone(), before: w.line(id), after: lines, why });
         }
         blocks_text.push((b, text));
     }
-    let bodies: Vec<String> = blocks_text.into_iter().map(|(_, t)| t).collect();
-    let mut text = format!("{head} {{\n{}", bodies.join("\n"));
+    // The blocks are rewritten in the input's order (a block's rewrite reads what its
+    // predecessors left for it) but written out in reverse postorder, then the unreachable
+    // ones: the layout `sil-opt -emit-sorted-sil` prints and [`super::lower`] wants, so the
+    // text read back needs no second printing. (Rewriting keeps every terminator's
+    // successors in order, so the output's reverse postorder is the input's.)
+    let mut by_block: HashMap<BlockId, String> = blocks_text.into_iter().collect();
+    let order: Vec<BlockId> = cx.rpo.iter().copied().chain(cx.cfg.unreachable_blocks()).chain(f.layout.iter().copied()).collect();
+    let mut text = format!("{head} {{\n");
+    let mut first = true;
+    for b in order {
+        let Some(body) = by_block.remove(&b) else { continue };
+        if !first {
+            text.push('\n');
+        }
+        first = false;
+        text.push_str(&body);
+    }
     text.push_str(&format!("}} // end sil function '{}'\n", f.name));
     Ok(Out { text, stacks: w.stacks, rewrites })
+}
+
+/// Appends one indented line (without a string of its own per line).
+fn push_line(text: &mut String, line: &str) {
+    text.push_str("  ");
+    text.push_str(line);
+    text.push('\n');
 }
 
 /// The value whose storage `v`'s storage is (a projection of): the last of its parents, the
@@ -1395,4 +1452,40 @@ fn opened_id(ty: &str) -> Option<&str> {
     let at = ty.find("@opened(\"")? + "@opened(\"".len();
     let len = ty[at..].find('"')?;
     Some(&ty[at..at + len])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testgen::gen::Rng;
+
+    /// The first version: a search from `_1` on every call. Obviously right, quadratic.
+    fn fresh_by_search(taken: &mut HashSet<String>, base: &str) -> String {
+        let base: String = trim_pct(base).chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }).collect();
+        let mut n = format!("%{base}");
+        let mut k = 1;
+        while taken.contains(&n) {
+            n = format!("%{base}_{k}");
+            k += 1;
+        }
+        taken.insert(n.clone());
+        n
+    }
+
+    /// Random requests over a few bases, some of which are other bases' numbered names
+    /// (`a_1`, `a_1_1`) or taken from the start: the remembered search picks the same names.
+    #[test]
+    fn fresh_names_are_those_of_the_full_search() {
+        let bases = ["a", "a_1", "a_2", "a_1_1", "%b", "b.c", "b_c", "result"];
+        for seed in 0..200 {
+            let mut rng = Rng::new(seed);
+            let start: Vec<String> = (0..rng.below(6)).map(|_| format!("%{}", rng.pick(&["a", "a_1", "a_3", "b", "result_2"]))).collect();
+            let mut fast = Fresh::new(start.iter().cloned());
+            let mut slow: HashSet<String> = start.into_iter().collect();
+            for _ in 0..60 {
+                let b = *rng.pick(&bases);
+                assert_eq!(fast.fresh(b), fresh_by_search(&mut slow, b), "seed {seed}, base {b}");
+            }
+        }
+    }
 }

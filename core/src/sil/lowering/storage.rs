@@ -5,6 +5,7 @@ use super::sig::{parse_subs, ParamConv, Sig};
 use super::Refusal;
 use crate::cfg::Cfg;
 use crate::dom::DomTree;
+use crate::entity::EntityVec;
 use crate::ir::{BlockId, Function, Imm, InstId, Op, SilOp, Type, ValueDef, ValueId};
 use crate::print::{function_lines, Naming};
 use crate::sil::types::{Class, Decls, FunctionTypes};
@@ -113,7 +114,12 @@ pub(super) struct Cx<'a> {
     pub lines: HashMap<InstId, String>,
     /// Every opaque value in reverse postorder (step 1).
     pub order: Vec<ValueId>,
+    /// Per value, whether it is opaque (1) or not (0), once the types are known; `UNKNOWN`
+    /// before.
+    opaque: EntityVec<ValueId, u8>,
 }
+
+const UNKNOWN: u8 = 2;
 
 impl<'a> Cx<'a> {
     pub fn new(f: &'a Function, ft: &'a FunctionTypes, decls: &'a Decls) -> Result<Cx<'a>, Refusal> {
@@ -157,6 +163,7 @@ impl<'a> Cx<'a> {
             pos: HashMap::new(),
             lines,
             order: Vec::new(),
+            opaque: EntityVec::filled(f.values.len(), UNKNOWN),
         };
         cx.index()?;
         Ok(cx)
@@ -188,6 +195,9 @@ impl<'a> Cx<'a> {
             }
         }
         self.infer_types();
+        // The types are final: each value's answer is kept.
+        let known: Vec<u8> = f.values.keys().map(|v| u8::from(self.classify_opaque(v))).collect();
+        self.opaque = known.into_iter().collect();
         self.check_supported()?;
         // Step 1: the opaque values, in reverse postorder.
         for &b in &self.rpo.clone() {
@@ -365,6 +375,15 @@ impl<'a> Cx<'a> {
 
     /// An object value of an address-only type.
     pub fn is_opaque(&self, v: ValueId) -> bool {
+        match self.opaque.get(v) {
+            Some(&known) if known != UNKNOWN => known == 1,
+            _ => self.classify_opaque(v),
+        }
+    }
+
+    /// [`is_opaque`](Self::is_opaque) from the type text: a lookup by text in the type
+    /// table, which every step asked again for every operand before the answers were kept.
+    fn classify_opaque(&self, v: ValueId) -> bool {
         match self.ty(v) {
             Some(t) if !t.starts_with('*') => self.ft.class_of(t) == Class::AddressOnly,
             _ => false,
