@@ -280,7 +280,7 @@ fn check(seed: u64, functions: usize) -> Result<(), TestCaseError> {
         let env = env_of(m);
         let mut out = m.clone();
         for f in out.functions.iter_mut().filter(|f| !f.is_declaration()) {
-            *f = copyelim::run(f, &FunctionTypes::new(f, env.clone())).function;
+            *f = (*copyelim::run(f, &FunctionTypes::new(f, env.clone())).function).clone();
         }
         out
     };

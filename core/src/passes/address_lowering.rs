@@ -134,7 +134,7 @@ impl Pass for CopyElim {
         if steps.is_empty() {
             steps.push(format!("@{} has no copy_value", f.name));
         }
-        PassRun { pass: &COPY_ELIM_INFO, function: std::sync::Arc::new(r.function.clone()), outcome: Outcome::Ran, detail: Detail::CopyElim(Box::new(r)), counts, steps: Steps::new(steps) }
+        PassRun { pass: &COPY_ELIM_INFO, function: r.function.clone(), outcome: Outcome::Ran, detail: Detail::CopyElim(Box::new(r)), counts, steps: Steps::new(steps) }
     }
 }
 

@@ -64,11 +64,13 @@ impl Candidate {
     }
 }
 
-/// The result: every candidate, and the function with the redundant copies removed.
+/// The result: every candidate, and the function with the redundant copies removed (shared
+/// with the pass's run rather than copied: a copy of a 10^5-block function is a large part
+/// of the pass's time).
 #[derive(Clone, Debug)]
 pub struct CopyElim {
     pub candidates: Vec<Candidate>,
-    pub function: Function,
+    pub function: std::sync::Arc<Function>,
 }
 
 /// Decides every `copy_value` of `f` and removes the redundant ones, exactly as
@@ -149,7 +151,7 @@ pub fn run(f: &Function, ft: &FunctionTypes) -> CopyElim {
             cands[d] = c;
         }
     }
-    CopyElim { candidates: cands, function: st.finish() }
+    CopyElim { candidates: cands, function: std::sync::Arc::new(st.finish()) }
 }
 
 /// The definition [`run`] must agree with (the property tests compare them): decide every
@@ -175,7 +177,7 @@ pub fn run_one_at_a_time(f: &Function, ft: &FunctionTypes) -> CopyElim {
     // In the input's program order.
     let order: HashMap<InstId, usize> = f.layout.iter().flat_map(|&b| f.blocks[b].all_insts()).enumerate().map(|(k, i)| (i, k)).collect();
     decided.sort_by_key(|c| order.get(&c.copy).copied().unwrap_or(usize::MAX));
-    CopyElim { candidates: decided, function: out }
+    CopyElim { candidates: decided, function: std::sync::Arc::new(out) }
 }
 
 /// What a candidate's decision reads besides `%arg` and `%copy`: its copy, consumer and
