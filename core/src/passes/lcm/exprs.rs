@@ -41,7 +41,7 @@
 //! the start node as Bril's parameters are, and are not modifications.
 
 use super::graph::Graph;
-use crate::entity::{EntitySet, EntityVec};
+use crate::entity::{EntityRef, EntitySet, EntityVec};
 use crate::ir::{BlockId, BrilOp, Effect, Function, Imm, Inst, InstId, Lang, Op, Piece, SilOp, Type, ValueDef, ValueId};
 use crate::sil::types::is_trivial_without_declarations as is_trivial_type;
 use serde::{Deserialize, Serialize};
@@ -255,8 +255,10 @@ pub struct Exprs {
     /// `computes`, kept because only collection knows which instructions matched a key under
     /// `commute` (`add b a` computes `add a b`), and the UI must not guess it from opcodes.
     pub occurrences: EntityVec<ExprId, Vec<InstId>>,
-    /// For each variable name, the expressions that have it as an operand.
-    operand_of: HashMap<String, EntitySet<ExprId>>,
+    /// For each variable name, the expressions that have it as an operand, in id order: a
+    /// list, not a bit set over all expressions — on SIL almost every name is the operand of
+    /// one or two expressions, and a set per name would be quadratic in the function.
+    operand_of: HashMap<String, Vec<ExprId>>,
     /// Trapping expressions, by class of failure (opcode or builtin name).
     trapping: Vec<(String, EntitySet<ExprId>)>,
     lang: Lang,
@@ -316,11 +318,14 @@ impl Exprs {
                 occurrences[e].push(i);
             }
         }
-        let mut operand_of: HashMap<String, EntitySet<ExprId>> = HashMap::new();
+        let mut operand_of: HashMap<String, Vec<ExprId>> = HashMap::new();
         let mut trapping: Vec<(String, EntitySet<ExprId>)> = Vec::new();
         for ((e, x), class) in list.iter().zip(trap_class) {
             for a in &x.args {
-                operand_of.entry(a.clone()).or_insert_with(|| EntitySet::new_empty(n)).insert(e);
+                let users = operand_of.entry(a.clone()).or_default();
+                if users.last() != Some(&e) {
+                    users.push(e);
+                }
             }
             if let Some(class) = class {
                 match trapping.iter_mut().find(|(c, _)| *c == class) {
@@ -343,9 +348,10 @@ impl Exprs {
     }
 
     /// The expressions whose operand is `v` (a SIL block parameter, or any assigned value).
-    pub fn using(&self, f: &Function, v: ValueId) -> Option<&EntitySet<ExprId>> {
-        f.values.get(v).and_then(|d| self.operand_of.get(&d.name))
+    pub fn using(&self, f: &Function, v: ValueId) -> &[ExprId] {
+        f.values.get(v).and_then(|d| self.operand_of.get(&d.name)).map_or(&[], Vec::as_slice)
     }
+
 
     /// The class of failure of an instruction that can trap.
     fn own_trap(&self, inst: &Inst) -> Option<String> {
@@ -362,25 +368,39 @@ impl Exprs {
     pub fn kills(&self, f: &Function, inst: &Inst) -> EntitySet<ExprId> {
         let mut k = EntitySet::new_empty(self.len());
         for &r in &inst.results {
-            if let Some(set) = self.using(f, r) {
-                k.union_with(set);
+            for &e in self.using(f, r) {
+                k.insert(e);
             }
         }
-        if self.trapping.is_empty() {
-            return k;
-        }
-        let own_trap = self.own_trap(inst);
-        let observable = own_trap.is_none()
-            && (matches!(inst.effect(), Effect::SideEffect | Effect::ReadsMemory)
-                || (self.lang == Lang::Sil && effectful_terminator(inst)));
-        if observable || own_trap.is_some() {
-            for (class, set) in &self.trapping {
-                if observable || own_trap.as_ref() != Some(class) {
-                    k.union_with(set);
-                }
-            }
+        for set in self.trap_kills(inst) {
+            k.union_with(set);
         }
         k
+    }
+
+    /// [`kills`](Self::kills) as a list (with repeats) appended to `out`: the form the
+    /// per-region solver and the SIL transformation use, whose cost follows the
+    /// instruction's operands rather than the number of expressions.
+    pub fn kills_into(&self, f: &Function, inst: &Inst, out: &mut Vec<ExprId>) {
+        for &r in &inst.results {
+            out.extend_from_slice(self.using(f, r));
+        }
+        for set in self.trap_kills(inst) {
+            out.extend(set.iter());
+        }
+    }
+
+    /// The trapping classes `inst` must not be reordered with (see [`kills`](Self::kills)).
+    fn trap_kills<'a>(&'a self, inst: &Inst) -> impl Iterator<Item = &'a EntitySet<ExprId>> + 'a {
+        let own_trap = if self.trapping.is_empty() { None } else { self.own_trap(inst) };
+        let observable = !self.trapping.is_empty()
+            && own_trap.is_none()
+            && (matches!(inst.effect(), Effect::SideEffect | Effect::ReadsMemory)
+                || (self.lang == Lang::Sil && effectful_terminator(inst)));
+        self.trapping
+            .iter()
+            .filter(move |(class, _)| observable || own_trap.as_ref().is_some_and(|t| t != class))
+            .map(|(_, set)| set)
     }
 }
 
@@ -418,8 +438,8 @@ pub fn compute_local(f: &Function, g: &Graph, ex: &Exprs) -> Local {
         // node as Bril's parameters are: not a modification.
         let params = if f.entry() == Some(b) { &[][..] } else { &block.params[..] };
         for &p in params {
-            if let Some(set) = ex.using(f, p) {
-                killed.union_with(set);
+            for &e in ex.using(f, p) {
+                killed.insert(e);
             }
         }
         for i in block.all_insts() {
@@ -444,4 +464,85 @@ pub fn compute_local(f: &Function, g: &Graph, ex: &Exprs) -> Local {
         transp[b] = t;
     }
     Local { ncomp, xcomp, transp }
+}
+
+/// Step 2 as per-block lists (each sorted by id) instead of bit vectors over all
+/// expressions: what [`compute_local`] computes, for the per-region solver (`regions.rs`),
+/// whose functions have too many expressions for a dense vector per block. `nontransp`
+/// lists the expressions a block modifies; every other expression is transparent in it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SparseLocal {
+    pub ncomp: EntityVec<BlockId, Vec<ExprId>>,
+    pub xcomp: EntityVec<BlockId, Vec<ExprId>>,
+    pub nontransp: EntityVec<BlockId, Vec<ExprId>>,
+    /// Blocks step 2 scanned (those in the layout); the others are transparent for nothing,
+    /// as in [`compute_local`].
+    pub scanned: EntitySet<BlockId>,
+}
+
+/// The same scan as [`compute_local`], with per-expression stamps (the block being scanned)
+/// in place of the three bit vectors, so a block costs what its instructions touch.
+pub fn compute_local_sparse(f: &Function, g: &Graph, ex: &Exprs) -> SparseLocal {
+    let n = ex.len();
+    let nb = g.num_blocks();
+    let mut out = SparseLocal {
+        ncomp: EntityVec::filled(nb, Vec::new()),
+        xcomp: EntityVec::filled(nb, Vec::new()),
+        nontransp: EntityVec::filled(nb, Vec::new()),
+        scanned: EntitySet::new_empty(nb),
+    };
+    // `killed[e] == stamp`: modified in the current block; likewise available, anticipated.
+    let (mut killed, mut available, mut anticipated) = (vec![0u32; n], vec![0u32; n], vec![0u32; n]);
+    let (mut kill_list, mut avail_list, mut kills) = (Vec::new(), Vec::new(), Vec::new());
+    let mut stamp = 0u32;
+    for &b in &f.layout {
+        let Some(block) = f.blocks.get(b) else { continue };
+        if b.index() >= nb {
+            continue;
+        }
+        out.scanned.insert(b);
+        stamp += 1;
+        kill_list.clear();
+        avail_list.clear();
+        let kill = |e: ExprId, killed: &mut Vec<u32>, available: &mut Vec<u32>, kill_list: &mut Vec<ExprId>| {
+            if killed[e.index()] != stamp {
+                killed[e.index()] = stamp;
+                kill_list.push(e);
+            }
+            available[e.index()] = 0;
+        };
+        let params = if f.entry() == Some(b) { &[][..] } else { &block.params[..] };
+        for &p in params {
+            for &e in ex.using(f, p) {
+                kill(e, &mut killed, &mut available, &mut kill_list);
+            }
+        }
+        for i in block.all_insts() {
+            let Some(inst) = f.insts.get(i) else { continue };
+            if let Some(e) = ex.computes.get(i).copied().flatten() {
+                if killed[e.index()] != stamp && anticipated[e.index()] != stamp {
+                    anticipated[e.index()] = stamp;
+                    out.ncomp[b].push(e);
+                }
+                if available[e.index()] != stamp {
+                    available[e.index()] = stamp;
+                    avail_list.push(e);
+                }
+            }
+            kills.clear();
+            ex.kills_into(f, inst, &mut kills);
+            for &e in &kills {
+                kill(e, &mut killed, &mut available, &mut kill_list);
+            }
+        }
+        out.ncomp[b].sort_unstable();
+        let mut x: Vec<ExprId> =
+            avail_list.iter().copied().filter(|e| available[e.index()] == stamp && killed[e.index()] == stamp).collect();
+        x.sort_unstable();
+        x.dedup();
+        out.xcomp[b] = x;
+        kill_list.sort_unstable();
+        out.nontransp[b] = kill_list.clone();
+    }
+    out
 }

@@ -219,7 +219,6 @@ pub fn transform_sil(
 
     let mut f = g.clone();
     let n = ex.len();
-    let moved = moved_exprs(graph, p, n);
     let mut edits = Vec::new();
     let mut temps = Vec::new();
     let mut taken: HashSet<String> = f.values.values().map(|v| v.name.clone()).collect();
@@ -237,42 +236,65 @@ pub fn transform_sil(
         Ok(f.add_inst(inst))
     };
 
-    let (ncomp, xcomp) = (p.get(Pred::NComp), p.get(Pred::XComp));
-    let (nlatest, xlatest) = (p.get(Pred::NLatest), p.get(Pred::XLatest));
+    // Per block, sorted lists rather than vectors over all expressions: a large SIL function
+    // is solved per region and has no dense vectors (`regions.rs`).
+    let (ncomp, xcomp) = (p.lists(Pred::NComp), p.lists(Pred::XComp));
+    let (nlatest, xlatest) = (p.lists(Pred::NLatest), p.lists(Pred::XLatest));
+    let has = |list: &[ExprId], e: ExprId| list.binary_search(&e).is_ok();
+    let mut is_moved = vec![false; n];
+    for &b in &graph.rpo {
+        let (nc, xc, nl, xl) = (&ncomp[b], &xcomp[b], &nlatest[b], &xlatest[b]);
+        for &e in nc.iter().filter(|&&e| !has(nl, e)).chain(xl.iter().filter(|&&e| !has(xc, e))).chain(nl.iter().filter(|&&e| !has(nc, e))) {
+            is_moved[e.0 as usize] = true;
+        }
+    }
+    let moved: Vec<ExprId> = (0..n).filter(|&k| is_moved[k]).map(|k| ExprId(k as u32)).collect();
     // Per expression: deleted computations (block, position in the new list, old result).
     let mut deleted: Vec<Vec<(BlockId, usize, ValueId)>> = vec![Vec::new(); n];
+    // `killed[e] == stamp`: modified so far in the block being rewritten; likewise `seen`
+    // (computed), `kill_now` (modified by the current instruction).
+    let (mut killed, mut seen, mut kill_now) = (vec![0u32; n], vec![0u32; n], vec![0u64; n]);
+    let (mut stamp, mut inst_stamp) = (0u32, 0u64);
+    let mut kills = Vec::new();
     for &b in &graph.rpo.clone() {
         let old = std::mem::take(&mut f.blocks[b].insts);
         let mut insts = Vec::with_capacity(old.len());
-        let mut killed = EntitySet::new_empty(n);
+        stamp += 1;
         let params = if f.entry() == Some(b) { Vec::new() } else { f.blocks[b].params.clone() };
         for &pv in &params {
-            if let Some(set) = ex.using(&f, pv) {
-                killed.union_with(set);
+            for &e in ex.using(&f, pv) {
+                killed[e.0 as usize] = stamp;
             }
         }
-        let mut seen = EntitySet::new_empty(n);
-        let mut pending_entry = nlatest[b].clone();
-        pending_entry.subtract(&ncomp[b]);
-        pending_entry.intersect_with(&moved);
+        let mut pending_entry: Vec<ExprId> =
+            nlatest[b].iter().copied().filter(|&e| !has(&ncomp[b], e) && is_moved[e.0 as usize]).collect();
         for i in old {
-            let kills = ex.kills(&f, &f.insts[i]);
-            let mut due = pending_entry.clone();
-            due.intersect_with(&kills);
-            for e in due.iter() {
-                let t = make_comp(&mut f, e, &mut temps)?;
-                insts.push(t);
-                edits.push(Edit::Insert { expr: e, block: b, inst: t, at: Point::Entry });
+            kills.clear();
+            ex.kills_into(&f, &f.insts[i], &mut kills);
+            inst_stamp += 1;
+            for &e in &kills {
+                kill_now[e.0 as usize] = inst_stamp;
             }
-            pending_entry.subtract(&due);
-            match ex.computes.get(i).copied().flatten().filter(|&e| moved.contains(e)) {
+            if !pending_entry.is_empty() {
+                let (due, rest): (Vec<ExprId>, Vec<ExprId>) =
+                    pending_entry.iter().partition(|&&e| kill_now[e.0 as usize] == inst_stamp);
+                for e in due {
+                    let t = make_comp(&mut f, e, &mut temps)?;
+                    insts.push(t);
+                    edits.push(Edit::Insert { expr: e, block: b, inst: t, at: Point::Entry });
+                }
+                pending_entry = rest;
+            }
+            match ex.computes.get(i).copied().flatten().filter(|&e| is_moved[e.0 as usize]) {
                 Some(e) => {
-                    let is_entry = !killed.contains(e) && seen.insert(e);
-                    if is_entry && ncomp[b].contains(e) && !nlatest[b].contains(e) {
+                    let k = e.0 as usize;
+                    let is_entry = killed[k] != stamp && seen[k] != stamp;
+                    seen[k] = stamp;
+                    if is_entry && has(&ncomp[b], e) && !has(&nlatest[b], e) {
                         edits.push(Edit::Delete { expr: e, block: b, inst: i });
-                        deleted[e.0 as usize].push((b, insts.len(), f.insts[i].results[0]));
+                        deleted[k].push((b, insts.len(), f.insts[i].results[0]));
                     } else {
-                        if is_entry && nlatest[b].contains(e) {
+                        if is_entry && has(&nlatest[b], e) {
                             edits.push(Edit::Keep { expr: e, block: b, inst: i, at: Point::Entry });
                         }
                         insts.push(i);
@@ -280,17 +302,17 @@ pub fn transform_sil(
                 }
                 None => insts.push(i),
             }
-            killed.union_with(&kills);
+            for &e in &kills {
+                killed[e.0 as usize] = stamp;
+            }
         }
-        for e in pending_entry.iter() {
+        for e in pending_entry {
             let t = make_comp(&mut f, e, &mut temps)?;
             insts.push(t);
             edits.push(Edit::Insert { expr: e, block: b, inst: t, at: Point::Entry });
         }
-        let mut exit = xlatest[b].clone();
-        exit.intersect_with(&moved);
-        for e in exit.iter() {
-            if xcomp[b].contains(e) {
+        for &e in xlatest[b].iter().filter(|&&e| is_moved[e.0 as usize]) {
+            if has(&xcomp[b], e) {
                 if let Some(&last) = insts.iter().rev().find(|&&i| ex.computes.get(i).copied().flatten() == Some(e)) {
                     edits.push(Edit::Keep { expr: e, block: b, inst: last, at: Point::Exit });
                 }
@@ -320,7 +342,7 @@ pub fn transform_sil(
     let df = frontier(&cfg, &dt);
     let nb = f.blocks.len();
     let mut replace: Vec<(ValueId, ValueId)> = Vec::new();
-    for e in moved.iter() {
+    for &e in &moved {
         let dels = std::mem::take(&mut deleted[e.0 as usize]);
         if dels.is_empty() {
             continue;
@@ -452,5 +474,5 @@ pub fn transform_sil(
     if !unsplit.is_empty() {
         f.layout.retain(|&b| !unsplit.contains(b));
     }
-    Ok(Transformed { function: f, moved: moved.iter().collect(), temps, edits })
+    Ok(Transformed { function: f, moved, temps, edits })
 }
