@@ -19,9 +19,9 @@ use super::graph::Graph;
 use super::predicates::{Pred, Predicates};
 use super::split::{rebuild_branch, remove_entry_if_empty, unsplit_if_empty, Splits};
 use super::trace::{Edit, Point, Temp};
-use crate::entity::EntitySet;
+use crate::entity::{EntityRef, EntitySet};
 use crate::ir::{BlockId, BrilOp, Function, Imm, Inst, InstId, Op, ValueDef, ValueId};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 pub struct Transformed {
     pub function: Function,
@@ -336,91 +336,113 @@ pub fn transform_sil(
         }
     }
 
-    // SSA construction per moved expression that deleted something.
+    // SSA construction per moved expression that deleted something, touching only the blocks
+    // it involves (its definitions, where it is live, its frontier, the dominators asked
+    // about): a large function moves hundreds of expressions, and a pass over every block for
+    // each was most of step 7.
     let cfg = Cfg::new(&f);
     let dt = DomTree::dominators(&f, &cfg);
     let df = frontier(&cfg, &dt);
-    let nb = f.blocks.len();
+    // Definitions of each such expression per block, in order: (position, value).
+    let mut defs_of: Vec<HashMap<BlockId, Vec<(usize, ValueId)>>> = vec![HashMap::new(); n];
+    for &b in &graph.rpo {
+        for (k, &i) in f.blocks[b].insts.iter().enumerate() {
+            if let Some(e) = defines.get(i).copied().flatten().filter(|e| !deleted[e.0 as usize].is_empty()) {
+                if let Some(&v) = f.insts[i].results.first() {
+                    defs_of[e.0 as usize].entry(b).or_default().push((k, v));
+                }
+            }
+        }
+    }
     let mut replace: Vec<(ValueId, ValueId)> = Vec::new();
+    // Per-block marks for the expression being constructed (`== tag`): it is defined there
+    // (`first_def` holds the position of its first definition), live on entry, in the
+    // iterated frontier; arrays, not hash sets, as the live range of one expression can span
+    // most of the function.
+    let nb = f.blocks.len();
+    let (mut def_tag, mut first_def, mut live_tag, mut idf_tag) = (vec![0u32; nb], vec![0usize; nb], vec![0u32; nb], vec![0u32; nb]);
+    let (mut memo_tag, mut memo): (Vec<u32>, Vec<Option<ValueId>>) = (vec![0; nb], vec![None; nb]);
+    let mut tag = 0u32;
     for &e in &moved {
         let dels = std::mem::take(&mut deleted[e.0 as usize]);
         if dels.is_empty() {
             continue;
         }
-        // Definitions of `e` per block, as (position, value).
-        let defs_in = |f: &Function, b: BlockId| -> Vec<(usize, ValueId)> {
-            f.blocks[b]
-                .insts
-                .iter()
-                .enumerate()
-                .filter(|&(_, &i)| defines.get(i).copied().flatten() == Some(e))
-                .filter_map(|(k, &i)| f.insts[i].results.first().map(|&v| (k, v)))
-                .collect()
-        };
-        let mut def_blocks = EntitySet::new_empty(nb);
-        let mut last_def: EntityVec<BlockId, Option<ValueId>> = EntityVec::filled(nb, None);
-        let mut first_def: EntityVec<BlockId, Option<usize>> = EntityVec::filled(nb, None);
-        for &b in &graph.rpo {
-            let d = defs_in(&f, b);
-            if let (Some(first), Some(last)) = (d.first(), d.last()) {
-                def_blocks.insert(b);
-                first_def[b] = Some(first.0);
-                last_def[b] = Some(last.1);
-            }
+        tag += 1;
+        let defs = std::mem::take(&mut defs_of[e.0 as usize]);
+        for (b, d) in &defs {
+            def_tag[b.index()] = tag;
+            first_def[b.index()] = d.first().map_or(0, |d| d.0);
         }
+        let last_def = |b: BlockId| defs.get(&b).and_then(|d| d.last()).map(|d| d.1);
         // Liveness of the expression's value: a deleted computation before any definition in
         // its block is an upward-exposed use.
-        let mut live_in = EntitySet::new_empty(nb);
         let mut work = Vec::new();
         for &(b, pos, _) in &dels {
-            if first_def[b].is_none_or(|d| pos <= d) && live_in.insert(b) {
+            if (def_tag[b.index()] != tag || pos <= first_def[b.index()]) && live_tag[b.index()] != tag {
+                live_tag[b.index()] = tag;
                 work.push(b);
             }
         }
         while let Some(b) = work.pop() {
             for &pb in &graph.preds[b] {
-                if !def_blocks.contains(pb) && live_in.insert(pb) {
+                if def_tag[pb.index()] != tag && live_tag[pb.index()] != tag {
+                    live_tag[pb.index()] = tag;
                     work.push(pb);
                 }
             }
         }
         // Phis: the iterated dominance frontier of the defining blocks, where live.
-        let mut phi_at = EntitySet::new_empty(nb);
-        let mut in_idf = EntitySet::new_empty(nb);
-        let mut work: Vec<BlockId> = def_blocks.iter().collect();
+        let mut phi_at: Vec<BlockId> = Vec::new();
+        let mut work: Vec<BlockId> = defs.keys().copied().collect();
         while let Some(b) = work.pop() {
             for &j in df.get(b).map_or(&[][..], Vec::as_slice) {
-                if in_idf.insert(j) {
+                if idf_tag[j.index()] != tag {
+                    idf_tag[j.index()] = tag;
                     work.push(j);
+                    if live_tag[j.index()] == tag {
+                        phi_at.push(j);
+                    }
                 }
             }
         }
-        for j in in_idf.iter() {
-            if live_in.contains(j) {
-                phi_at.insert(j);
-            }
-        }
-        let mut phi: EntityVec<BlockId, Option<ValueId>> = EntityVec::filled(nb, None);
-        for j in phi_at.iter() {
+        phi_at.sort_unstable();
+        let mut phi: HashMap<BlockId, ValueId> = HashMap::new();
+        for &j in &phi_at {
             let name = fresh_sil_name(&mut taken, &mut next);
             let index = f.blocks[j].params.len() as u32;
             let v = f.add_value(name.clone(), Some(ex.list[e].ty.clone()), ValueDef::Param { block: j, index });
             f.blocks[j].params.push(v);
-            phi[j] = Some(v);
+            phi.insert(j, v);
             temps.push(Temp { expr: e, value: v, name });
             edits.push(Edit::Phi { expr: e, block: j, value: v });
         }
-        // The value at entry and exit of each block, in dominator order (RPO visits a block's
-        // immediate dominator first).
-        let mut at_in: EntityVec<BlockId, Option<ValueId>> = EntityVec::filled(nb, None);
-        let mut at_out: EntityVec<BlockId, Option<ValueId>> = EntityVec::filled(nb, None);
-        for &b in &graph.rpo {
-            at_in[b] = phi[b].or_else(|| dt.idom(b).and_then(|d| at_out[d]));
-            at_out[b] = last_def[b].or(at_in[b]);
-        }
-        for j in phi_at.iter() {
+        // The value at the exit of a block: its last definition, else its phi, else the value
+        // at the exit of its immediate dominator (remembered along the way up).
+        let (memo_tag, memo) = (&mut memo_tag, &mut memo);
+        let mut at_out = |b: BlockId| -> Option<ValueId> {
+            let mut path = Vec::new();
+            let mut cur = Some(b);
+            let v = loop {
+                let Some(c) = cur else { break None };
+                if memo_tag[c.index()] == tag {
+                    break memo[c.index()];
+                }
+                if let Some(v) = last_def(c).or_else(|| phi.get(&c).copied()) {
+                    break Some(v);
+                }
+                path.push(c);
+                cur = dt.idom(c);
+            };
+            for c in path {
+                memo_tag[c.index()] = tag;
+                memo[c.index()] = v;
+            }
+            v
+        };
+        for &j in &phi_at {
             for &pb in &graph.preds[j] {
-                let v = at_out[pb].ok_or_else(|| {
+                let v = at_out(pb).ok_or_else(|| {
                     format!("the expression `{}` does not reach {} from {}", ex.list[e].text(), f.block_name(j), f.block_name(pb))
                 })?;
                 let Some(term) = f.blocks[pb].term else { return Err(format!("{} has no terminator", f.block_name(pb))) };
@@ -434,8 +456,9 @@ pub fn transform_sil(
             }
         }
         for (b, pos, old) in dels {
-            let before = defs_in(&f, b).into_iter().take_while(|&(k, _)| k < pos).last().map(|d| d.1);
-            let v = before.or(at_in[b]).ok_or_else(|| {
+            let before = defs.get(&b).and_then(|d| d.iter().take_while(|&&(k, _)| k < pos).last()).map(|d| d.1);
+            let at_in = || phi.get(&b).copied().or_else(|| dt.idom(b).and_then(&mut at_out));
+            let v = before.or_else(at_in).ok_or_else(|| {
                 format!("the expression `{}` is not available where {} computed it", ex.list[e].text(), f.block_name(b))
             })?;
             edits.push(Edit::Replace { expr: e, block: b, from: old, to: v });
