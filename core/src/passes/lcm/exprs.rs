@@ -118,9 +118,9 @@ struct Cand {
 }
 
 /// Whether `inst` is a computation LCM may move, and its identity (opcode, operand names).
-fn candidate_key(f: &Function, inst: &Inst, opts: &Options) -> Option<Cand> {
+fn candidate_key<'f>(f: &'f Function, inst: &Inst, opts: &Options, trivial: &mut HashMap<&'f str, bool>) -> Option<Cand> {
     if f.lang == Lang::Sil {
-        return sil_candidate(f, inst);
+        return sil_candidate(f, inst, trivial);
     }
     let Op::Bril(op) = &inst.op else { return None };
     if matches!(op, BrilOp::Const | BrilOp::Id | BrilOp::Nop | BrilOp::PtrAdd | BrilOp::Load | BrilOp::Other(_)) {
@@ -171,20 +171,26 @@ fn effectful_terminator(inst: &Inst) -> bool {
         )
 }
 
-fn sil_type_of(f: &Function, v: ValueId) -> Option<String> {
+fn sil_type_of(f: &Function, v: ValueId) -> Option<&str> {
     match f.values.get(v) {
         Some(d) if d.def != ValueDef::Undef => match &d.ty {
-            Some(Type::Sil(t)) => Some(t.clone()),
+            Some(Type::Sil(t)) => Some(t),
             _ => None,
         },
         _ => None,
     }
 }
 
+/// Whether values of SIL type `t` are trivial, remembered per type text: a function has few
+/// distinct types and many values, and classifying a type parses it.
+fn trivial_type<'f>(t: &'f str, memo: &mut HashMap<&'f str, bool>) -> bool {
+    *memo.entry(t).or_insert_with(|| is_trivial_type(t))
+}
+
 /// SIL candidates: pure instructions on trivial values with no ownership — arithmetic and
 /// comparison builtins (and the trapping divisions), `struct`, `tuple`, `struct_extract`,
 /// `tuple_extract`, `enum` with a payload. Literals compute nothing worth moving.
-fn sil_candidate(f: &Function, inst: &Inst) -> Option<Cand> {
+fn sil_candidate<'f>(f: &'f Function, inst: &Inst, trivial: &mut HashMap<&'f str, bool>) -> Option<Cand> {
     let Op::Sil(op) = &inst.op else { return None };
     if inst.args.is_empty() || inst.results.len() != 1 || !inst.funcs.is_empty() || !inst.succs.is_empty() {
         return None;
@@ -205,13 +211,13 @@ fn sil_candidate(f: &Function, inst: &Inst) -> Option<Cand> {
     let mut names = Vec::new();
     for &v in &inst.args {
         let t = sil_type_of(f, v)?;
-        if !is_trivial_type(&t) {
+        if !trivial_type(t, trivial) {
             return None;
         }
         names.push(f.values[v].name.clone());
     }
-    let rt = sil_type_of(f, inst.results[0])?;
-    if !is_trivial_type(&rt) {
+    let rt = sil_type_of(f, inst.results[0])?.to_string();
+    if !trivial_type(sil_type_of(f, inst.results[0])?, trivial) {
         return None;
     }
     let mut shape = format!("{} ", op.name());
@@ -222,6 +228,22 @@ fn sil_candidate(f: &Function, inst: &Inst) -> Option<Cand> {
             _ => return None,
         }
     }
+    Some(Cand {
+        op: inst.op.clone(),
+        shape,
+        names,
+        values: inst.args.clone(),
+        ty: Type::Sil(rt),
+        trap,
+        template: None,
+        text: None,
+    })
+}
+
+/// What building a SIL expression needs beyond its identity — its text and the instruction to
+/// copy — made once per expression, not per occurrence.
+fn sil_details(f: &Function, inst: &Inst, c: &mut Cand) {
+    let (Op::Sil(op), Type::Sil(rt)) = (&inst.op, &c.ty) else { return };
     let args: Vec<String> = inst.args.iter().map(|&v| f.value_in_code(v)).collect();
     let text = match (op, &inst.imm) {
         (SilOp::Builtin, Imm::Name(n)) => format!("builtin \"{n}\"({})", args.join(", ")),
@@ -233,16 +255,8 @@ fn sil_candidate(f: &Function, inst: &Inst) -> Option<Cand> {
     };
     let mut template = inst.clone();
     template.results.clear();
-    Some(Cand {
-        op: inst.op.clone(),
-        shape,
-        names,
-        values: inst.args.clone(),
-        ty: Type::Sil(rt),
-        trap,
-        template: Some(template),
-        text: Some(text),
-    })
+    c.template = Some(template);
+    c.text = Some(text);
 }
 
 /// The candidate expressions of a function and what each instruction does to them.
@@ -272,16 +286,21 @@ impl Exprs {
         let mut index: HashMap<(Op, String, Vec<String>), usize> = HashMap::new();
         let mut conflicting: Vec<bool> = Vec::new();
         let mut occurrence: Vec<(InstId, usize)> = Vec::new();
+        let mut trivial: HashMap<&str, bool> = HashMap::new();
         let no_trapping = f.lang == Lang::Sil
             && placed_insts(f).any(|(_, i)| f.insts.get(i).is_some_and(effectful_terminator));
         for (_, i) in placed_insts(f) {
             let Some(inst) = f.insts.get(i) else { continue };
-            let Some(c) = candidate_key(f, inst, opts) else { continue };
+            let Some(c) = candidate_key(f, inst, opts, &mut trivial) else { continue };
             if no_trapping && c.trap.is_some() {
                 continue;
             }
             let ty = c.ty.clone();
             let k = *index.entry((c.op.clone(), c.shape.clone(), c.names.clone())).or_insert_with(|| {
+                let mut c = c;
+                if f.lang == Lang::Sil {
+                    sil_details(f, inst, &mut c);
+                }
                 keys.push(c);
                 conflicting.push(false);
                 keys.len() - 1

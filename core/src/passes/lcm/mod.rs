@@ -170,10 +170,13 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
     let mut g = f.clone();
     let splits = split::split_critical_edges(&mut g);
     crate::passes::shrink(&mut g);
-    let graph = Graph::new(&g);
+    let cfg = crate::cfg::Cfg::new(&g);
+    let graph = Graph::with_cfg(&g, &cfg);
+    let dom = (f.lang == Lang::Sil).then(|| regions::Dominance::new(&g, &cfg));
+    drop(cfg);
     let ex = exprs::Exprs::collect(&g, opts);
-    let global = if f.lang == Lang::Sil && solve_per_region(graph.num_blocks(), ex.len()) {
-        let regional = regions::solve(&g, &graph, &ex, exprs::compute_local_sparse(&g, &graph, &ex));
+    let global = if let Some(dom) = dom.as_ref().filter(|_| solve_per_region(graph.num_blocks(), ex.len())) {
+        let regional = regions::solve(&g, &graph, dom, &ex, exprs::compute_local_sparse(&g, &graph, &ex));
         let converged = regional.converged;
         let sets = Pred::ALL.iter().map(|_| Arc::new(EntityVec::new())).collect();
         predicates::Global {
@@ -208,8 +211,11 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
     }
     let mut t = match f.lang {
         Lang::Bril => transform::transform(&g, &graph, &ex, &preds, &splits),
-        Lang::Sil => transform::transform_sil(&g, &graph, &ex, &preds, &splits)
-            .map_err(|message| LcmError::Internal { function: f.name.clone(), message })?,
+        Lang::Sil => {
+            let dom = dom.as_ref().ok_or_else(|| LcmError::Internal { function: f.name.clone(), message: "no dominator tree".into() })?;
+            transform::transform_sil(&g, &graph, &ex, &preds, &splits, dom)
+                .map_err(|message| LcmError::Internal { function: f.name.clone(), message })?
+        }
     };
     crate::passes::shrink(&mut t.function);
     if let Err(d) = verify(&t.function) {

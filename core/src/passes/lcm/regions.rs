@@ -33,6 +33,22 @@ use super::predicates::Pred;
 use crate::cfg::Cfg;
 use crate::dom::{frontier, DomTree};
 use crate::entity::{EntityRef, EntityVec};
+
+/// The dominator tree and dominance frontiers of the function after step 1, built once for
+/// the region solver and SIL's step 7 (which adds instructions and block arguments but no
+/// edges before its SSA construction, so they still hold there).
+pub struct Dominance {
+    pub tree: DomTree,
+    pub frontier: EntityVec<BlockId, Vec<BlockId>>,
+}
+
+impl Dominance {
+    pub fn new(f: &Function, cfg: &Cfg) -> Dominance {
+        let tree = DomTree::dominators(f, cfg);
+        let frontier = frontier(cfg, &tree);
+        Dominance { tree, frontier }
+    }
+}
 use crate::ir::{BlockId, Function, InstId, ValueDef};
 use std::collections::HashMap;
 
@@ -165,12 +181,10 @@ enum Link {
 }
 
 /// Steps 3–6 per region on `f` (the function after step 1, in SSA form).
-pub fn solve(f: &Function, g: &Graph, ex: &Exprs, local: SparseLocal) -> Regional {
+pub fn solve(f: &Function, g: &Graph, dom: &Dominance, ex: &Exprs, local: SparseLocal) -> Regional {
     let nb = g.num_blocks();
     let n = ex.len();
-    let cfg = Cfg::new(f);
-    let dt = DomTree::dominators(f, &cfg);
-    let df = frontier(&cfg, &dt);
+    let (dt, df) = (&dom.tree, &dom.frontier);
 
     // Dominator tree of the reachable blocks: idom, preorder number and subtree size.
     let mut idom = vec![NONE; nb];

@@ -212,9 +212,8 @@ pub fn transform_sil(
     ex: &Exprs,
     p: &Predicates,
     splits: &Splits,
+    dom: &super::regions::Dominance,
 ) -> Result<Transformed, String> {
-    use crate::cfg::Cfg;
-    use crate::dom::{frontier, DomTree};
     use crate::entity::EntityVec;
 
     let mut f = g.clone();
@@ -340,9 +339,7 @@ pub fn transform_sil(
     // it involves (its definitions, where it is live, its frontier, the dominators asked
     // about): a large function moves hundreds of expressions, and a pass over every block for
     // each was most of step 7.
-    let cfg = Cfg::new(&f);
-    let dt = DomTree::dominators(&f, &cfg);
-    let df = frontier(&cfg, &dt);
+    let (dt, df) = (&dom.tree, &dom.frontier);
     // Definitions of each such expression per block, in order: (position, value).
     let mut defs_of: Vec<HashMap<BlockId, Vec<(usize, ValueId)>>> = vec![HashMap::new(); n];
     for &b in &graph.rpo {
