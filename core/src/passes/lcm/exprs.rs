@@ -150,7 +150,9 @@ fn candidate_key<'f>(f: &'f Function, inst: &Inst, opts: &Options, trivial: &mut
 /// The `*_with_overflow` builtins do not trap — they return the overflow bit, and the
 /// `cond_fail` that reads it is the trap, which is never a candidate.
 pub fn sil_builtin_traps(name: &str) -> bool {
-    ["sdiv", "srem", "udiv", "urem", "exact_sdiv", "exact_udiv"].iter().any(|p| name.starts_with(&format!("{p}_")))
+    ["sdiv", "srem", "udiv", "urem", "exact_sdiv", "exact_udiv"]
+        .iter()
+        .any(|p| name.strip_prefix(p).is_some_and(|rest| rest.starts_with('_')))
 }
 
 /// A SIL terminator that may run code with effects of its own (`try_apply`, `yield`, …):
@@ -220,11 +222,16 @@ fn sil_candidate<'f>(f: &'f Function, inst: &Inst, trivial: &mut HashMap<&'f str
     if !trivial_type(sil_type_of(f, inst.results[0])?, trivial) {
         return None;
     }
-    let mut shape = format!("{} ", op.name());
+    let mut shape = String::with_capacity(64);
+    shape.push_str(op.name());
+    shape.push(' ');
     for p in &inst.sil {
         match p {
             Piece::Text(t) => shape.push_str(t),
-            Piece::Arg(k) => shape.push_str(&format!("${k}")),
+            Piece::Arg(k) => {
+                use std::fmt::Write as _;
+                let _ = write!(shape, "${k}");
+            }
             _ => return None,
         }
     }
@@ -291,20 +298,27 @@ impl Exprs {
             && placed_insts(f).any(|(_, i)| f.insts.get(i).is_some_and(effectful_terminator));
         for (_, i) in placed_insts(f) {
             let Some(inst) = f.insts.get(i) else { continue };
-            let Some(c) = candidate_key(f, inst, opts, &mut trivial) else { continue };
+            let Some(mut c) = candidate_key(f, inst, opts, &mut trivial) else { continue };
             if no_trapping && c.trap.is_some() {
                 continue;
             }
             let ty = c.ty.clone();
-            let k = *index.entry((c.op.clone(), c.shape.clone(), c.names.clone())).or_insert_with(|| {
-                let mut c = c;
-                if f.lang == Lang::Sil {
-                    sil_details(f, inst, &mut c);
+            // The key takes the identity; only a new expression copies it back.
+            let key = (c.op.clone(), std::mem::take(&mut c.shape), std::mem::take(&mut c.names));
+            let k = match index.get(&key) {
+                Some(&k) => k,
+                None => {
+                    c.shape.clone_from(&key.1);
+                    c.names.clone_from(&key.2);
+                    if f.lang == Lang::Sil {
+                        sil_details(f, inst, &mut c);
+                    }
+                    keys.push(c);
+                    conflicting.push(false);
+                    index.insert(key, keys.len() - 1);
+                    keys.len() - 1
                 }
-                keys.push(c);
-                conflicting.push(false);
-                keys.len() - 1
-            });
+            };
             if keys[k].ty != ty {
                 conflicting[k] = true;
             }

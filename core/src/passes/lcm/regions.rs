@@ -293,6 +293,9 @@ pub fn solve(f: &Function, g: &Graph, dom: &Dominance, ex: &Exprs, local: Sparse
     };
     let mut stamp = vec![NONE; nb];
     let mut row_of = vec![0u32; nb];
+    let mut scratch: [Vec<u64>; 13] = Default::default();
+    let (mut pred_links, mut succ_links, mut pred_at, mut succ_at): (Vec<Link>, Vec<Link>, Vec<usize>, Vec<usize>) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (gi, mut grp) in groups.into_iter().enumerate() {
         let Some(root) = grp.root else {
             reg.groups.push(grp);
@@ -362,15 +365,29 @@ pub fn solve(f: &Function, g: &Graph, dom: &Dominance, ex: &Exprs, local: Sparse
             }
             Link::Inherit(row_of[cur.index()])
         };
-        let preds: Vec<Vec<Link>> = region.iter().map(|&b| g.preds[b].iter().map(|&p| link(p)).collect()).collect();
-        let succs: Vec<Vec<Link>> = region
-            .iter()
-            .map(|&b| {
-                g.succs[b].iter().map(|&s| if s.index() < nb && stamp[s.index()] == tag { Link::Row(row_of[s.index()]) } else { Link::Out }).collect()
-            })
-            .collect();
+        // Neighbours as one flat list per region (offsets per row), reused between regions.
+        pred_links.clear();
+        succ_links.clear();
+        pred_at.clear();
+        succ_at.clear();
+        for &b in &region {
+            pred_at.push(pred_links.len());
+            pred_links.extend(g.preds[b].iter().map(|&p| link(p)));
+            succ_at.push(succ_links.len());
+            succ_links.extend(g.succs[b].iter().map(|&s| {
+                if s.index() < nb && stamp[s.index()] == tag {
+                    Link::Row(row_of[s.index()])
+                } else {
+                    Link::Out
+                }
+            }));
+        }
+        pred_at.push(pred_links.len());
+        succ_at.push(succ_links.len());
+        let preds: Vec<&[Link]> = (0..region.len()).map(|r| &pred_links[pred_at[r]..pred_at[r + 1]]).collect();
+        let succs: Vec<&[Link]> = (0..region.len()).map(|r| &succ_links[succ_at[r]..succ_at[r + 1]]).collect();
         let w = grp.members.len().div_ceil(64);
-        let (bits, ok) = solve_region(g, &reg, &grp.members, &reg.slot_of, &region, &preds, &succs, w);
+        let (bits, ok) = solve_region(g, &reg, &grp.members, &reg.slot_of, &region, &preds, &succs, w, &mut scratch);
         reg.converged &= ok;
         let rows = region.len();
         let xl_index = global_index(Pred::XLatest).unwrap_or(0);
@@ -408,14 +425,23 @@ fn solve_region(
     members: &[ExprId],
     slot_of: &[u32],
     region: &[BlockId],
-    preds: &[Vec<Link>],
-    succs: &[Vec<Link>],
+    preds: &[&[Link]],
+    succs: &[&[Link]],
     w: usize,
+    scratch: &mut [Vec<u64>; 13],
 ) -> (Vec<u64>, bool) {
     let rows = region.len();
     let len = rows * w;
+    // The vectors are reused from region to region: a large function has a region per SSA
+    // value, and allocating thirteen small vectors for each was most of the solver's time.
+    let mut take = |k: usize, fill: u64| {
+        let mut v = std::mem::take(&mut scratch[k]);
+        v.clear();
+        v.resize(len, fill);
+        v
+    };
     // Local predicates as rows of words.
-    let (mut ncomp, mut xcomp, mut transp) = (vec![0u64; len], vec![0u64; len], vec![!0u64; len]);
+    let (mut ncomp, mut xcomp, mut transp) = (take(0, 0), take(1, 0), take(2, !0));
     let set = |v: &mut Vec<u64>, r: usize, e: ExprId, on: bool| {
         let s = slot_of[e.index()] as usize;
         let word = &mut v[r * w + s / 64];
@@ -444,11 +470,11 @@ fn solve_region(
     let is_start = |b: BlockId| Some(b) == g.entry;
     let max_rounds = 2usize.saturating_mul(rows).saturating_mul(w * 64).saturating_add(2);
     let mut converged = true;
-    let (mut nd, mut xd) = (vec![!0u64; len], vec![!0u64; len]);
-    let (mut nu, mut xu) = (vec![!0u64; len], vec![!0u64; len]);
-    let (mut ndl, mut xdl) = (vec![!0u64; len], vec![!0u64; len]);
-    let (mut ne, mut xe) = (vec![0u64; len], vec![0u64; len]);
-    let (mut nl, mut xl) = (vec![0u64; len], vec![0u64; len]);
+    let (mut nd, mut xd) = (take(3, !0), take(4, !0));
+    let (mut nu, mut xu) = (take(5, !0), take(6, !0));
+    let (mut ne, mut xe) = (take(7, 0), take(8, 0));
+    let (mut ndl, mut xdl) = (take(9, !0), take(10, !0));
+    let (mut nl, mut xl) = (take(11, 0), take(12, 0));
 
     // Step 3: down-safety, backward (postorder).
     //   NdSafe(B) = NComp(B) ∨ (Transp(B) ∧ XdSafe(B))
@@ -464,7 +490,7 @@ fn solve_region(
                 let mut x = xcomp[r * w + k];
                 if through {
                     let mut t = !0u64;
-                    for s in &succs[r] {
+                    for s in succs[r] {
                         t &= match *s {
                             Link::Row(j) => nd[j as usize * w + k],
                             _ => 0,
@@ -505,7 +531,7 @@ fn solve_region(
                     !0
                 } else {
                     let mut t = !0u64;
-                    for p in &preds[r] {
+                    for p in preds[r] {
                         t &= match *p {
                             Link::Row(j) | Link::Inherit(j) => xu[j as usize * w + k],
                             Link::Out => 0,
@@ -541,7 +567,7 @@ fn solve_region(
                 !0
             } else {
                 let mut a = 0u64;
-                for p in &preds[r] {
+                for p in preds[r] {
                     a |= !match *p {
                         Link::Row(j) => xu[j as usize * w + k] | xd[j as usize * w + k],
                         Link::Inherit(j) => xu[j as usize * w + k],
@@ -570,7 +596,7 @@ fn solve_region(
                     0
                 } else {
                     let mut t = !0u64;
-                    for p in &preds[r] {
+                    for p in preds[r] {
                         t &= match *p {
                             Link::Row(j) => xdl[j as usize * w + k] & !xcomp[j as usize * w + k],
                             _ => 0,
@@ -604,7 +630,7 @@ fn solve_region(
             let i = r * w + k;
             nl[i] = ndl[i] & !(xdl[i] & !ncomp[i]);
             let mut acc = xcomp[i];
-            for s in &succs[r] {
+            for s in succs[r] {
                 acc |= !match *s {
                     Link::Row(j) => ndl[j as usize * w + k],
                     _ => 0,
@@ -615,9 +641,10 @@ fn solve_region(
     }
 
     let mut bits = Vec::with_capacity(GLOBAL * len);
-    for v in [nd, xd, nu, xu, ne, xe, ndl, xdl, nl, xl] {
-        bits.extend_from_slice(&v);
+    for v in [&nd, &xd, &nu, &xu, &ne, &xe, &ndl, &xdl, &nl, &xl] {
+        bits.extend_from_slice(v);
     }
+    *scratch = [ncomp, xcomp, transp, nd, xd, nu, xu, ne, xe, ndl, xdl, nl, xl];
     (bits, converged)
 }
 

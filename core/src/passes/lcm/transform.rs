@@ -183,12 +183,30 @@ fn is_temp_comp(f: &Function, i: InstId, t: Option<crate::ir::ValueId>) -> bool 
 }
 
 /// A fresh SIL value name: the next number after the largest numeric name (`%9` after `%8`),
-/// so the result reads like `sil-opt` output.
-fn fresh_sil_name(taken: &mut HashSet<String>, next: &mut u64) -> String {
-    loop {
-        let name = next.to_string();
-        *next += 1;
-        if taken.insert(name.clone()) {
+/// so the result reads like `sil-opt` output. Every name that reads as a number is at most
+/// that largest one, so the names from `next` on are free and no set of the function's names
+/// is needed — except at the very end of the range, where the taken names are collected.
+struct FreshNames {
+    next: u64,
+    taken: Option<HashSet<String>>,
+}
+
+impl FreshNames {
+    fn new(f: &Function) -> FreshNames {
+        let max = f.values.values().filter_map(|v| v.name.parse::<u64>().ok()).max();
+        let taken = (max == Some(u64::MAX)).then(|| f.values.values().map(|v| v.name.clone()).collect());
+        FreshNames { next: max.map_or(0, |m| m.wrapping_add(1)), taken }
+    }
+
+    fn fresh(&mut self) -> String {
+        loop {
+            let name = self.next.to_string();
+            self.next = self.next.wrapping_add(1);
+            if let Some(taken) = &mut self.taken {
+                if !taken.insert(name.clone()) {
+                    continue;
+                }
+            }
             return name;
         }
     }
@@ -220,14 +238,13 @@ pub fn transform_sil(
     let n = ex.len();
     let mut edits = Vec::new();
     let mut temps = Vec::new();
-    let mut taken: HashSet<String> = f.values.values().map(|v| v.name.clone()).collect();
-    let mut next = taken.iter().filter_map(|s| s.parse::<u64>().ok()).max().map_or(0, |m| m + 1);
+    let mut names = FreshNames::new(&f);
 
     // A new computation of `e` defining a fresh value.
     let mut make_comp = |f: &mut Function, e: ExprId, temps: &mut Vec<Temp>| -> Result<InstId, String> {
         let x = &ex.list[e];
         let mut inst = x.template.clone().ok_or("a SIL expression without a template")?;
-        let name = fresh_sil_name(&mut taken, &mut next);
+        let name = names.fresh();
         let v = f.add_value(name.clone(), Some(x.ty.clone()), ValueDef::Var);
         inst.results = vec![v];
         inst.span = crate::diag::Span::DUMMY;
@@ -352,43 +369,53 @@ pub fn transform_sil(
         }
     }
     let mut replace: Vec<(ValueId, ValueId)> = Vec::new();
-    // Per-block marks for the expression being constructed (`== tag`): it is defined there
-    // (`first_def` holds the position of its first definition), live on entry, in the
-    // iterated frontier; arrays, not hash sets, as the live range of one expression can span
-    // most of the function.
     let nb = f.blocks.len();
-    let (mut def_tag, mut first_def, mut live_tag, mut idf_tag) = (vec![0u32; nb], vec![0usize; nb], vec![0u32; nb], vec![0u32; nb]);
-    let (mut memo_tag, mut memo): (Vec<u32>, Vec<Option<ValueId>>) = (vec![0; nb], vec![None; nb]);
-    let mut tag = 0u32;
-    for &e in &moved {
-        let dels = std::mem::take(&mut deleted[e.0 as usize]);
-        if dels.is_empty() {
-            continue;
+    // Liveness of every rewritten expression's value at once, as one bit per expression and
+    // block (a backward least fixpoint): a deleted computation before any definition in its
+    // block is an upward-exposed use; a block that defines the value ends its live range. Per
+    // expression, a walk from each use would cross most of the function for each of hundreds
+    // of expressions.
+    let rewritten: Vec<ExprId> = moved.iter().copied().filter(|e| !deleted[e.0 as usize].is_empty()).collect();
+    let words = rewritten.len().div_ceil(64);
+    let (mut defs_bits, mut live) = (vec![0u64; nb * words], vec![0u64; nb * words]);
+    for (m, &e) in rewritten.iter().enumerate() {
+        let defs = &defs_of[e.0 as usize];
+        for b in defs.keys() {
+            defs_bits[b.index() * words + m / 64] |= 1 << (m % 64);
         }
-        tag += 1;
-        let defs = std::mem::take(&mut defs_of[e.0 as usize]);
-        for (b, d) in &defs {
-            def_tag[b.index()] = tag;
-            first_def[b.index()] = d.first().map_or(0, |d| d.0);
-        }
-        let last_def = |b: BlockId| defs.get(&b).and_then(|d| d.last()).map(|d| d.1);
-        // Liveness of the expression's value: a deleted computation before any definition in
-        // its block is an upward-exposed use.
-        let mut work = Vec::new();
-        for &(b, pos, _) in &dels {
-            if (def_tag[b.index()] != tag || pos <= first_def[b.index()]) && live_tag[b.index()] != tag {
-                live_tag[b.index()] = tag;
-                work.push(b);
+        for &(b, pos, _) in &deleted[e.0 as usize] {
+            if defs.get(&b).and_then(|d| d.first()).is_none_or(|d| pos <= d.0) {
+                live[b.index() * words + m / 64] |= 1 << (m % 64);
             }
         }
-        while let Some(b) = work.pop() {
-            for &pb in &graph.preds[b] {
-                if def_tag[pb.index()] != tag && live_tag[pb.index()] != tag {
-                    live_tag[pb.index()] = tag;
-                    work.push(pb);
+    }
+    let upward = live.clone();
+    let mut changed = words > 0;
+    while changed {
+        changed = false;
+        for &b in graph.rpo.iter().rev() {
+            for k in 0..words {
+                let mut out = 0;
+                for &s in &graph.succs[b] {
+                    out |= live[s.index() * words + k];
+                }
+                let i = b.index() * words + k;
+                let v = upward[i] | (out & !defs_bits[i]);
+                if v != live[i] {
+                    live[i] = v;
+                    changed = true;
                 }
             }
         }
+    }
+    let live_in = |b: BlockId, m: usize| live[b.index() * words + m / 64] >> (m % 64) & 1 != 0;
+    let mut idf_tag = vec![0u32; nb];
+    let (mut memo_tag, mut memo): (Vec<u32>, Vec<Option<ValueId>>) = (vec![0; nb], vec![None; nb]);
+    for (m, &e) in rewritten.iter().enumerate() {
+        let tag = m as u32 + 1;
+        let dels = std::mem::take(&mut deleted[e.0 as usize]);
+        let defs = std::mem::take(&mut defs_of[e.0 as usize]);
+        let last_def = |b: BlockId| defs.get(&b).and_then(|d| d.last()).map(|d| d.1);
         // Phis: the iterated dominance frontier of the defining blocks, where live.
         let mut phi_at: Vec<BlockId> = Vec::new();
         let mut work: Vec<BlockId> = defs.keys().copied().collect();
@@ -397,7 +424,7 @@ pub fn transform_sil(
                 if idf_tag[j.index()] != tag {
                     idf_tag[j.index()] = tag;
                     work.push(j);
-                    if live_tag[j.index()] == tag {
+                    if live_in(j, m) {
                         phi_at.push(j);
                     }
                 }
@@ -406,7 +433,7 @@ pub fn transform_sil(
         phi_at.sort_unstable();
         let mut phi: HashMap<BlockId, ValueId> = HashMap::new();
         for &j in &phi_at {
-            let name = fresh_sil_name(&mut taken, &mut next);
+            let name = names.fresh();
             let index = f.blocks[j].params.len() as u32;
             let v = f.add_value(name.clone(), Some(ex.list[e].ty.clone()), ValueDef::Param { block: j, index });
             f.blocks[j].params.push(v);
