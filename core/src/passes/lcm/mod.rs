@@ -13,6 +13,11 @@
 //! - `predicates.rs`, steps 3–6: `NdSafe/XdSafe` and `NuSafe/XuSafe` (greatest fixpoints),
 //!   `NEarliest/XEarliest`, `NDelayed/XDelayed` (greatest fixpoint), `NLatest/XLatest` — for
 //!   all expressions at once, one bit vector per block and predicate.
+//! - `regions.rs`, steps 3–6 again for SIL functions too large for a vector over all
+//!   expressions per block (SSA gives nearly every value expressions of its own): the same
+//!   answers, solved per region of the dominator tree below each expression's deepest
+//!   operand definition; such a run records no per-round trace (its steps say so, and the
+//!   tables replay from [`Predicates::holds`]).
 //! - `transform.rs`, step 7: one temporary per moved expression, deletions and insertions.
 //!
 //! [`run_function`] returns the function after step 1 (what the predicates describe), the
