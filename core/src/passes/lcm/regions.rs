@@ -625,12 +625,12 @@ fn solve_region(
     // Step 6: latest.
     //   NLatest(B) = NDelayed(B) − (XDelayed(B) − NComp(B))
     //   XLatest(B) = XDelayed(B) ∧ (XComp(B) ∨ ∃S ∈ succ(B): ¬NDelayed(S))
-    for r in 0..rows {
+    for (r, out) in succs.iter().enumerate() {
         for k in 0..w {
             let i = r * w + k;
             nl[i] = ndl[i] & !(xdl[i] & !ncomp[i]);
             let mut acc = xcomp[i];
-            for s in succs[r] {
+            for s in *out {
                 acc |= !match *s {
                     Link::Row(j) => ndl[j as usize * w + k],
                     _ => 0,
