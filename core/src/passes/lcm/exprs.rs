@@ -41,7 +41,7 @@
 //! the start node as Bril's parameters are, and are not modifications.
 
 use super::graph::Graph;
-use crate::entity::{EntitySet, EntityVec};
+use crate::entity::{EntityRef, EntitySet, EntityVec};
 use crate::ir::{BlockId, BrilOp, Effect, Function, Imm, Inst, InstId, Lang, Op, Piece, SilOp, Type, ValueDef, ValueId};
 use crate::sil::types::is_trivial_without_declarations as is_trivial_type;
 use serde::{Deserialize, Serialize};
@@ -118,9 +118,9 @@ struct Cand {
 }
 
 /// Whether `inst` is a computation LCM may move, and its identity (opcode, operand names).
-fn candidate_key(f: &Function, inst: &Inst, opts: &Options) -> Option<Cand> {
+fn candidate_key<'f>(f: &'f Function, inst: &Inst, opts: &Options, trivial: &mut HashMap<&'f str, bool>) -> Option<Cand> {
     if f.lang == Lang::Sil {
-        return sil_candidate(f, inst);
+        return sil_candidate(f, inst, trivial);
     }
     let Op::Bril(op) = &inst.op else { return None };
     if matches!(op, BrilOp::Const | BrilOp::Id | BrilOp::Nop | BrilOp::PtrAdd | BrilOp::Load | BrilOp::Other(_)) {
@@ -150,7 +150,9 @@ fn candidate_key(f: &Function, inst: &Inst, opts: &Options) -> Option<Cand> {
 /// The `*_with_overflow` builtins do not trap — they return the overflow bit, and the
 /// `cond_fail` that reads it is the trap, which is never a candidate.
 pub fn sil_builtin_traps(name: &str) -> bool {
-    ["sdiv", "srem", "udiv", "urem", "exact_sdiv", "exact_udiv"].iter().any(|p| name.starts_with(&format!("{p}_")))
+    ["sdiv", "srem", "udiv", "urem", "exact_sdiv", "exact_udiv"]
+        .iter()
+        .any(|p| name.strip_prefix(p).is_some_and(|rest| rest.starts_with('_')))
 }
 
 /// A SIL terminator that may run code with effects of its own (`try_apply`, `yield`, …):
@@ -171,20 +173,26 @@ fn effectful_terminator(inst: &Inst) -> bool {
         )
 }
 
-fn sil_type_of(f: &Function, v: ValueId) -> Option<String> {
+fn sil_type_of(f: &Function, v: ValueId) -> Option<&str> {
     match f.values.get(v) {
         Some(d) if d.def != ValueDef::Undef => match &d.ty {
-            Some(Type::Sil(t)) => Some(t.clone()),
+            Some(Type::Sil(t)) => Some(t),
             _ => None,
         },
         _ => None,
     }
 }
 
+/// Whether values of SIL type `t` are trivial, remembered per type text: a function has few
+/// distinct types and many values, and classifying a type parses it.
+fn trivial_type<'f>(t: &'f str, memo: &mut HashMap<&'f str, bool>) -> bool {
+    *memo.entry(t).or_insert_with(|| is_trivial_type(t))
+}
+
 /// SIL candidates: pure instructions on trivial values with no ownership — arithmetic and
 /// comparison builtins (and the trapping divisions), `struct`, `tuple`, `struct_extract`,
 /// `tuple_extract`, `enum` with a payload. Literals compute nothing worth moving.
-fn sil_candidate(f: &Function, inst: &Inst) -> Option<Cand> {
+fn sil_candidate<'f>(f: &'f Function, inst: &Inst, trivial: &mut HashMap<&'f str, bool>) -> Option<Cand> {
     let Op::Sil(op) = &inst.op else { return None };
     if inst.args.is_empty() || inst.results.len() != 1 || !inst.funcs.is_empty() || !inst.succs.is_empty() {
         return None;
@@ -205,23 +213,44 @@ fn sil_candidate(f: &Function, inst: &Inst) -> Option<Cand> {
     let mut names = Vec::new();
     for &v in &inst.args {
         let t = sil_type_of(f, v)?;
-        if !is_trivial_type(&t) {
+        if !trivial_type(t, trivial) {
             return None;
         }
         names.push(f.values[v].name.clone());
     }
-    let rt = sil_type_of(f, inst.results[0])?;
-    if !is_trivial_type(&rt) {
+    let rt = sil_type_of(f, inst.results[0])?.to_string();
+    if !trivial_type(sil_type_of(f, inst.results[0])?, trivial) {
         return None;
     }
-    let mut shape = format!("{} ", op.name());
+    let mut shape = String::with_capacity(64);
+    shape.push_str(op.name());
+    shape.push(' ');
     for p in &inst.sil {
         match p {
             Piece::Text(t) => shape.push_str(t),
-            Piece::Arg(k) => shape.push_str(&format!("${k}")),
+            Piece::Arg(k) => {
+                use std::fmt::Write as _;
+                let _ = write!(shape, "${k}");
+            }
             _ => return None,
         }
     }
+    Some(Cand {
+        op: inst.op.clone(),
+        shape,
+        names,
+        values: inst.args.clone(),
+        ty: Type::Sil(rt),
+        trap,
+        template: None,
+        text: None,
+    })
+}
+
+/// What building a SIL expression needs beyond its identity — its text and the instruction to
+/// copy — made once per expression, not per occurrence.
+fn sil_details(f: &Function, inst: &Inst, c: &mut Cand) {
+    let (Op::Sil(op), Type::Sil(rt)) = (&inst.op, &c.ty) else { return };
     let args: Vec<String> = inst.args.iter().map(|&v| f.value_in_code(v)).collect();
     let text = match (op, &inst.imm) {
         (SilOp::Builtin, Imm::Name(n)) => format!("builtin \"{n}\"({})", args.join(", ")),
@@ -233,16 +262,8 @@ fn sil_candidate(f: &Function, inst: &Inst) -> Option<Cand> {
     };
     let mut template = inst.clone();
     template.results.clear();
-    Some(Cand {
-        op: inst.op.clone(),
-        shape,
-        names,
-        values: inst.args.clone(),
-        ty: Type::Sil(rt),
-        trap,
-        template: Some(template),
-        text: Some(text),
-    })
+    c.template = Some(template);
+    c.text = Some(text);
 }
 
 /// The candidate expressions of a function and what each instruction does to them.
@@ -255,8 +276,10 @@ pub struct Exprs {
     /// `computes`, kept because only collection knows which instructions matched a key under
     /// `commute` (`add b a` computes `add a b`), and the UI must not guess it from opcodes.
     pub occurrences: EntityVec<ExprId, Vec<InstId>>,
-    /// For each variable name, the expressions that have it as an operand.
-    operand_of: HashMap<String, EntitySet<ExprId>>,
+    /// For each variable name, the expressions that have it as an operand, in id order: a
+    /// list, not a bit set over all expressions — on SIL almost every name is the operand of
+    /// one or two expressions, and a set per name would be quadratic in the function.
+    operand_of: HashMap<String, Vec<ExprId>>,
     /// Trapping expressions, by class of failure (opcode or builtin name).
     trapping: Vec<(String, EntitySet<ExprId>)>,
     lang: Lang,
@@ -270,20 +293,32 @@ impl Exprs {
         let mut index: HashMap<(Op, String, Vec<String>), usize> = HashMap::new();
         let mut conflicting: Vec<bool> = Vec::new();
         let mut occurrence: Vec<(InstId, usize)> = Vec::new();
+        let mut trivial: HashMap<&str, bool> = HashMap::new();
         let no_trapping = f.lang == Lang::Sil
             && placed_insts(f).any(|(_, i)| f.insts.get(i).is_some_and(effectful_terminator));
         for (_, i) in placed_insts(f) {
             let Some(inst) = f.insts.get(i) else { continue };
-            let Some(c) = candidate_key(f, inst, opts) else { continue };
+            let Some(mut c) = candidate_key(f, inst, opts, &mut trivial) else { continue };
             if no_trapping && c.trap.is_some() {
                 continue;
             }
             let ty = c.ty.clone();
-            let k = *index.entry((c.op.clone(), c.shape.clone(), c.names.clone())).or_insert_with(|| {
-                keys.push(c);
-                conflicting.push(false);
-                keys.len() - 1
-            });
+            // The key takes the identity; only a new expression copies it back.
+            let key = (c.op.clone(), std::mem::take(&mut c.shape), std::mem::take(&mut c.names));
+            let k = match index.get(&key) {
+                Some(&k) => k,
+                None => {
+                    c.shape.clone_from(&key.1);
+                    c.names.clone_from(&key.2);
+                    if f.lang == Lang::Sil {
+                        sil_details(f, inst, &mut c);
+                    }
+                    keys.push(c);
+                    conflicting.push(false);
+                    index.insert(key, keys.len() - 1);
+                    keys.len() - 1
+                }
+            };
             if keys[k].ty != ty {
                 conflicting[k] = true;
             }
@@ -316,11 +351,14 @@ impl Exprs {
                 occurrences[e].push(i);
             }
         }
-        let mut operand_of: HashMap<String, EntitySet<ExprId>> = HashMap::new();
+        let mut operand_of: HashMap<String, Vec<ExprId>> = HashMap::new();
         let mut trapping: Vec<(String, EntitySet<ExprId>)> = Vec::new();
         for ((e, x), class) in list.iter().zip(trap_class) {
             for a in &x.args {
-                operand_of.entry(a.clone()).or_insert_with(|| EntitySet::new_empty(n)).insert(e);
+                let users = operand_of.entry(a.clone()).or_default();
+                if users.last() != Some(&e) {
+                    users.push(e);
+                }
             }
             if let Some(class) = class {
                 match trapping.iter_mut().find(|(c, _)| *c == class) {
@@ -343,9 +381,10 @@ impl Exprs {
     }
 
     /// The expressions whose operand is `v` (a SIL block parameter, or any assigned value).
-    pub fn using(&self, f: &Function, v: ValueId) -> Option<&EntitySet<ExprId>> {
-        f.values.get(v).and_then(|d| self.operand_of.get(&d.name))
+    pub fn using(&self, f: &Function, v: ValueId) -> &[ExprId] {
+        f.values.get(v).and_then(|d| self.operand_of.get(&d.name)).map_or(&[], Vec::as_slice)
     }
+
 
     /// The class of failure of an instruction that can trap.
     fn own_trap(&self, inst: &Inst) -> Option<String> {
@@ -362,25 +401,39 @@ impl Exprs {
     pub fn kills(&self, f: &Function, inst: &Inst) -> EntitySet<ExprId> {
         let mut k = EntitySet::new_empty(self.len());
         for &r in &inst.results {
-            if let Some(set) = self.using(f, r) {
-                k.union_with(set);
+            for &e in self.using(f, r) {
+                k.insert(e);
             }
         }
-        if self.trapping.is_empty() {
-            return k;
-        }
-        let own_trap = self.own_trap(inst);
-        let observable = own_trap.is_none()
-            && (matches!(inst.effect(), Effect::SideEffect | Effect::ReadsMemory)
-                || (self.lang == Lang::Sil && effectful_terminator(inst)));
-        if observable || own_trap.is_some() {
-            for (class, set) in &self.trapping {
-                if observable || own_trap.as_ref() != Some(class) {
-                    k.union_with(set);
-                }
-            }
+        for set in self.trap_kills(inst) {
+            k.union_with(set);
         }
         k
+    }
+
+    /// [`kills`](Self::kills) as a list (with repeats) appended to `out`: the form the
+    /// per-region solver and the SIL transformation use, whose cost follows the
+    /// instruction's operands rather than the number of expressions.
+    pub fn kills_into(&self, f: &Function, inst: &Inst, out: &mut Vec<ExprId>) {
+        for &r in &inst.results {
+            out.extend_from_slice(self.using(f, r));
+        }
+        for set in self.trap_kills(inst) {
+            out.extend(set.iter());
+        }
+    }
+
+    /// The trapping classes `inst` must not be reordered with (see [`kills`](Self::kills)).
+    fn trap_kills<'a>(&'a self, inst: &Inst) -> impl Iterator<Item = &'a EntitySet<ExprId>> + 'a {
+        let own_trap = if self.trapping.is_empty() { None } else { self.own_trap(inst) };
+        let observable = !self.trapping.is_empty()
+            && own_trap.is_none()
+            && (matches!(inst.effect(), Effect::SideEffect | Effect::ReadsMemory)
+                || (self.lang == Lang::Sil && effectful_terminator(inst)));
+        self.trapping
+            .iter()
+            .filter(move |(class, _)| observable || own_trap.as_ref().is_some_and(|t| t != class))
+            .map(|(_, set)| set)
     }
 }
 
@@ -418,8 +471,8 @@ pub fn compute_local(f: &Function, g: &Graph, ex: &Exprs) -> Local {
         // node as Bril's parameters are: not a modification.
         let params = if f.entry() == Some(b) { &[][..] } else { &block.params[..] };
         for &p in params {
-            if let Some(set) = ex.using(f, p) {
-                killed.union_with(set);
+            for &e in ex.using(f, p) {
+                killed.insert(e);
             }
         }
         for i in block.all_insts() {
@@ -444,4 +497,85 @@ pub fn compute_local(f: &Function, g: &Graph, ex: &Exprs) -> Local {
         transp[b] = t;
     }
     Local { ncomp, xcomp, transp }
+}
+
+/// Step 2 as per-block lists (each sorted by id) instead of bit vectors over all
+/// expressions: what [`compute_local`] computes, for the per-region solver (`regions.rs`),
+/// whose functions have too many expressions for a dense vector per block. `nontransp`
+/// lists the expressions a block modifies; every other expression is transparent in it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SparseLocal {
+    pub ncomp: EntityVec<BlockId, Vec<ExprId>>,
+    pub xcomp: EntityVec<BlockId, Vec<ExprId>>,
+    pub nontransp: EntityVec<BlockId, Vec<ExprId>>,
+    /// Blocks step 2 scanned (those in the layout); the others are transparent for nothing,
+    /// as in [`compute_local`].
+    pub scanned: EntitySet<BlockId>,
+}
+
+/// The same scan as [`compute_local`], with per-expression stamps (the block being scanned)
+/// in place of the three bit vectors, so a block costs what its instructions touch.
+pub fn compute_local_sparse(f: &Function, g: &Graph, ex: &Exprs) -> SparseLocal {
+    let n = ex.len();
+    let nb = g.num_blocks();
+    let mut out = SparseLocal {
+        ncomp: EntityVec::filled(nb, Vec::new()),
+        xcomp: EntityVec::filled(nb, Vec::new()),
+        nontransp: EntityVec::filled(nb, Vec::new()),
+        scanned: EntitySet::new_empty(nb),
+    };
+    // `killed[e] == stamp`: modified in the current block; likewise available, anticipated.
+    let (mut killed, mut available, mut anticipated) = (vec![0u32; n], vec![0u32; n], vec![0u32; n]);
+    let (mut kill_list, mut avail_list, mut kills) = (Vec::new(), Vec::new(), Vec::new());
+    let mut stamp = 0u32;
+    for &b in &f.layout {
+        let Some(block) = f.blocks.get(b) else { continue };
+        if b.index() >= nb {
+            continue;
+        }
+        out.scanned.insert(b);
+        stamp += 1;
+        kill_list.clear();
+        avail_list.clear();
+        let kill = |e: ExprId, killed: &mut Vec<u32>, available: &mut Vec<u32>, kill_list: &mut Vec<ExprId>| {
+            if killed[e.index()] != stamp {
+                killed[e.index()] = stamp;
+                kill_list.push(e);
+            }
+            available[e.index()] = 0;
+        };
+        let params = if f.entry() == Some(b) { &[][..] } else { &block.params[..] };
+        for &p in params {
+            for &e in ex.using(f, p) {
+                kill(e, &mut killed, &mut available, &mut kill_list);
+            }
+        }
+        for i in block.all_insts() {
+            let Some(inst) = f.insts.get(i) else { continue };
+            if let Some(e) = ex.computes.get(i).copied().flatten() {
+                if killed[e.index()] != stamp && anticipated[e.index()] != stamp {
+                    anticipated[e.index()] = stamp;
+                    out.ncomp[b].push(e);
+                }
+                if available[e.index()] != stamp {
+                    available[e.index()] = stamp;
+                    avail_list.push(e);
+                }
+            }
+            kills.clear();
+            ex.kills_into(f, inst, &mut kills);
+            for &e in &kills {
+                kill(e, &mut killed, &mut available, &mut kill_list);
+            }
+        }
+        out.ncomp[b].sort_unstable();
+        let mut x: Vec<ExprId> =
+            avail_list.iter().copied().filter(|e| available[e.index()] == stamp && killed[e.index()] == stamp).collect();
+        x.sort_unstable();
+        x.dedup();
+        out.xcomp[b] = x;
+        kill_list.sort_unstable();
+        out.nontransp[b] = kill_list.clone();
+    }
+    out
 }

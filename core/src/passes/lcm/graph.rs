@@ -41,7 +41,11 @@ pub struct Graph {
 
 impl Graph {
     pub fn new(f: &Function) -> Graph {
-        let cfg = Cfg::new(f);
+        Graph::with_cfg(f, &Cfg::new(f))
+    }
+
+    /// [`Graph::new`] from the control-flow graph of `f`, already built.
+    pub fn with_cfg(f: &Function, cfg: &Cfg) -> Graph {
         let n = f.blocks.len();
         let distinct = |list: &[BlockId]| {
             let mut v: Vec<BlockId> = Vec::with_capacity(list.len());

@@ -13,6 +13,11 @@
 //! - `predicates.rs`, steps 3–6: `NdSafe/XdSafe` and `NuSafe/XuSafe` (greatest fixpoints),
 //!   `NEarliest/XEarliest`, `NDelayed/XDelayed` (greatest fixpoint), `NLatest/XLatest` — for
 //!   all expressions at once, one bit vector per block and predicate.
+//! - `regions.rs`, steps 3–6 again for SIL functions too large for a vector over all
+//!   expressions per block (SSA gives nearly every value expressions of its own): the same
+//!   answers, solved per region of the dominator tree below each expression's deepest
+//!   operand definition; such a run records no per-round trace (its steps say so, and the
+//!   tables replay from [`Predicates::holds`]).
 //! - `transform.rs`, step 7: one temporary per moved expression, deletions and insertions.
 //!
 //! [`run_function`] returns the function after step 1 (what the predicates describe), the
@@ -39,6 +44,7 @@ mod exprs;
 mod graph;
 mod pass;
 mod predicates;
+mod regions;
 pub mod replay;
 pub mod report;
 mod split;
@@ -169,11 +175,27 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
     let mut g = f.clone();
     let splits = split::split_critical_edges(&mut g);
     crate::passes::shrink(&mut g);
-    let graph = Graph::new(&g);
+    let cfg = crate::cfg::Cfg::new(&g);
+    let graph = Graph::with_cfg(&g, &cfg);
+    let dom = (f.lang == Lang::Sil).then(|| regions::Dominance::new(&g, &cfg));
+    drop(cfg);
     let ex = exprs::Exprs::collect(&g, opts);
-    let local = exprs::compute_local(&g, &graph, &ex);
-    let global = predicates::compute_global(&graph, &local, ex.len());
-    drop(local); // the predicates hold their own copies of the three local ones
+    let global = if let Some(dom) = dom.as_ref().filter(|_| solve_per_region(graph.num_blocks(), ex.len())) {
+        let regional = regions::solve(&g, &graph, dom, &ex, exprs::compute_local_sparse(&g, &graph, &ex));
+        let converged = regional.converged;
+        let sets = Pred::ALL.iter().map(|_| Arc::new(EntityVec::new())).collect();
+        predicates::Global {
+            preds: Predicates { sets, regional: Some(Arc::new(regional)) },
+            dsafe: Fixpoint::per_region(),
+            usafe: Fixpoint::per_region(),
+            delayed: Fixpoint::per_region(),
+            converged,
+        }
+    } else {
+        let local = exprs::compute_local(&g, &graph, &ex);
+        predicates::compute_global(&graph, &local, ex.len())
+        // `local` is dropped here: the predicates hold their own copies of the three local ones
+    };
     if !global.converged {
         return Err(LcmError::Internal { function: f.name.clone(), message: "a fixpoint did not converge".into() });
     }
@@ -194,8 +216,11 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
     }
     let mut t = match f.lang {
         Lang::Bril => transform::transform(&g, &graph, &ex, &preds, &splits),
-        Lang::Sil => transform::transform_sil(&g, &graph, &ex, &preds, &splits)
-            .map_err(|message| LcmError::Internal { function: f.name.clone(), message })?,
+        Lang::Sil => {
+            let dom = dom.as_ref().ok_or_else(|| LcmError::Internal { function: f.name.clone(), message: "no dominator tree".into() })?;
+            transform::transform_sil(&g, &graph, &ex, &preds, &splits, dom)
+                .map_err(|message| LcmError::Internal { function: f.name.clone(), message })?
+        }
     };
     crate::passes::shrink(&mut t.function);
     if let Err(d) = verify(&t.function) {
@@ -250,6 +275,27 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
         trace,
         occurrences: ex.occurrences,
     })
+}
+
+/// Above this many blocks × expressions a SIL function's predicates are solved per region
+/// (`regions.rs`) instead of as one vector over all expressions per block: 2^22 cells is
+/// 512 KiB per predicate, where the dense solver and its recorded rounds are still quick and
+/// the page can show every round; SSA makes an expression per value, so beyond it the dense
+/// vectors grow quadratically (10^4 blocks: 7 s, 10^5: out of memory).
+const REGION_CELLS: usize = 1 << 22;
+
+fn solve_per_region(blocks: usize, exprs: usize) -> bool {
+    #[cfg(test)]
+    if let Some(force) = FORCE_REGIONS.with(|c| c.get()) {
+        return force;
+    }
+    blocks.saturating_mul(exprs) > REGION_CELLS
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests only: solve SIL per region (or densely) whatever the size, to compare the two.
+    pub(crate) static FORCE_REGIONS: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
 }
 
 /// Steps 1–2 of a run (the split graph and the local predicates), kept apart so that steps

@@ -9,8 +9,10 @@
 
 use super::exprs::{ExprId, Local};
 use super::graph::Graph;
+use super::regions::Regional;
 use crate::dataflow;
-use crate::entity::{EntitySet, EntityVec};
+use crate::entity::{EntityRef, EntitySet, EntityVec};
+use std::borrow::Cow;
 use crate::ir::BlockId;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -97,18 +99,49 @@ pub type PerBlock = EntityVec<BlockId, EntitySet<ExprId>>;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Predicates {
     /// `sets[p as usize]` is predicate `p`, in [`Pred::ALL`] order. Shared with the trace's
-    /// steps ([`super::PredValues`]), which show the same vectors.
+    /// steps ([`super::PredValues`]), which show the same vectors. Empty vectors (no block)
+    /// when the function was solved per region (`regional`).
     pub sets: Vec<Arc<PerBlock>>,
+    /// The per-region solution of a function too large for a vector over all expressions
+    /// per block (`regions.rs`); [`Predicates::holds`] answers from it.
+    #[serde(skip)]
+    pub regional: Option<Arc<Regional>>,
 }
 
 impl Predicates {
+    /// The dense vectors of `p` (no block at all for a per-region solution: use
+    /// [`holds`](Self::holds) or [`lists`](Self::lists)).
     pub fn get(&self, p: Pred) -> &PerBlock {
         &self.sets[p as usize]
     }
 
     /// Whether predicate `p` holds for expression `e` in block `b` (false for unknown ids).
     pub fn holds(&self, p: Pred, b: BlockId, e: ExprId) -> bool {
-        self.sets[p as usize].get(b).is_some_and(|s| s.contains(e))
+        match &self.regional {
+            Some(r) => r.holds(p, b, e),
+            None => self.sets[p as usize].get(b).is_some_and(|s| s.contains(e)),
+        }
+    }
+
+    /// Per block, the expressions for which `p` holds, sorted — for the predicates step 7
+    /// reads (`NComp`, `XComp`, `NLatest`, `XLatest`), without a dense vector per block when
+    /// the solution is per region.
+    pub fn lists(&self, p: Pred) -> Cow<'_, EntityVec<BlockId, Vec<ExprId>>> {
+        if let Some(r) = &self.regional {
+            match p {
+                Pred::NComp => return Cow::Borrowed(r.ncomp()),
+                Pred::XComp => return Cow::Borrowed(r.xcomp()),
+                Pred::NLatest => return Cow::Borrowed(&r.nlatest),
+                Pred::XLatest => return Cow::Borrowed(&r.xlatest),
+                _ => {}
+            }
+        }
+        Cow::Owned(match &self.regional {
+            Some(r) => (0..r.num_blocks())
+                .map(|b| (0..r.num_exprs()).map(ExprId::new).filter(|&e| r.holds(p, BlockId::new(b), e)).collect())
+                .collect(),
+            None => self.get(p).values().map(|s| s.iter().collect()).collect(),
+        })
     }
 }
 
@@ -163,6 +196,18 @@ pub struct Fixpoint {
     pub rounds: Vec<Vec<BitChange>>,
     #[serde(default)]
     pub first_round_implied: bool,
+    /// Solved per region of the dominator tree (`regions.rs`), each region to its own
+    /// fixpoint: there are no rounds of the whole function to record, so `order` and
+    /// `rounds` are empty and the step's values come from [`Predicates::holds`].
+    #[serde(default)]
+    pub per_region: bool,
+}
+
+impl Fixpoint {
+    /// The record of a fixpoint solved per region (see [`Fixpoint::per_region`]).
+    pub fn per_region() -> Fixpoint {
+        Fixpoint { order: Vec::new(), rounds: Vec::new(), first_round_implied: false, per_region: true }
+    }
 }
 
 impl Fixpoint {
@@ -262,7 +307,7 @@ fn solve_pair(
         xs.push(p.x);
     }
     let first_round_implied = !rounds.is_empty() && !record_first_round();
-    (ns, xs, Fixpoint { order, rounds, first_round_implied }, it.converged)
+    (ns, xs, Fixpoint { order, rounds, first_round_implied, per_region: false }, it.converged)
 }
 
 #[cfg(test)]
@@ -399,5 +444,5 @@ pub fn compute_global(g: &Graph, local: &Local, n_exprs: usize) -> Global {
     }
 
     let sets = [ncomp.clone(), xcomp.clone(), transp.clone(), nd, xd, nu, xu, ne, xe, ndl, xdl, nl, xl].into_iter().map(Arc::new).collect();
-    Global { preds: Predicates { sets }, dsafe, usafe, delayed, converged: c1 && c2 && c3 }
+    Global { preds: Predicates { sets, regional: None }, dsafe, usafe, delayed, converged: c1 && c2 && c3 }
 }

@@ -58,7 +58,11 @@ pub fn snapshot(out: &LcmOutput, pos: Pos, e: ExprId) -> Snapshot {
         for pv in values {
             let initial = pv.pred.initial();
             for (row, b) in blocks.iter().enumerate() {
-                let v = pv.blocks.get(b.id).is_some_and(|s| s.contains(e));
+                // A per-region solution keeps no vectors in the trace: ask the predicates.
+                let v = match &out.preds.regional {
+                    Some(r) => r.holds(pv.pred, b.id, e),
+                    None => pv.blocks.get(b.id).is_some_and(|s| s.contains(e)),
+                };
                 rows[row][pv.pred as usize] = Cell { value: Some(v), changed: mark && v != initial };
             }
         }

@@ -74,23 +74,26 @@ fn fresh_name(taken: &mut HashSet<String>, base: &str) -> String {
 /// Splits every critical edge of `f` (a Bril function) and gives it a predecessor-free entry.
 pub fn split_critical_edges(f: &mut Function) -> Splits {
     let mut splits = Splits::default();
-    let mut taken: HashSet<String> = f.blocks.values().map(|b| b.name.clone()).collect();
+    // The block names, collected only if a block is added (a large function usually needs
+    // none).
+    let mut taken: Option<HashSet<String>> = None;
+    let names = |f: &Function| -> HashSet<String> { f.blocks.values().map(|b| b.name.clone()).collect() };
 
-    let g = Graph::new(f);
+    let mut g = Graph::new(f);
     let sil = f.lang == Lang::Sil;
     if let Some(entry) = g.entry {
         // A SIL entry block has no predecessors (`sil-opt` rejects a branch to it), and its
         // parameters are the function's arguments: it already is the seed's start node.
         if g.all_preds[entry] > 0 && !sil {
-            let name = fresh_name(&mut taken, "entry");
+            let name = fresh_name(taken.get_or_insert_with(|| names(f)), "entry");
             let b = f.blocks.push(Block::new(name));
             f.layout.insert(0, b);
             splits.new_entry = Some(b);
+            // Recompute: the fresh entry added a predecessor to the old one.
+            g = Graph::new(f);
         }
     }
 
-    // Recompute: the fresh entry added a predecessor to the old one.
-    let g = Graph::new(f);
     let old_layout = f.layout.clone();
     let mut edges = Vec::new();
     for &b in &old_layout {
@@ -125,7 +128,7 @@ pub fn split_critical_edges(f: &mut Function) -> Splits {
     let mut after: EntityVec<BlockId, Vec<BlockId>> = EntityVec::filled(n, Vec::new());
     for (b, s) in edges {
         let name = format!("{}_{}", f.blocks[b].name, f.blocks[s].name);
-        let name = fresh_name(&mut taken, &name);
+        let name = fresh_name(taken.get_or_insert_with(|| names(f)), &name);
         let nb = f.blocks.push(Block::new(name));
         let mut moved_args = Vec::new();
         if let Some(term) = f.blocks[b].term {

@@ -134,6 +134,14 @@ impl LcmSteps {
                         texts.push(round_text(&head, &info, step, r, &name, &rank, t.exprs.len()));
                     }
                 }
+                Some(fp) if fp.per_region => {
+                    positions.push(Pos::Stage { stage: i, round: None });
+                    texts.push(format!(
+                        "{head}: solved region by region of the dominator tree ({} expressions × {} blocks are too many to record each round)",
+                        t.exprs.len(),
+                        t.blocks.len()
+                    ));
+                }
                 Some(_) => {
                     positions.push(Pos::Stage { stage: i, round: None });
                     texts.push(format!("{head}: no reachable block to iterate over"));

@@ -19,9 +19,9 @@ use super::graph::Graph;
 use super::predicates::{Pred, Predicates};
 use super::split::{rebuild_branch, remove_entry_if_empty, unsplit_if_empty, Splits};
 use super::trace::{Edit, Point, Temp};
-use crate::entity::EntitySet;
+use crate::entity::{EntityRef, EntitySet};
 use crate::ir::{BlockId, BrilOp, Function, Imm, Inst, InstId, Op, ValueDef, ValueId};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 pub struct Transformed {
     pub function: Function,
@@ -183,12 +183,30 @@ fn is_temp_comp(f: &Function, i: InstId, t: Option<crate::ir::ValueId>) -> bool 
 }
 
 /// A fresh SIL value name: the next number after the largest numeric name (`%9` after `%8`),
-/// so the result reads like `sil-opt` output.
-fn fresh_sil_name(taken: &mut HashSet<String>, next: &mut u64) -> String {
-    loop {
-        let name = next.to_string();
-        *next += 1;
-        if taken.insert(name.clone()) {
+/// so the result reads like `sil-opt` output. Every name that reads as a number is at most
+/// that largest one, so the names from `next` on are free and no set of the function's names
+/// is needed — except at the very end of the range, where the taken names are collected.
+struct FreshNames {
+    next: u64,
+    taken: Option<HashSet<String>>,
+}
+
+impl FreshNames {
+    fn new(f: &Function) -> FreshNames {
+        let max = f.values.values().filter_map(|v| v.name.parse::<u64>().ok()).max();
+        let taken = (max == Some(u64::MAX)).then(|| f.values.values().map(|v| v.name.clone()).collect());
+        FreshNames { next: max.map_or(0, |m| m.wrapping_add(1)), taken }
+    }
+
+    fn fresh(&mut self) -> String {
+        loop {
+            let name = self.next.to_string();
+            self.next = self.next.wrapping_add(1);
+            if let Some(taken) = &mut self.taken {
+                if !taken.insert(name.clone()) {
+                    continue;
+                }
+            }
             return name;
         }
     }
@@ -212,24 +230,21 @@ pub fn transform_sil(
     ex: &Exprs,
     p: &Predicates,
     splits: &Splits,
+    dom: &super::regions::Dominance,
 ) -> Result<Transformed, String> {
-    use crate::cfg::Cfg;
-    use crate::dom::{frontier, DomTree};
     use crate::entity::EntityVec;
 
     let mut f = g.clone();
     let n = ex.len();
-    let moved = moved_exprs(graph, p, n);
     let mut edits = Vec::new();
     let mut temps = Vec::new();
-    let mut taken: HashSet<String> = f.values.values().map(|v| v.name.clone()).collect();
-    let mut next = taken.iter().filter_map(|s| s.parse::<u64>().ok()).max().map_or(0, |m| m + 1);
+    let mut names = FreshNames::new(&f);
 
     // A new computation of `e` defining a fresh value.
     let mut make_comp = |f: &mut Function, e: ExprId, temps: &mut Vec<Temp>| -> Result<InstId, String> {
         let x = &ex.list[e];
         let mut inst = x.template.clone().ok_or("a SIL expression without a template")?;
-        let name = fresh_sil_name(&mut taken, &mut next);
+        let name = names.fresh();
         let v = f.add_value(name.clone(), Some(x.ty.clone()), ValueDef::Var);
         inst.results = vec![v];
         inst.span = crate::diag::Span::DUMMY;
@@ -237,42 +252,65 @@ pub fn transform_sil(
         Ok(f.add_inst(inst))
     };
 
-    let (ncomp, xcomp) = (p.get(Pred::NComp), p.get(Pred::XComp));
-    let (nlatest, xlatest) = (p.get(Pred::NLatest), p.get(Pred::XLatest));
+    // Per block, sorted lists rather than vectors over all expressions: a large SIL function
+    // is solved per region and has no dense vectors (`regions.rs`).
+    let (ncomp, xcomp) = (p.lists(Pred::NComp), p.lists(Pred::XComp));
+    let (nlatest, xlatest) = (p.lists(Pred::NLatest), p.lists(Pred::XLatest));
+    let has = |list: &[ExprId], e: ExprId| list.binary_search(&e).is_ok();
+    let mut is_moved = vec![false; n];
+    for &b in &graph.rpo {
+        let (nc, xc, nl, xl) = (&ncomp[b], &xcomp[b], &nlatest[b], &xlatest[b]);
+        for &e in nc.iter().filter(|&&e| !has(nl, e)).chain(xl.iter().filter(|&&e| !has(xc, e))).chain(nl.iter().filter(|&&e| !has(nc, e))) {
+            is_moved[e.0 as usize] = true;
+        }
+    }
+    let moved: Vec<ExprId> = (0..n).filter(|&k| is_moved[k]).map(|k| ExprId(k as u32)).collect();
     // Per expression: deleted computations (block, position in the new list, old result).
     let mut deleted: Vec<Vec<(BlockId, usize, ValueId)>> = vec![Vec::new(); n];
+    // `killed[e] == stamp`: modified so far in the block being rewritten; likewise `seen`
+    // (computed), `kill_now` (modified by the current instruction).
+    let (mut killed, mut seen, mut kill_now) = (vec![0u32; n], vec![0u32; n], vec![0u64; n]);
+    let (mut stamp, mut inst_stamp) = (0u32, 0u64);
+    let mut kills = Vec::new();
     for &b in &graph.rpo.clone() {
         let old = std::mem::take(&mut f.blocks[b].insts);
         let mut insts = Vec::with_capacity(old.len());
-        let mut killed = EntitySet::new_empty(n);
+        stamp += 1;
         let params = if f.entry() == Some(b) { Vec::new() } else { f.blocks[b].params.clone() };
         for &pv in &params {
-            if let Some(set) = ex.using(&f, pv) {
-                killed.union_with(set);
+            for &e in ex.using(&f, pv) {
+                killed[e.0 as usize] = stamp;
             }
         }
-        let mut seen = EntitySet::new_empty(n);
-        let mut pending_entry = nlatest[b].clone();
-        pending_entry.subtract(&ncomp[b]);
-        pending_entry.intersect_with(&moved);
+        let mut pending_entry: Vec<ExprId> =
+            nlatest[b].iter().copied().filter(|&e| !has(&ncomp[b], e) && is_moved[e.0 as usize]).collect();
         for i in old {
-            let kills = ex.kills(&f, &f.insts[i]);
-            let mut due = pending_entry.clone();
-            due.intersect_with(&kills);
-            for e in due.iter() {
-                let t = make_comp(&mut f, e, &mut temps)?;
-                insts.push(t);
-                edits.push(Edit::Insert { expr: e, block: b, inst: t, at: Point::Entry });
+            kills.clear();
+            ex.kills_into(&f, &f.insts[i], &mut kills);
+            inst_stamp += 1;
+            for &e in &kills {
+                kill_now[e.0 as usize] = inst_stamp;
             }
-            pending_entry.subtract(&due);
-            match ex.computes.get(i).copied().flatten().filter(|&e| moved.contains(e)) {
+            if !pending_entry.is_empty() {
+                let (due, rest): (Vec<ExprId>, Vec<ExprId>) =
+                    pending_entry.iter().partition(|&&e| kill_now[e.0 as usize] == inst_stamp);
+                for e in due {
+                    let t = make_comp(&mut f, e, &mut temps)?;
+                    insts.push(t);
+                    edits.push(Edit::Insert { expr: e, block: b, inst: t, at: Point::Entry });
+                }
+                pending_entry = rest;
+            }
+            match ex.computes.get(i).copied().flatten().filter(|&e| is_moved[e.0 as usize]) {
                 Some(e) => {
-                    let is_entry = !killed.contains(e) && seen.insert(e);
-                    if is_entry && ncomp[b].contains(e) && !nlatest[b].contains(e) {
+                    let k = e.0 as usize;
+                    let is_entry = killed[k] != stamp && seen[k] != stamp;
+                    seen[k] = stamp;
+                    if is_entry && has(&ncomp[b], e) && !has(&nlatest[b], e) {
                         edits.push(Edit::Delete { expr: e, block: b, inst: i });
-                        deleted[e.0 as usize].push((b, insts.len(), f.insts[i].results[0]));
+                        deleted[k].push((b, insts.len(), f.insts[i].results[0]));
                     } else {
-                        if is_entry && nlatest[b].contains(e) {
+                        if is_entry && has(&nlatest[b], e) {
                             edits.push(Edit::Keep { expr: e, block: b, inst: i, at: Point::Entry });
                         }
                         insts.push(i);
@@ -280,17 +318,17 @@ pub fn transform_sil(
                 }
                 None => insts.push(i),
             }
-            killed.union_with(&kills);
+            for &e in &kills {
+                killed[e.0 as usize] = stamp;
+            }
         }
-        for e in pending_entry.iter() {
+        for e in pending_entry {
             let t = make_comp(&mut f, e, &mut temps)?;
             insts.push(t);
             edits.push(Edit::Insert { expr: e, block: b, inst: t, at: Point::Entry });
         }
-        let mut exit = xlatest[b].clone();
-        exit.intersect_with(&moved);
-        for e in exit.iter() {
-            if xcomp[b].contains(e) {
+        for &e in xlatest[b].iter().filter(|&&e| is_moved[e.0 as usize]) {
+            if has(&xcomp[b], e) {
                 if let Some(&last) = insts.iter().rev().find(|&&i| ex.computes.get(i).copied().flatten() == Some(e)) {
                     edits.push(Edit::Keep { expr: e, block: b, inst: last, at: Point::Exit });
                 }
@@ -314,91 +352,121 @@ pub fn transform_sil(
         }
     }
 
-    // SSA construction per moved expression that deleted something.
-    let cfg = Cfg::new(&f);
-    let dt = DomTree::dominators(&f, &cfg);
-    let df = frontier(&cfg, &dt);
-    let nb = f.blocks.len();
-    let mut replace: Vec<(ValueId, ValueId)> = Vec::new();
-    for e in moved.iter() {
-        let dels = std::mem::take(&mut deleted[e.0 as usize]);
-        if dels.is_empty() {
-            continue;
-        }
-        // Definitions of `e` per block, as (position, value).
-        let defs_in = |f: &Function, b: BlockId| -> Vec<(usize, ValueId)> {
-            f.blocks[b]
-                .insts
-                .iter()
-                .enumerate()
-                .filter(|&(_, &i)| defines.get(i).copied().flatten() == Some(e))
-                .filter_map(|(k, &i)| f.insts[i].results.first().map(|&v| (k, v)))
-                .collect()
-        };
-        let mut def_blocks = EntitySet::new_empty(nb);
-        let mut last_def: EntityVec<BlockId, Option<ValueId>> = EntityVec::filled(nb, None);
-        let mut first_def: EntityVec<BlockId, Option<usize>> = EntityVec::filled(nb, None);
-        for &b in &graph.rpo {
-            let d = defs_in(&f, b);
-            if let (Some(first), Some(last)) = (d.first(), d.last()) {
-                def_blocks.insert(b);
-                first_def[b] = Some(first.0);
-                last_def[b] = Some(last.1);
-            }
-        }
-        // Liveness of the expression's value: a deleted computation before any definition in
-        // its block is an upward-exposed use.
-        let mut live_in = EntitySet::new_empty(nb);
-        let mut work = Vec::new();
-        for &(b, pos, _) in &dels {
-            if first_def[b].is_none_or(|d| pos <= d) && live_in.insert(b) {
-                work.push(b);
-            }
-        }
-        while let Some(b) = work.pop() {
-            for &pb in &graph.preds[b] {
-                if !def_blocks.contains(pb) && live_in.insert(pb) {
-                    work.push(pb);
+    // SSA construction per moved expression that deleted something, touching only the blocks
+    // it involves (its definitions, where it is live, its frontier, the dominators asked
+    // about): a large function moves hundreds of expressions, and a pass over every block for
+    // each was most of step 7.
+    let (dt, df) = (&dom.tree, &dom.frontier);
+    // Definitions of each such expression per block, in order: (position, value).
+    let mut defs_of: Vec<HashMap<BlockId, Vec<(usize, ValueId)>>> = vec![HashMap::new(); n];
+    for &b in &graph.rpo {
+        for (k, &i) in f.blocks[b].insts.iter().enumerate() {
+            if let Some(e) = defines.get(i).copied().flatten().filter(|e| !deleted[e.0 as usize].is_empty()) {
+                if let Some(&v) = f.insts[i].results.first() {
+                    defs_of[e.0 as usize].entry(b).or_default().push((k, v));
                 }
             }
         }
+    }
+    let mut replace: Vec<(ValueId, ValueId)> = Vec::new();
+    let nb = f.blocks.len();
+    // Liveness of every rewritten expression's value at once, as one bit per expression and
+    // block (a backward least fixpoint): a deleted computation before any definition in its
+    // block is an upward-exposed use; a block that defines the value ends its live range. Per
+    // expression, a walk from each use would cross most of the function for each of hundreds
+    // of expressions.
+    let rewritten: Vec<ExprId> = moved.iter().copied().filter(|e| !deleted[e.0 as usize].is_empty()).collect();
+    let words = rewritten.len().div_ceil(64);
+    let (mut defs_bits, mut live) = (vec![0u64; nb * words], vec![0u64; nb * words]);
+    for (m, &e) in rewritten.iter().enumerate() {
+        let defs = &defs_of[e.0 as usize];
+        for b in defs.keys() {
+            defs_bits[b.index() * words + m / 64] |= 1 << (m % 64);
+        }
+        for &(b, pos, _) in &deleted[e.0 as usize] {
+            if defs.get(&b).and_then(|d| d.first()).is_none_or(|d| pos <= d.0) {
+                live[b.index() * words + m / 64] |= 1 << (m % 64);
+            }
+        }
+    }
+    let upward = live.clone();
+    let mut changed = words > 0;
+    while changed {
+        changed = false;
+        for &b in graph.rpo.iter().rev() {
+            for k in 0..words {
+                let mut out = 0;
+                for &s in &graph.succs[b] {
+                    out |= live[s.index() * words + k];
+                }
+                let i = b.index() * words + k;
+                let v = upward[i] | (out & !defs_bits[i]);
+                if v != live[i] {
+                    live[i] = v;
+                    changed = true;
+                }
+            }
+        }
+    }
+    let live_in = |b: BlockId, m: usize| live[b.index() * words + m / 64] >> (m % 64) & 1 != 0;
+    let mut idf_tag = vec![0u32; nb];
+    let (mut memo_tag, mut memo): (Vec<u32>, Vec<Option<ValueId>>) = (vec![0; nb], vec![None; nb]);
+    for (m, &e) in rewritten.iter().enumerate() {
+        let tag = m as u32 + 1;
+        let dels = std::mem::take(&mut deleted[e.0 as usize]);
+        let defs = std::mem::take(&mut defs_of[e.0 as usize]);
+        let last_def = |b: BlockId| defs.get(&b).and_then(|d| d.last()).map(|d| d.1);
         // Phis: the iterated dominance frontier of the defining blocks, where live.
-        let mut phi_at = EntitySet::new_empty(nb);
-        let mut in_idf = EntitySet::new_empty(nb);
-        let mut work: Vec<BlockId> = def_blocks.iter().collect();
+        let mut phi_at: Vec<BlockId> = Vec::new();
+        let mut work: Vec<BlockId> = defs.keys().copied().collect();
         while let Some(b) = work.pop() {
             for &j in df.get(b).map_or(&[][..], Vec::as_slice) {
-                if in_idf.insert(j) {
+                if idf_tag[j.index()] != tag {
+                    idf_tag[j.index()] = tag;
                     work.push(j);
+                    if live_in(j, m) {
+                        phi_at.push(j);
+                    }
                 }
             }
         }
-        for j in in_idf.iter() {
-            if live_in.contains(j) {
-                phi_at.insert(j);
-            }
-        }
-        let mut phi: EntityVec<BlockId, Option<ValueId>> = EntityVec::filled(nb, None);
-        for j in phi_at.iter() {
-            let name = fresh_sil_name(&mut taken, &mut next);
+        phi_at.sort_unstable();
+        let mut phi: HashMap<BlockId, ValueId> = HashMap::new();
+        for &j in &phi_at {
+            let name = names.fresh();
             let index = f.blocks[j].params.len() as u32;
             let v = f.add_value(name.clone(), Some(ex.list[e].ty.clone()), ValueDef::Param { block: j, index });
             f.blocks[j].params.push(v);
-            phi[j] = Some(v);
+            phi.insert(j, v);
             temps.push(Temp { expr: e, value: v, name });
             edits.push(Edit::Phi { expr: e, block: j, value: v });
         }
-        // The value at entry and exit of each block, in dominator order (RPO visits a block's
-        // immediate dominator first).
-        let mut at_in: EntityVec<BlockId, Option<ValueId>> = EntityVec::filled(nb, None);
-        let mut at_out: EntityVec<BlockId, Option<ValueId>> = EntityVec::filled(nb, None);
-        for &b in &graph.rpo {
-            at_in[b] = phi[b].or_else(|| dt.idom(b).and_then(|d| at_out[d]));
-            at_out[b] = last_def[b].or(at_in[b]);
-        }
-        for j in phi_at.iter() {
+        // The value at the exit of a block: its last definition, else its phi, else the value
+        // at the exit of its immediate dominator (remembered along the way up).
+        let (memo_tag, memo) = (&mut memo_tag, &mut memo);
+        let mut at_out = |b: BlockId| -> Option<ValueId> {
+            let mut path = Vec::new();
+            let mut cur = Some(b);
+            let v = loop {
+                let Some(c) = cur else { break None };
+                if memo_tag[c.index()] == tag {
+                    break memo[c.index()];
+                }
+                if let Some(v) = last_def(c).or_else(|| phi.get(&c).copied()) {
+                    break Some(v);
+                }
+                path.push(c);
+                cur = dt.idom(c);
+            };
+            for c in path {
+                memo_tag[c.index()] = tag;
+                memo[c.index()] = v;
+            }
+            v
+        };
+        for &j in &phi_at {
             for &pb in &graph.preds[j] {
-                let v = at_out[pb].ok_or_else(|| {
+                let v = at_out(pb).ok_or_else(|| {
                     format!("the expression `{}` does not reach {} from {}", ex.list[e].text(), f.block_name(j), f.block_name(pb))
                 })?;
                 let Some(term) = f.blocks[pb].term else { return Err(format!("{} has no terminator", f.block_name(pb))) };
@@ -412,8 +480,9 @@ pub fn transform_sil(
             }
         }
         for (b, pos, old) in dels {
-            let before = defs_in(&f, b).into_iter().take_while(|&(k, _)| k < pos).last().map(|d| d.1);
-            let v = before.or(at_in[b]).ok_or_else(|| {
+            let before = defs.get(&b).and_then(|d| d.iter().take_while(|&&(k, _)| k < pos).last()).map(|d| d.1);
+            let at_in = || phi.get(&b).copied().or_else(|| dt.idom(b).and_then(&mut at_out));
+            let v = before.or_else(at_in).ok_or_else(|| {
                 format!("the expression `{}` is not available where {} computed it", ex.list[e].text(), f.block_name(b))
             })?;
             edits.push(Edit::Replace { expr: e, block: b, from: old, to: v });
@@ -452,5 +521,5 @@ pub fn transform_sil(
     if !unsplit.is_empty() {
         f.layout.retain(|&b| !unsplit.contains(b));
     }
-    Ok(Transformed { function: f, moved: moved.iter().collect(), temps, edits })
+    Ok(Transformed { function: f, moved, temps, edits })
 }
