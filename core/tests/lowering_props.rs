@@ -313,6 +313,14 @@ fn check(seed: u64, functions: usize) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Seeds the property test once failed on, kept so they run every time.
+#[test]
+fn past_failures_keep_behaviour() {
+    // A copy of a field extracted from a borrow, stored later, after the aggregate was
+    // destructured: made late, at the store, it read the moved-out field.
+    check(8471271489234954328, 1).unwrap();
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 128, failure_persistence: None, ..ProptestConfig::default() })]
 

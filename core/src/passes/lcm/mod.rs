@@ -43,6 +43,7 @@
 mod exprs;
 mod graph;
 mod pass;
+mod pred;
 mod predicates;
 mod regions;
 pub mod replay;

@@ -29,7 +29,7 @@
 
 use super::exprs::{ExprId, Exprs, SparseLocal};
 use super::graph::Graph;
-use super::predicates::Pred;
+use super::pred::Pred;
 use crate::cfg::Cfg;
 use crate::dom::{frontier, DomTree};
 use crate::entity::{EntityRef, EntityVec};

@@ -899,7 +899,7 @@ fn use_projection(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)
                 // The copy is made at the store, straight into the destination: its source
                 // must still be there, untouched, when the store comes.
                 let src = *f.insts[d].args.first()?;
-                if !quiet_between(cx, v, u, src) {
+                if !source_quiet_between(cx, v, u, src) {
                     return None;
                 }
             } else if !cx.def_dominates(dest, v) || !quiet_between(cx, v, u, dest) {
@@ -913,6 +913,50 @@ fn use_projection(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)
         }
         _ => None,
     }
+}
+
+/// The copy `v` of `src`, made late at the store `u`, reads what `v` read: nothing between
+/// may consume or change `src` nor any value whose storage `src` is part of or reuses (a
+/// field extracted from a borrow reads the aggregate's memory, so a `destructure_struct` of
+/// the aggregate in between moves the field away before the late copy reads it).
+fn source_quiet_between(cx: &Cx, v: ValueId, u: InstId, src: ValueId) -> bool {
+    let mut family = vec![src];
+    while family.len() <= 64 {
+        let Some(d) = cx.def_inst(*family.last().expect("not empty")) else { break };
+        let i = &cx.f.insts[d];
+        let reads_operand = matches!(
+            i.op,
+            Op::Sil(
+                SilOp::StructExtract
+                    | SilOp::TupleExtract
+                    | SilOp::BeginBorrow
+                    | SilOp::UncheckedEnumData
+                    | SilOp::DestructureStruct
+                    | SilOp::DestructureTuple
+            )
+        );
+        match i.args.first() {
+            Some(&a) if reads_operand && !family.contains(&a) => family.push(a),
+            _ => break,
+        }
+    }
+    // Uses that leave the value where it is: its last reader may be any of them.
+    let leaves = |op: &Op| {
+        matches!(
+            op,
+            Op::Sil(SilOp::EndBorrow | SilOp::DebugValue | SilOp::CopyValue | SilOp::BeginBorrow | SilOp::StructExtract | SilOp::TupleExtract | SilOp::FixLifetime)
+        )
+    };
+    let Some(d) = cx.def_inst(v) else { return false };
+    let (Some(&(bd, kd)), Some(&(bu, ku))) = (cx.pos.get(&d), cx.pos.get(&u)) else { return false };
+    if bd != bu || kd > ku {
+        return false;
+    }
+    let insts: Vec<InstId> = cx.f.blocks[bd].all_insts().collect();
+    insts[kd + 1..ku].iter().all(|&i| {
+        let inst = &cx.f.insts[i];
+        !inst.uses().any(|x| x == src) && (leaves(&inst.op) || !inst.uses().any(|x| family.contains(&x)))
+    })
 }
 
 /// Nothing touches `dest` between the definition of `v` and the store `u` (same block only).
