@@ -142,7 +142,7 @@ pub fn view_pane(props: &ViewProps) -> Html {
     slots.borrow_mut().show(tab, live, same);
     let slots = slots.borrow();
     let html = slots.iter().map(|slot| match slot {
-        None => html! { <div class="view-kept" /> },
+        None => html! { <div class="view-empty" /> },
         Some(slot) => {
             let shown = slot.tab == tab;
             let class = if shown { classes!("view", format!("view-{}", tab.slug())) } else { classes!("view-kept") };
