@@ -57,8 +57,9 @@ function generate(n, optlab) {
   return execFileSync('cargo', ['run', '-q', '--release', '-p', 'optlab-cli', '--', ...args], { cwd: root, encoding: 'utf8' });
 }
 
-// The CFG's boxes: GraphView's own container, or a `.graph` pane around it.
-const NODES = ':is(.graph, .graph-view) svg g.node';
+// The CFG's boxes: GraphView's own container, or a `.graph` pane around it, in the view shown
+// (not in a view left, kept hidden in the page).
+const NODES = '.view :is(.graph, .graph-view) svg g.node';
 
 const nodeCount = (page) => page.locator(NODES).count();
 
@@ -92,11 +93,13 @@ async function timeKeystroke(page, target) {
  * if it draws one) is in the DOM. */
 async function timeTab(page, slug) {
   return page.evaluate(async (slug) => {
+    // Views left recently stay in the page hidden (web/src/views/keep.rs): the view counts
+    // once it is shown, with its graph drawn and not pending a layout.
     const ready = () => {
       const v = document.querySelector(`.view.view-${slug}`);
-      if (!v) return false;
-      const drawsGraph = v.querySelector('.graph-view, .graph') !== null;
-      return !drawsGraph || v.querySelector('svg g.node') !== null;
+      if (!v || !v.checkVisibility()) return false;
+      const graphs = [...v.querySelectorAll('.graph-view, .graph')];
+      return graphs.every((g) => !g.classList.contains('pending') && g.querySelector('svg g.node') !== null);
     };
     const t0 = performance.now();
     document.querySelector(`#tab-${slug}`).click();

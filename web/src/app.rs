@@ -227,14 +227,18 @@ fn use_browser_sync(state: &UseReducerHandle<State>, dispatch: Callback<Action>)
 /// paints and handles keys between them and no task is long: the next step of the job in
 /// progress (parse, analyse, show: [`crate::state::Job`]); then, once the new program is
 /// shown, the passes the current view did not need, one per task, and the pipeline of the
-/// before/after view — so switching views later finds them done. A newer edit or analysis
-/// cancels what is left of the older one.
+/// before/after view — so switching views later finds them done; last, the layouts of the
+/// graphs the other views draw ([`crate::views::prefetch`]), so that opening one does not wait
+/// for the layout worker. A newer edit or analysis cancels what is left of the older one.
 #[hook]
 fn use_slices(state: &UseReducerHandle<State>, dispatch: Callback<Action>) {
     let step = state.jobs.current.as_ref().map(|j| (j.id, j.step.index()));
     use_effect_with(step, move |step| {
         let cancelled = Rc::new(std::cell::Cell::new(false));
         if let Some((id, k)) = *step {
+            // A new program is on its way: the other views' layouts of the old one can go.
+            #[cfg(feature = "full")]
+            crate::graph::web::cancel_prefetch();
             let cancelled = cancelled.clone();
             yew::platform::spawn_local(async move {
                 next_task().await;
@@ -247,7 +251,9 @@ fn use_slices(state: &UseReducerHandle<State>, dispatch: Callback<Action>) {
         move || cancelled.set(true)
     });
     let shown = (state.analysis.clone().ok(), state.staged.clone());
-    use_effect_with(shown, |(analysis, staged)| {
+    #[cfg(feature = "full")]
+    let handle = state.clone();
+    use_effect_with(shown, move |(analysis, staged)| {
         let cancelled = Rc::new(std::cell::Cell::new(false));
         if let Some(a) = analysis.clone() {
             let (staged, cancelled) = (staged.clone(), cancelled.clone());
@@ -270,6 +276,20 @@ fn use_slices(state: &UseReducerHandle<State>, dispatch: Callback<Action>) {
                     if !cancelled.get() {
                         s.run_now();
                     }
+                }
+                // Last, the layouts of the other views' graphs (one view per task; the worker
+                // lays them out after anything a view asks for).
+                #[cfg(feature = "full")]
+                for tab in crate::views::prefetch::order(handle.tab) {
+                    next_task().await;
+                    if cancelled.get() {
+                        break;
+                    }
+                    timed("optlab prefetch", || {
+                        for (graph, style) in crate::views::prefetch::graphs(&handle, &a, tab) {
+                            crate::graph::web::prefetch_layout(graph, &style);
+                        }
+                    });
                 }
             });
         }

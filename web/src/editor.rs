@@ -145,7 +145,18 @@ fn paste_by_hand(e: &Event, el: &HtmlTextAreaElement, current: &str) -> Pasted {
         whole.push_str(&current[hi..]);
         return Pasted::TooLong(whole);
     }
-    if el.set_range_text(&text).is_err() {
+    // Views kept hidden (views::keep) make setRangeText take seconds (about 2.5 s instead of
+    // 0.1 s for 86 KB, measured): they go from the layout for it, and are laid out again only
+    // when shown.
+    let root = el.owner_document().and_then(|d| d.document_element());
+    if let Some(r) = &root {
+        let _ = r.set_attribute("data-pasting", "");
+    }
+    let put = el.set_range_text(&text);
+    if let Some(r) = &root {
+        let _ = r.remove_attribute("data-pasting");
+    }
+    if put.is_err() {
         return Pasted::Native;
     }
     let end = start + text.encode_utf16().count() as u32;

@@ -421,7 +421,14 @@ pub fn graph_view(props: &GraphViewProps) -> Html {
         let (canvas, room) = (canvas.clone(), room.clone());
         use_effect_with((), move |_| {
             let setter = room.setter();
-            let observer = canvas.cast::<Element>().and_then(|c| observe_size(&c, Callback::from(move |r| setter.set(r))));
+            // A view left (views::keep) is not laid out and measures 0 × 0: its drawing keeps
+            // the size it had, so that showing it again keeps its zoom.
+            let on_size = Callback::from(move |r: (f64, f64)| {
+                if r.0 > 0.0 && r.1 > 0.0 {
+                    setter.set(r)
+                }
+            });
+            let observer = canvas.cast::<Element>().and_then(|c| observe_size(&c, on_size));
             move || {
                 if let Some((obs, _cb)) = observer {
                     obs.disconnect();

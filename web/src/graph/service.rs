@@ -6,6 +6,10 @@
 //! - One job runs at a time; requests for a graph already queued or running join that job.
 //! - A requester that goes away (the graph changed again while typing) cancels its ticket; a
 //!   queued job nobody waits for is dropped, so fast typing does not build a backlog.
+//! - Prefetches (the other views' graphs, laid out while the page is idle so that switching
+//!   to them finds their layouts) wait behind every request and start only when no request
+//!   is queued; a request for a prefetched graph takes its job over. An edit drops them all
+//!   ([`Scheduler::cancel_prefetch`]).
 
 use super::{Graph, Layout, Style};
 use std::collections::VecDeque;
@@ -29,6 +33,8 @@ struct Job<W> {
     graph: Rc<Graph>,
     style: Style,
     waiters: Vec<(Ticket, W)>,
+    /// A prefetch: kept without waiters (until [`Scheduler::cancel_prefetch`]).
+    prefetch: bool,
 }
 
 impl<W> Job<W> {
@@ -48,6 +54,8 @@ pub struct Scheduler<W> {
     cache: VecDeque<Entry>,
     capacity: usize,
     queue: VecDeque<Job<W>>,
+    /// Prefetches, in the order asked; they start only when `queue` is empty.
+    prefetches: VecDeque<Job<W>>,
     running: Option<Job<W>>,
     next_id: u64,
 }
@@ -59,6 +67,7 @@ impl<W> Scheduler<W> {
             cache: VecDeque::new(),
             capacity: capacity.max(1),
             queue: VecDeque::new(),
+            prefetches: VecDeque::new(),
             running: None,
             next_id: 1,
         }
@@ -100,9 +109,45 @@ impl<W> Scheduler<W> {
             job.waiters.push((ticket, waiter));
             return ticket;
         }
+        // A prefetched graph is wanted now: its job joins the requests.
+        if let Some(pos) = self.prefetches.iter().position(|j| j.is_for(key, &graph)) {
+            if let Some(mut job) = self.prefetches.remove(pos) {
+                job.waiters.push((ticket, waiter));
+                self.queue.push_back(job);
+                return ticket;
+            }
+        }
         let id = self.fresh_id();
-        self.queue.push_back(Job { id, key, graph, style: style.clone(), waiters: vec![(ticket, waiter)] });
+        let job = Job { id, key, graph, style: style.clone(), waiters: vec![(ticket, waiter)], prefetch: false };
+        self.queue.push_back(job);
         ticket
+    }
+
+    /// Lays `graph` out when nothing else is asked for, and caches it; nothing if it is cached,
+    /// queued or running already. Returns whether a job was queued.
+    pub fn prefetch(&mut self, graph: Rc<Graph>, style: &Style) -> bool {
+        let key = graph.layout_key(style);
+        let known = self.cache.iter().any(|e| e.key == key && (Rc::ptr_eq(&e.graph, &graph) || *e.graph == *graph))
+            || self.running.iter().chain(&self.queue).chain(&self.prefetches).any(|j| j.is_for(key, &graph));
+        if known {
+            return false;
+        }
+        let id = self.fresh_id();
+        self.prefetches.push_back(Job { id, key, graph, style: style.clone(), waiters: Vec::new(), prefetch: true });
+        true
+    }
+
+    /// Drops the queued prefetches (the program changed: they are of the old one). Returns
+    /// whether the running job is a prefetch nobody waits for, which the backend may abandon
+    /// ([`Scheduler::abandon`]) so that it does not delay the new program's layout.
+    pub fn cancel_prefetch(&mut self) -> bool {
+        self.prefetches.clear();
+        self.running.as_ref().is_some_and(|j| j.prefetch && j.waiters.is_empty())
+    }
+
+    /// Forgets the running job (its backend was stopped); its result, if it comes, is ignored.
+    pub fn abandon(&mut self) {
+        self.running = None;
     }
 
     /// The request is no longer wanted. A queued job left without waiters is dropped; the
@@ -111,7 +156,7 @@ impl<W> Scheduler<W> {
         for job in self.running.iter_mut().chain(self.queue.iter_mut()) {
             job.waiters.retain(|(t, _)| *t != ticket);
         }
-        self.queue.retain(|j| !j.waiters.is_empty());
+        self.queue.retain(|j| !j.waiters.is_empty() || j.prefetch);
     }
 
     /// The job to start, if none is running.
@@ -119,7 +164,7 @@ impl<W> Scheduler<W> {
         if self.running.is_some() {
             return None;
         }
-        let job = self.queue.pop_front()?;
+        let job = self.queue.pop_front().or_else(|| self.prefetches.pop_front())?;
         let start = Start { job: job.id, graph: job.graph.clone(), style: job.style.clone() };
         self.running = Some(job);
         Some(start)
@@ -133,7 +178,11 @@ impl<W> Scheduler<W> {
     /// Puts the running job back at the head of the queue (its backend went away).
     pub fn requeue(&mut self) {
         if let Some(job) = self.running.take() {
-            self.queue.push_front(job);
+            if job.prefetch && job.waiters.is_empty() {
+                self.prefetches.push_front(job);
+            } else {
+                self.queue.push_front(job);
+            }
         }
     }
 
@@ -147,9 +196,9 @@ impl<W> Scheduler<W> {
         (layout, done.waiters.into_iter().map(|(_, w)| w).collect())
     }
 
-    /// Jobs not finished (running or queued).
+    /// Jobs not finished (running or queued, prefetches included).
     pub fn pending(&self) -> usize {
-        self.queue.len() + usize::from(self.running.is_some())
+        self.queue.len() + self.prefetches.len() + usize::from(self.running.is_some())
     }
 }
 
@@ -241,6 +290,72 @@ mod tests {
         assert_eq!(first.job, again.job);
         assert_eq!(s.finish(again.job, layout(&again.graph, &again.style)).1, ["w"]);
         assert!(s.running().is_none());
+    }
+
+    #[test]
+    fn prefetches_wait_behind_requests_and_are_not_laid_out_twice() {
+        let mut s = Scheduler::new(8);
+        let style = Style::default();
+        let (g1, g2, g3) = (Rc::new(chain(3)), Rc::new(chain(4)), Rc::new(chain(5)));
+        assert!(s.prefetch(g1.clone(), &style));
+        assert!(s.prefetch(g2.clone(), &style));
+        assert!(!s.prefetch(Rc::new(chain(3)), &style), "already queued (equal content)");
+        s.request(g3.clone(), &style, "now");
+        // The request goes first although it came last.
+        let first = s.next_start().unwrap();
+        assert_eq!(first.graph.nodes.len(), 5);
+        assert_eq!(s.finish(first.job, layout(&first.graph, &first.style)).1, ["now"]);
+        assert!(!s.prefetch(g3.clone(), &style), "cached");
+        // Then the prefetches, in the order asked; nobody is called back, the cache fills.
+        assert!(run(&mut s).is_empty());
+        assert!(run(&mut s).is_empty());
+        assert!(s.lookup(&g1, &style).is_some() && s.lookup(&g2, &style).is_some());
+        assert_eq!(s.pending(), 0);
+    }
+
+    #[test]
+    fn a_request_takes_over_a_queued_or_running_prefetch() {
+        let mut s = Scheduler::new(8);
+        let style = Style::default();
+        let (g1, g2) = (Rc::new(chain(3)), Rc::new(chain(4)));
+        s.prefetch(g1.clone(), &style);
+        s.prefetch(g2.clone(), &style);
+        let running = s.next_start().unwrap();
+        assert_eq!(running.graph.nodes.len(), 3);
+        // g2 is wanted now: its queued prefetch becomes a request (one job, not two)...
+        s.request(g2.clone(), &style, "b");
+        assert_eq!(s.pending(), 2);
+        // ...and g1, running, gets a waiter: an edit no longer lets the backend drop it.
+        s.request(g1.clone(), &style, "a");
+        assert!(!s.cancel_prefetch());
+        assert_eq!(s.finish(running.job, layout(&g1, &style)).1, ["a"]);
+        assert_eq!(run(&mut s), ["b"]);
+        // A cancelled ticket does not drop a prefetch nobody waited for in the first place.
+        let g3 = Rc::new(chain(5));
+        s.prefetch(g3.clone(), &style);
+        let t = s.request(Rc::new(chain(6)), &style, "c");
+        s.cancel(t);
+        assert_eq!(s.pending(), 1);
+        assert!(run(&mut s).is_empty());
+        assert!(s.lookup(&g3, &style).is_some());
+    }
+
+    #[test]
+    fn an_edit_drops_the_prefetches_and_may_abandon_the_running_one() {
+        let mut s = Scheduler::new(8);
+        let style = Style::default();
+        for n in 3..6 {
+            s.prefetch(Rc::new(chain(n)), &style);
+        }
+        let running = s.next_start().unwrap();
+        assert!(s.cancel_prefetch(), "the running prefetch has no waiter");
+        s.abandon();
+        assert_eq!(s.pending(), 0);
+        // Its late result is ignored, and the new program's request starts at once.
+        assert!(s.finish(running.job, layout(&running.graph, &running.style)).1.is_empty());
+        assert!(s.lookup(&running.graph, &style).is_none());
+        s.request(Rc::new(chain(7)), &style, "new");
+        assert_eq!(run(&mut s), ["new"]);
     }
 
     #[test]

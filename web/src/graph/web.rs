@@ -119,6 +119,36 @@ pub fn request_layout(graph: Rc<Graph>, style: &Style, done: Callback<Rc<Layout>
     LayoutTicket(ticket)
 }
 
+/// Lays `graph` out in the worker once it has nothing else to do, for a view not open yet
+/// (see [`super::service`]). Not without a worker: on the main thread it would be a long task
+/// the user did not ask for.
+pub fn prefetch_layout(graph: Rc<Graph>, style: &Style) {
+    let queued = with_service(|s| !matches!(s.backend, Backend::MainThread) && s.sched.prefetch(graph, style));
+    if queued == Some(true) {
+        pump();
+    }
+}
+
+/// The program changed: the prefetches are of the old one. Drops them; one the worker is
+/// laying out is abandoned with its worker (a new one starts at once), so that the new
+/// program's layout does not wait for it.
+pub fn cancel_prefetch() {
+    let old = with_service(|s| {
+        let busy = s.sched.cancel_prefetch();
+        if !busy || !matches!(s.backend, Backend::Ready(_)) {
+            return None;
+        }
+        s.sched.abandon();
+        Some(std::mem::replace(&mut s.backend, Backend::Idle))
+    })
+    .flatten();
+    if let Some(Backend::Starting(h) | Backend::Ready(h)) = old {
+        h.worker.terminate();
+        yew::platform::spawn_local(async move { drop(h) });
+        pump();
+    }
+}
+
 /// Starts the next job if the backend is free.
 fn pump() {
     let start = with_service(|s| {
@@ -169,11 +199,30 @@ fn run_on_main_thread(start: Start) {
 }
 
 fn finish(job: u64, l: Layout) {
-    let Some((l, waiters)) = with_service(|s| s.sched.finish(job, l)) else { return };
+    let Some((l, waiters, idle)) = with_service(|s| {
+        let (l, waiters) = s.sched.finish(job, l);
+        (l, waiters, s.sched.pending() == 0)
+    }) else {
+        return;
+    };
     for w in waiters {
         w.emit(l.clone());
     }
     pump();
+    // For the browser tests: every layout asked for, prefetches included, is cached.
+    #[cfg(all(feature = "full", target_arch = "wasm32"))]
+    if idle {
+        performance_mark("optlab layouts idle");
+    }
+    #[cfg(not(all(feature = "full", target_arch = "wasm32")))]
+    let _ = idle;
+}
+
+#[cfg(all(feature = "full", target_arch = "wasm32"))]
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = performance, js_name = mark)]
+    fn performance_mark(name: &str);
 }
 
 /// The worker failed. One that never started (no such script, as in wasm-bindgen-test) hands

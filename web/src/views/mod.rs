@@ -20,6 +20,8 @@ pub mod diff;
 #[cfg(feature = "full")]
 pub mod dom;
 #[cfg(feature = "full")]
+pub mod keep;
+#[cfg(feature = "full")]
 pub mod lcm;
 #[cfg(feature = "full")]
 pub mod lowering;
@@ -27,6 +29,8 @@ pub mod lowering;
 pub mod ownership;
 #[cfg(feature = "full")]
 pub mod pass;
+#[cfg(feature = "full")]
+pub mod prefetch;
 #[cfg(feature = "full")]
 pub mod types;
 
@@ -54,8 +58,8 @@ pub const PASS_VIEWS: &[(&str, Render)] = &[
     ("copy-elim", |p| html! { <copyelim::CopyElimView ..p.clone() /> }),
 ];
 
-#[function_component(ViewPane)]
-pub fn view_pane(props: &ViewProps) -> Html {
+/// The view of `props.state.tab` (with the stale-program notice): what a slot of the page holds.
+fn body(props: &ViewProps) -> Html {
     let s = &props.state;
     let stale = s.is_stale().then(|| {
         html! { <p class="stale" role="status">{ "The text has errors: showing the last program that parsed." }</p> }
@@ -83,10 +87,72 @@ pub fn view_pane(props: &ViewProps) -> Html {
             },
         },
     };
+    html! { <>{ for stale }{ body }</> }
+}
+
+/// The first-visit build shows one view at a time (it has only the CFG's).
+#[cfg(not(feature = "full"))]
+#[function_component(ViewPane)]
+pub fn view_pane(props: &ViewProps) -> Html {
     html! {
-        <div class={classes!("view", format!("view-{}", s.tab.slug()))}>
-            { for stale }
-            { body }
-        </div>
+        <div class={classes!("view", format!("view-{}", props.state.tab.slug()))}>{ body(props) }</div>
     }
+}
+
+/// How many views the page holds: the one shown and two left (see [`keep`]).
+#[cfg(feature = "full")]
+const SLOTS: usize = 3;
+
+/// A view frozen in a slot: it renders again only when given another state (compared by
+/// pointer: a hidden view keeps the very `Rc` it was last shown with) or dispatcher.
+#[cfg(feature = "full")]
+#[derive(Properties, Clone)]
+struct SlotProps {
+    state: Rc<State>,
+    dispatch: Callback<Action>,
+}
+
+#[cfg(feature = "full")]
+impl PartialEq for SlotProps {
+    fn eq(&self, other: &SlotProps) -> bool {
+        Rc::ptr_eq(&self.state, &other.state) && self.dispatch == other.dispatch
+    }
+}
+
+#[cfg(feature = "full")]
+#[function_component(SlotView)]
+fn slot_view(props: &SlotProps) -> Html {
+    body(&ViewProps { state: props.state.clone(), dispatch: props.dispatch.clone() })
+}
+
+/// The view shown, and the views left recently, hidden ([`keep`]): switching back to one of
+/// them shows it again instead of building it again. The shown view is `.view.view-<slug>`; a
+/// hidden one is `.view-kept` (so no selector of the shown view matches it) under
+/// `content-visibility: hidden` (not rendered, not focusable, not in the accessibility tree).
+#[cfg(feature = "full")]
+#[function_component(ViewPane)]
+pub fn view_pane(props: &ViewProps) -> Html {
+    let slots = use_mut_ref(|| keep::Slots::new(SLOTS));
+    let same = |a: &SlotProps, b: &SlotProps| match (&a.state.analysis, &b.state.analysis) {
+        (Ok(x), Ok(y)) => Rc::ptr_eq(x, y),
+        _ => false,
+    };
+    let tab = props.state.tab;
+    let live = SlotProps { state: props.state.clone(), dispatch: props.dispatch.clone() };
+    slots.borrow_mut().show(tab, live, same);
+    let slots = slots.borrow();
+    let html = slots.iter().map(|slot| match slot {
+        None => html! { <div class="view-empty" /> },
+        Some(slot) => {
+            let shown = slot.tab == tab;
+            let class = if shown { classes!("view", format!("view-{}", tab.slug())) } else { classes!("view-kept") };
+            let key = format!("{}-{}", slot.tab.slug(), slot.generation);
+            html! {
+                <div {class} data-tab={slot.tab.slug()}>
+                    <SlotView {key} ..slot.frozen.clone() />
+                </div>
+            }
+        }
+    });
+    html.collect::<Html>()
 }

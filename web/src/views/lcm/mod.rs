@@ -18,6 +18,7 @@ mod table;
 mod view;
 
 pub use view::LcmView;
+pub(crate) use view::graph_style;
 
 use crate::program::Analysis;
 use optlab_core::passes::lcm::{LcmOutput, LcmSteps};

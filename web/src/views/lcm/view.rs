@@ -126,7 +126,7 @@ fn lcm_body(props: &ViewProps) -> Html {
 
 /// Room for a row of badges above and below every box, the same at every step so stepping
 /// never moves a box; larger type in lecture mode, for the back of the room.
-fn graph_style(lecture: bool) -> Style {
+pub(crate) fn graph_style(lecture: bool) -> Style {
     let mut style = Style { id_prefix: "lcm".into(), ..Style::with_badges() };
     if lecture {
         let k = LECTURE_SCALE;

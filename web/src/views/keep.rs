@@ -1,0 +1,162 @@
+//! Which views stay on the page after the user leaves them, so that coming back is a matter of
+//! showing them again rather than building them again.
+//!
+//! Building a view of a 1,000-block function costs about half a second: Yew renders it, the
+//! page parses its drawings (10,000 SVG elements or more) and computes their style and layout.
+//! A view that was left keeps its elements in the page under `content-visibility: hidden`,
+//! which keeps their computed style and layout too: showing it again costs tens of ms
+//! (measured in headless Chromium; taking the elements out of the page or `display: none`
+//! throw that state away and cost as much as building them; `visibility: hidden` costs
+//! 160–430 ms to show again). One price, measured: while such an element is laid out,
+//! Chromium's `setRangeText` on the editor takes seconds, so the editor's long-paste path takes
+//! the kept views out of the layout for that call (`[data-pasting]` in static/style.css).
+//!
+//! The page has a fixed number of slots, each holding one view; a slot never moves in the page
+//! (moving an element throws its state away as taking it out does). A view left is frozen with
+//! the state it last showed, so it does no work while hidden (typing does not re-render it).
+//! Two views of one family (the dominator views share one component, its table ids and its
+//! classes) are never kept together: the page would have two `#lt-table`s.
+
+use crate::state::Tab;
+
+/// One view in a slot: its tab, what it was last shown with, and a generation (a new one
+/// builds the view afresh instead of updating it: see [`Slots::show`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Slot<T> {
+    pub tab: Tab,
+    pub frozen: T,
+    pub generation: u64,
+    used: u64,
+}
+
+/// The slots; `T` is what a view is rendered from (the state and the dispatcher in the app).
+#[derive(Debug)]
+pub struct Slots<T> {
+    slots: Vec<Option<Slot<T>>>,
+    clock: u64,
+}
+
+/// Views that share a component (and so its element ids) are one family.
+fn family(tab: Tab) -> &'static str {
+    match tab {
+        Tab::DOM | Tab::PDOM | Tab::CDG => "dom",
+        t => t.slug(),
+    }
+}
+
+impl<T> Slots<T> {
+    /// `n` slots: the view shown and `n - 1` kept views.
+    pub fn new(n: usize) -> Slots<T> {
+        Slots { slots: (0..n.max(1)).map(|_| None).collect(), clock: 0 }
+    }
+
+    /// Shows `tab` with `live` and returns its slot. A tab already in a slot is shown there; its
+    /// view is updated unless `same(frozen, live)` says it shows another program than the one
+    /// it was frozen with, in which case it is built afresh (a new generation), so it never
+    /// shows a drawing of an older program while the new one is laid out. A tab not in a slot
+    /// takes the slot of a view of its family, else an empty one, else the least recently
+    /// shown.
+    pub fn show(&mut self, tab: Tab, live: T, same: impl Fn(&T, &T) -> bool) -> usize {
+        self.clock += 1;
+        let clock = self.clock;
+        if let Some(i) = self.position(tab) {
+            let slot = self.slots[i].as_mut().expect("a slot with the tab");
+            if slot.used + 1 != clock && !same(&slot.frozen, &live) {
+                slot.generation += 1;
+            }
+            slot.frozen = live;
+            slot.used = clock;
+            return i;
+        }
+        let i = self
+            .slots
+            .iter()
+            .position(|s| s.as_ref().is_some_and(|s| family(s.tab) == family(tab)))
+            .or_else(|| self.slots.iter().position(Option::is_none))
+            .unwrap_or_else(|| {
+                (0..self.slots.len()).min_by_key(|&i| self.slots[i].as_ref().map_or(0, |s| s.used)).unwrap_or(0)
+            });
+        let generation = self.slots[i].as_ref().map_or(0, |s| s.generation + 1);
+        self.slots[i] = Some(Slot { tab, frozen: live, generation, used: clock });
+        i
+    }
+
+    fn position(&self, tab: Tab) -> Option<usize> {
+        self.slots.iter().position(|s| s.as_ref().is_some_and(|s| s.tab == tab))
+    }
+
+    /// The slots in page order.
+    pub fn iter(&self) -> impl Iterator<Item = Option<&Slot<T>>> {
+        self.slots.iter().map(Option::as_ref)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tabs(s: &Slots<u32>) -> Vec<Option<&'static str>> {
+        s.iter().map(|x| x.map(|x| x.tab.slug())).collect()
+    }
+
+    const SAME: fn(&u32, &u32) -> bool = |a, b| a == b;
+
+    #[test]
+    fn a_view_left_keeps_its_slot_and_its_frozen_state() {
+        let mut s = Slots::new(3);
+        assert_eq!(s.show(Tab::CFG, 1, SAME), 0);
+        assert_eq!(s.show(Tab::DOM, 1, SAME), 1);
+        assert_eq!(s.show(Tab::pass("dce"), 1, SAME), 2);
+        // Back to the CFG: the same slot, the same generation (updated, not rebuilt).
+        assert_eq!(s.show(Tab::CFG, 1, SAME), 0);
+        assert_eq!(tabs(&s), [Some("cfg"), Some("dom"), Some("dce")]);
+        assert!(s.iter().all(|x| x.unwrap().generation == 0));
+        // While the CFG is shown, the program changes; the hidden views keep what they showed.
+        s.show(Tab::CFG, 2, SAME);
+        assert_eq!(s.iter().map(|x| x.unwrap().frozen).collect::<Vec<_>>(), [2, 1, 1]);
+    }
+
+    #[test]
+    fn a_view_frozen_with_another_program_is_built_afresh_when_shown() {
+        let mut s = Slots::new(2);
+        s.show(Tab::CFG, 1, SAME);
+        s.show(Tab::DOM, 1, SAME);
+        s.show(Tab::CFG, 1, SAME);
+        s.show(Tab::CFG, 2, SAME); // an edit while the CFG is shown: updated in place
+        assert_eq!(s.iter().next().unwrap().unwrap().generation, 0);
+        let i = s.show(Tab::DOM, 2, SAME);
+        assert_eq!(s.iter().nth(i).unwrap().unwrap().generation, 1);
+        // The same program again: updated, not rebuilt.
+        s.show(Tab::CFG, 2, SAME);
+        s.show(Tab::DOM, 2, SAME);
+        assert_eq!(s.iter().nth(i).unwrap().unwrap().generation, 1);
+    }
+
+    #[test]
+    fn a_new_view_takes_its_familys_slot_else_the_least_recently_shown() {
+        let mut s = Slots::new(3);
+        s.show(Tab::CFG, 0, SAME);
+        s.show(Tab::DOM, 0, SAME);
+        s.show(Tab::TYPES, 0, SAME);
+        // Post-dominators replace Dominators (one family: one `#lt-table` on the page).
+        assert_eq!(s.show(Tab::PDOM, 0, SAME), 1);
+        assert_eq!(tabs(&s), [Some("cfg"), Some("pdom"), Some("types")]);
+        assert_eq!(s.iter().nth(1).unwrap().unwrap().generation, 1, "a new view is built afresh");
+        // DCE replaces the least recently shown: the CFG.
+        assert_eq!(s.show(Tab::pass("dce"), 0, SAME), 0);
+        s.show(Tab::TYPES, 0, SAME);
+        // Control dependence is of the dominators' family too.
+        assert_eq!(s.show(Tab::CDG, 0, SAME), 1);
+        // Ownership replaces the least recently shown, DCE.
+        assert_eq!(s.show(Tab::OWNERSHIP, 0, SAME), 0);
+        assert_eq!(tabs(&s), [Some("ownership"), Some("cdg"), Some("types")]);
+    }
+
+    #[test]
+    fn one_slot_holds_only_the_view_shown() {
+        let mut s = Slots::new(0);
+        assert_eq!(s.show(Tab::CFG, 0, SAME), 0);
+        assert_eq!(s.show(Tab::DOM, 0, SAME), 0);
+        assert_eq!(tabs(&s), [Some("dom")]);
+    }
+}
