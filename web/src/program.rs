@@ -192,8 +192,10 @@ impl Analysis {
         let mut graph = cfg_graph(f);
         #[cfg(feature = "full")]
         crate::type_tips::line_tips(&mut graph, f, shared.types(f));
+        // The analyses' own (DCE's sweep reads the same one), copied: the view keeps it
+        // beside the verdict.
         let ownership = (f.lang == Lang::Sil && cfg!(feature = "full")).then(|| {
-            let fo = ownership::analyze(f, shared.types(f));
+            let fo = shared.ownership(f).cloned().unwrap_or_else(|| ownership::analyze(f, shared.types(f)));
             let verdict = ownership::verify(f, &fo);
             let steps = Steps::new(verdict.steps.clone());
             Ownership { fo, verdict, steps }
