@@ -479,9 +479,7 @@ fn solve_region(
     // Step 3: down-safety, backward (postorder).
     //   NdSafe(B) = NComp(B) ∨ (Transp(B) ∧ XdSafe(B))
     //   XdSafe(B) = XComp(B) ∨ (succ(B) ≠ ∅ ∧ ∀S ∈ succ(B): NdSafe(S))
-    let mut rounds = 0;
-    loop {
-        rounds += 1;
+    converged &= to_fixpoint(max_rounds, || {
         let mut changed = false;
         for r in (0..rows).rev() {
             let b = region[r];
@@ -506,21 +504,13 @@ fn solve_region(
                 }
             }
         }
-        if !changed {
-            break;
-        }
-        if rounds >= max_rounds {
-            converged = false;
-            break;
-        }
-    }
+        changed
+    });
 
     // Step 3': up-safety, forward (reverse postorder).
     //   NuSafe(B) = B ≠ s ∧ ∀P ∈ pred(B): XuSafe(P)
     //   XuSafe(B) = XComp(B) ∨ (Transp(B) ∧ (NComp(B) ∨ NuSafe(B)))
-    let mut rounds = 0;
-    loop {
-        rounds += 1;
+    converged &= to_fixpoint(max_rounds, || {
         let mut changed = false;
         for r in 0..rows {
             let b = region[r];
@@ -547,14 +537,8 @@ fn solve_region(
                 }
             }
         }
-        if !changed {
-            break;
-        }
-        if rounds >= max_rounds {
-            converged = false;
-            break;
-        }
-    }
+        changed
+    });
 
     // Step 4: earliest.
     //   NEarliest(B) = NdSafe(B) ∧ (B = s ∨ ∃P ∈ pred(B): ¬(XuSafe(P) ∨ XdSafe(P)))
@@ -584,9 +568,7 @@ fn solve_region(
     // Step 5: delayed, forward.
     //   NDelayed(B) = NEarliest(B) ∨ (B ≠ s ∧ ∀P ∈ pred(B): XDelayed(P) ∧ ¬XComp(P))
     //   XDelayed(B) = XEarliest(B) ∨ (NDelayed(B) ∧ ¬NComp(B))
-    let mut rounds = 0;
-    loop {
-        rounds += 1;
+    converged &= to_fixpoint(max_rounds, || {
         let mut changed = false;
         for r in 0..rows {
             let b = region[r];
@@ -613,14 +595,8 @@ fn solve_region(
                 }
             }
         }
-        if !changed {
-            break;
-        }
-        if rounds >= max_rounds {
-            converged = false;
-            break;
-        }
-    }
+        changed
+    });
 
     // Step 6: latest.
     //   NLatest(B) = NDelayed(B) − (XDelayed(B) − NComp(B))
@@ -646,6 +622,13 @@ fn solve_region(
     }
     *scratch = [ncomp, xcomp, transp, nd, xd, nu, xu, ne, xe, ndl, xdl, nl, xl];
     (bits, converged)
+}
+
+/// Repeats `round` (which says whether it changed anything) until a round changes nothing;
+/// false when that takes more than `max_rounds` rounds, which these monotone equations never
+/// need (so it reports a bug instead of looping).
+fn to_fixpoint(max_rounds: usize, mut round: impl FnMut() -> bool) -> bool {
+    (0..max_rounds).any(|_| !round())
 }
 
 #[cfg(test)]
