@@ -947,25 +947,26 @@ fn source_quiet_between(cx: &Cx, v: ValueId, u: InstId, src: ValueId) -> bool {
             Op::Sil(SilOp::EndBorrow | SilOp::DebugValue | SilOp::CopyValue | SilOp::BeginBorrow | SilOp::StructExtract | SilOp::TupleExtract | SilOp::FixLifetime)
         )
     };
-    let Some(d) = cx.def_inst(v) else { return false };
-    let (Some(&(bd, kd)), Some(&(bu, ku))) = (cx.pos.get(&d), cx.pos.get(&u)) else { return false };
-    if bd != bu || kd > ku {
-        return false;
-    }
-    let insts: Vec<InstId> = cx.f.blocks[bd].all_insts().collect();
-    insts[kd + 1..ku].iter().all(|&i| {
-        let inst = &cx.f.insts[i];
-        !inst.uses().any(|x| x == src) && (leaves(&inst.op) || !inst.uses().any(|x| family.contains(&x)))
+    insts_between(cx, v, u).is_some_and(|between| {
+        between.iter().all(|&i| {
+            let inst = &cx.f.insts[i];
+            !inst.uses().any(|x| x == src) && (leaves(&inst.op) || !inst.uses().any(|x| family.contains(&x)))
+        })
     })
 }
 
 /// Nothing touches `dest` between the definition of `v` and the store `u` (same block only).
 fn quiet_between(cx: &Cx, v: ValueId, u: InstId, dest: ValueId) -> bool {
-    let Some(d) = cx.def_inst(v) else { return false };
-    let (Some(&(bd, kd)), Some(&(bu, ku))) = (cx.pos.get(&d), cx.pos.get(&u)) else { return false };
+    insts_between(cx, v, u).is_some_and(|between| between.iter().all(|&i| !cx.f.insts[i].uses().any(|x| x == dest)))
+}
+
+/// The instructions strictly between the definition of `v` and `u`, when both are in one
+/// block with the definition first (`None` otherwise: the late placement is not tried).
+fn insts_between(cx: &Cx, v: ValueId, u: InstId) -> Option<Vec<InstId>> {
+    let d = cx.def_inst(v)?;
+    let (&(bd, kd), &(bu, ku)) = (cx.pos.get(&d)?, cx.pos.get(&u)?);
     if bd != bu || kd > ku {
-        return false;
+        return None;
     }
-    let insts: Vec<InstId> = cx.f.blocks[bd].all_insts().collect();
-    insts[kd + 1..ku].iter().all(|&i| !cx.f.insts[i].uses().any(|x| x == dest))
+    Some(cx.f.blocks[bd].all_insts().skip(kd + 1).take(ku.saturating_sub(kd + 1)).collect())
 }
