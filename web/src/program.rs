@@ -142,7 +142,7 @@ pub struct Analysis {
 /// The ownership of a SIL function and the verifier's verdict on it, with the verdict's walk
 /// as the Ownership view's steps.
 pub struct Ownership {
-    pub fo: FunctionOwnership,
+    pub fo: Arc<FunctionOwnership>,
     pub verdict: Verdict,
     pub steps: Steps,
 }
@@ -192,10 +192,9 @@ impl Analysis {
         let mut graph = cfg_graph(f);
         #[cfg(feature = "full")]
         crate::type_tips::line_tips(&mut graph, f, shared.types(f));
-        // The analyses' own (DCE's sweep reads the same one), copied: the view keeps it
-        // beside the verdict.
-        let ownership = (f.lang == Lang::Sil && cfg!(feature = "full")).then(|| {
-            let fo = shared.ownership(f).cloned().unwrap_or_else(|| ownership::analyze(f, shared.types(f)));
+        // The analyses' own, which DCE's sweep reads too (none for Bril; the first-visit
+        // build has no ownership view).
+        let ownership = cfg!(feature = "full").then(|| shared.ownership(f).cloned()).flatten().map(|fo| {
             let verdict = ownership::verify(f, &fo);
             let steps = Steps::new(verdict.steps.clone());
             Ownership { fo, verdict, steps }

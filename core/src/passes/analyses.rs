@@ -31,7 +31,7 @@ pub struct Analyses {
     /// The module's declarations and the user's type assumptions.
     pub type_env: Arc<TypeEnv>,
     types: OnceLock<FunctionTypes>,
-    ownership: OnceLock<Option<FunctionOwnership>>,
+    ownership: OnceLock<Option<Arc<FunctionOwnership>>>,
 }
 
 impl Analyses {
@@ -90,11 +90,11 @@ impl Analyses {
     }
 
     /// The ownership analysis of a SIL function (`None` for Bril), built on first use: DCE's
-    /// sweep and the ownership view read the same one. `f` must be the function these
+    /// sweep and the ownership view share the same one. `f` must be the function these
     /// analyses were built from.
-    pub fn ownership(&self, f: &Function) -> Option<&FunctionOwnership> {
+    pub fn ownership(&self, f: &Function) -> Option<&Arc<FunctionOwnership>> {
         self.ownership
-            .get_or_init(|| (f.lang == Lang::Sil).then(|| ownership::analyze(f, self.types(f))))
+            .get_or_init(|| (f.lang == Lang::Sil).then(|| Arc::new(ownership::analyze(f, self.types(f)))))
             .as_ref()
     }
 }

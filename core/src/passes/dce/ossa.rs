@@ -43,7 +43,7 @@ pub(crate) struct Kinds<'a>(Option<&'a FunctionOwnership>);
 
 impl<'a> Kinds<'a> {
     pub(crate) fn new(f: &Function, a: &'a Analyses) -> Kinds<'a> {
-        Kinds(if ownership::is_ossa(f) { a.ownership(f) } else { None })
+        Kinds(if ownership::is_ossa(f) { a.ownership(f).map(|o| &**o) } else { None })
     }
 
     pub(crate) fn of(&self, v: ValueId) -> Ownership {
