@@ -45,18 +45,14 @@ pub(crate) fn mark(f: &Function, a: &Analyses, events: &mut Vec<Event>) -> Liven
     let ni = f.insts.len();
     let nv = f.values.len();
     let nb = f.blocks.len();
-    let mut block_of = EntityVec::filled(ni, None);
-    for &b in a.cfg.blocks() {
-        if a.cfg.is_reachable(b) {
-            for i in f.blocks[b].all_insts() {
-                if i.index() < ni {
-                    block_of[i] = Some(b);
-                }
-            }
-        }
-    }
-    let mut reaching = EntityVec::filled(ni, Vec::new());
+    // Filled by the roots pass in [`Marker::run`], which visits the same instructions (one
+    // walk over the function instead of two).
+    let block_of = EntityVec::filled(ni, None);
+    // Bril only (SIL is SSA and has no reaching definitions): a table per instruction would
+    // be a million empty lists at 10^5 SIL blocks.
+    let mut reaching = EntityVec::new();
     if let Some(rd) = a.reaching(f) {
+        reaching = EntityVec::filled(ni, Vec::new());
         for &b in a.cfg.blocks() {
             if !a.cfg.is_reachable(b) {
                 continue;
@@ -111,6 +107,7 @@ impl Marker<'_> {
                 if i.index() >= f.insts.len() {
                     continue;
                 }
+                self.live.block_of[i] = Some(b);
                 match classify(f, i, ossa, self.a.types(f)) {
                     Class::Root(root) => self.mark_inst(i, Reason::Root { root }),
                     Class::Reverse(v) if v.index() < f.values.len() => self.reverse[v].push(i),
@@ -206,10 +203,12 @@ impl Marker<'_> {
     }
 
     fn mark_reverse_deps(&mut self, v: ValueId, on: Node) {
-        let deps = self.reverse.get(v).cloned().unwrap_or_default();
-        for d in deps {
+        // Taken and put back rather than cloned: no list allocated per live value.
+        let Some(deps) = self.reverse.get_mut(v).map(std::mem::take) else { return };
+        for &d in &deps {
             self.mark_inst(d, Reason::ReverseDependency { on });
         }
+        self.reverse[v] = deps;
     }
 
     fn propagate(&mut self, i: InstId) {
@@ -225,13 +224,15 @@ impl Marker<'_> {
                 }
             }
             Lang::Bril => {
-                let uses = std::mem::take(&mut self.reaching[i]);
+                let uses = self.reaching.get_mut(i).map(std::mem::take).unwrap_or_default();
                 for (var, defs) in &uses {
                     for &d in defs {
                         self.mark_inst(d, Reason::ReachingDef { use_in: i, var: *var });
                     }
                 }
-                self.reaching[i] = uses;
+                if let Some(slot) = self.reaching.get_mut(i) {
+                    *slot = uses;
+                }
             }
         }
         for &r in &inst.results {

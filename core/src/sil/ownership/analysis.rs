@@ -2,6 +2,7 @@
 //! scopes of one function.
 
 use super::is_ossa;
+use super::lists::Lists;
 use super::rules::{self, Constraint, Kind, Role};
 use crate::ir::{BlockId, Function, InstId, Op, SilOp, Type, ValueDef, ValueId};
 use crate::sil::types::ty::{self, Ty};
@@ -155,14 +156,23 @@ pub(super) struct Index {
     /// Per value, its row in `values` (`usize::MAX` if not placed).
     pub row: Vec<usize>,
     /// Per value, its operand indices in Swift's use order (last use in the source first).
-    pub uses: Vec<Vec<usize>>,
+    pub uses: Lists<usize>,
     pub inst_block: Vec<Option<BlockId>>,
     pub inst_pos: Vec<u32>,
-    pub preds: Vec<Vec<BlockId>>,
-    pub succs: Vec<Vec<BlockId>>,
+    pub preds: Lists<BlockId>,
+    pub succs: Lists<BlockId>,
     pub dead_end: Vec<bool>,
-    /// Per checked value (row), what the verifier walks.
-    pub gathered: HashMap<ValueId, Gathered>,
+    /// Per row of `values`, what the verifier walks (`None` for values it does not check):
+    /// a dense table, not a map hashed per value.
+    pub gathered: Vec<Option<Gathered>>,
+}
+
+impl Index {
+    /// What the verifier walks for `v`, if it checks `v`.
+    pub(super) fn gathered_of(&self, v: ValueId) -> Option<&Gathered> {
+        let row = *self.row.get(v.0 as usize)?;
+        self.gathered.get(row)?.as_ref()
+    }
 }
 
 impl FunctionOwnership {
@@ -296,13 +306,13 @@ pub fn analyze_operands(f: &Function, types: &FunctionTypes) -> FunctionOwnershi
     let ninsts = f.insts.len();
     let mut idx = Index {
         row: vec![usize::MAX; nvals],
-        uses: vec![Vec::new(); nvals],
+        uses: Lists::default(),
         inst_block: vec![None; ninsts],
         inst_pos: vec![0; ninsts],
-        preds: vec![Vec::new(); f.blocks.len()],
-        succs: vec![Vec::new(); f.blocks.len()],
+        preds: Lists::default(),
+        succs: Lists::default(),
         dead_end: vec![false; f.blocks.len()],
-        gathered: HashMap::new(),
+        gathered: Vec::new(),
     };
     let mut order: Vec<ValueId> = Vec::with_capacity(nvals);
     let mut value_block: Vec<Option<BlockId>> = vec![None; nvals];
@@ -314,6 +324,8 @@ pub fn analyze_operands(f: &Function, types: &FunctionTypes) -> FunctionOwnershi
             *slot = true;
         }
     }
+    // The edges `(from, to)` in layout order, then operand order.
+    let mut edges: Vec<(u32, BlockId)> = Vec::with_capacity(f.layout.len() * 2);
     for &b in &f.layout {
         let Some(blk) = f.blocks.get(b) else { continue };
         for &p in &blk.params {
@@ -335,11 +347,14 @@ pub fn analyze_operands(f: &Function, types: &FunctionTypes) -> FunctionOwnershi
         }
         for s in f.successors(b) {
             if laid_out.get(s.0 as usize).copied().unwrap_or(false) {
-                idx.succs[b.0 as usize].push(s);
-                idx.preds[s.0 as usize].push(b);
+                edges.push((b.0, s));
             }
         }
     }
+    idx.succs = Lists::from_pairs(f.blocks.len(), &edges);
+    let backward: Vec<(u32, BlockId)> = edges.iter().map(|&(b, s)| (s.0, BlockId(b))).collect();
+    idx.preds = Lists::from_pairs(f.blocks.len(), &backward);
+    drop((edges, backward));
     dead_ends(f, &mut idx);
     let mut trivia = Trivia { types, cache: HashMap::new() };
 
@@ -360,7 +375,7 @@ pub fn analyze_operands(f: &Function, types: &FunctionTypes) -> FunctionOwnershi
             }
             if s == 0 {
                 state[v.0 as usize] = 1;
-                for d in deps(f, v) {
+                for &d in deps(f, v) {
                     if state.get(d.0 as usize) == Some(&0) {
                         stack.push(d);
                     }
@@ -393,7 +408,8 @@ pub fn analyze_operands(f: &Function, types: &FunctionTypes) -> FunctionOwnershi
     // Sized up front: growing a table of a million operands copies it twenty times.
     let n_operands: usize = f.layout.iter().filter_map(|&b| f.blocks.get(b)).flat_map(|blk| blk.all_insts()).filter_map(|i| f.insts.get(i)).map(|i| i.uses().count()).sum();
     let mut operands: Vec<OperandInfo> = Vec::with_capacity(n_operands);
-    let mut uses: Vec<Vec<usize>> = vec![Vec::new(); nvals];
+    // `(value, operand)` pairs in layout order, turned into one list per value below.
+    let mut uses: Vec<(u32, usize)> = Vec::with_capacity(n_operands);
     for &b in &f.layout {
         let Some(blk) = f.blocks.get(b) else { continue };
         for i in blk.all_insts() {
@@ -412,10 +428,7 @@ pub fn analyze_operands(f: &Function, types: &FunctionTypes) -> FunctionOwnershi
                     operand_role(f, inst, k, vk, fwd, convs.as_deref(), &value_info)
                 };
                 let constraint = role.constraint();
-                let n = operands.len();
-                if let Some(u) = uses.get_mut(a.0 as usize) {
-                    u.push(n);
-                }
+                uses.push((a.0, operands.len()));
                 operands.push(OperandInfo { inst: i, block: b, slot: Slot::Arg(k as u32), value: a, constraint, compatible: constraint.satisfied_by(vk), why });
             }
             if matches!(inst.op, Op::Sil(SilOp::Br | SilOp::CondBr)) {
@@ -429,10 +442,7 @@ pub fn analyze_operands(f: &Function, types: &FunctionTypes) -> FunctionOwnershi
                             phi_role(phi.and_then(&value_info), value_info(a))
                         };
                         let constraint = role.constraint();
-                        let n = operands.len();
-                        if let Some(u) = uses.get_mut(a.0 as usize) {
-                            u.push(n);
-                        }
+                        uses.push((a.0, operands.len()));
                         operands.push(OperandInfo {
                             inst: i,
                             block: b,
@@ -448,10 +458,8 @@ pub fn analyze_operands(f: &Function, types: &FunctionTypes) -> FunctionOwnershi
         }
     }
     // Swift's use lists put the newest use first.
-    for u in &mut uses {
-        u.reverse();
-    }
-    idx.uses = uses;
+    idx.uses = Lists::from_pairs(nvals, &uses);
+    idx.uses.reverse_each();
 
     FunctionOwnership {
         function: f.name.clone(),
@@ -495,19 +503,20 @@ fn dead_ends(f: &Function, idx: &mut Index) {
     }
 }
 
-/// The values whose kinds `v`'s kind depends on: a forwarding instruction's operands.
-fn deps(f: &Function, v: ValueId) -> Vec<ValueId> {
-    let Some(ValueDef::Result { inst, .. }) = f.values.get(v).map(|d| d.def) else { return Vec::new() };
-    let Some(i) = f.insts.get(inst) else { return Vec::new() };
+/// The values whose kinds `v`'s kind depends on: a forwarding instruction's operands (a
+/// slice of them, not a copy: asked once per value).
+fn deps(f: &Function, v: ValueId) -> &[ValueId] {
+    let Some(ValueDef::Result { inst, .. }) = f.values.get(v).map(|d| d.def) else { return &[] };
+    let Some(i) = f.insts.get(inst) else { return &[] };
     let name = i.op.name();
     if rules::FORWARDING.contains(&name) || rules::is_guaranteed_projection(name) {
         if rules::forwards_all_operands(name) {
-            i.args.clone()
+            &i.args
         } else {
-            i.args.first().copied().into_iter().collect()
+            &i.args[..i.args.len().min(1)]
         }
     } else {
-        Vec::new()
+        &[]
     }
 }
 
@@ -516,7 +525,7 @@ fn mk(v: ValueId, f: &Function, block: Option<BlockId>, kind: Kind, source: Sour
 }
 
 /// One value's kind from its definition; forwarded operands are already classified.
-fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], trivia: &mut Trivia<'_>, block: Option<BlockId>, preds: &[Vec<BlockId>]) -> ValueInfo {
+fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], trivia: &mut Trivia<'_>, block: Option<BlockId>, preds: &Lists<BlockId>) -> ValueInfo {
     let Some(d) = f.values.get(v) else { return mk(v, f, block, Kind::None, Source::Undef, "not a value of this function") };
     if d.def == ValueDef::Undef {
         return mk(v, f, block, Kind::None, Source::Undef, "`undef` has no ownership");
@@ -538,7 +547,7 @@ fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], tr
     match d.def {
         ValueDef::Param { block: pb, .. } => {
             let entry = f.entry() == Some(pb);
-            let ps = preds.get(pb.0 as usize).map_or(&[][..], |p| &p[..]);
+            let ps = preds.of(pb.0 as usize);
             let preds_branch = !entry
                 && !ps.is_empty()
                 && ps.iter().all(|&p| {
@@ -694,10 +703,9 @@ fn mark_reborrows(f: &Function, idx: &Index, info: &mut [Option<ValueInfo>]) {
         }
     }
     let _ = idx;
-    let mut by_value: HashMap<ValueId, Vec<ValueId>> = HashMap::new();
-    for &(p, a) in &incoming {
-        by_value.entry(a).or_default().push(p);
-    }
+    // Per incoming value, the phis it is passed to (a dense table, not a map per value).
+    let pairs: Vec<(u32, ValueId)> = incoming.iter().map(|&(p, a)| (a.0, p)).collect();
+    let by_value = Lists::from_pairs(f.values.len(), &pairs);
     let mut work: Vec<ValueId> = Vec::new();
     for &(p, a) in &incoming {
         let guaranteed_phi = info.get(p.0 as usize).and_then(|x| x.as_ref()).is_some_and(|x| x.kind == Kind::Guaranteed && x.source == Source::Phi && !x.reborrow);
@@ -710,7 +718,7 @@ fn mark_reborrows(f: &Function, idx: &Index, info: &mut [Option<ValueInfo>]) {
         }
     }
     while let Some(v) = work.pop() {
-        for &p in by_value.get(&v).map_or(&[][..], |x| &x[..]) {
+        for &p in by_value.of(v.0 as usize) {
             let eligible = info.get(p.0 as usize).and_then(|x| x.as_ref()).is_some_and(|x| x.kind == Kind::Guaranteed && x.source == Source::Phi && !x.reborrow);
             if eligible {
                 if let Some(Some(x)) = info.get_mut(p.0 as usize) {
@@ -854,16 +862,17 @@ fn gather_all(f: &Function, fo: &mut FunctionOwnership) {
     let mut stamp: Vec<u32> = vec![0; n];
     let mut gen = 0u32;
     let checked = |vi: &ValueInfo| !(vi.kind == Kind::None || vi.kind == Kind::Unowned || is_forwarded_guaranteed(vi));
-    let mut gathered: HashMap<ValueId, Gathered> = HashMap::with_capacity(fo.values.iter().filter(|vi| checked(vi)).count());
+    let mut gathered: Vec<Option<Gathered>> = Vec::with_capacity(fo.values.len());
     for vi in &fo.values {
         if !checked(vi) {
+            gathered.push(None);
             continue;
         }
         gen += 1;
         let g = if vi.kind == Kind::Owned { gather_owned(f, fo, vi.value) } else { gather_guaranteed(f, fo, vi.value, &mut stamp, gen) };
-        gathered.insert(vi.value, g);
+        gathered.push(Some(g));
     }
-    let mut lifetimes = Vec::with_capacity(gathered.len());
+    let mut lifetimes = Vec::with_capacity(gathered.iter().filter(|g| g.is_some()).count());
     let mut scopes = Vec::new();
     let mut order = vec![usize::MAX; f.blocks.len()];
     for (k, &b) in f.layout.iter().enumerate() {
@@ -873,8 +882,8 @@ fn gather_all(f: &Function, fo: &mut FunctionOwnership) {
     }
     let mut block_stamp: Vec<u32> = vec![0; f.blocks.len()];
     let mut block_gen = 0u32;
-    for vi in &fo.values {
-        let Some(g) = gathered.get(&vi.value) else { continue };
+    for (vi, g) in fo.values.iter().zip(&gathered) {
+        let Some(g) = g else { continue };
         let Some(def_block) = vi.block else { continue };
         let insts = |ops: &[usize]| -> Vec<InstId> {
             let mut v: Vec<InstId> = ops.iter().filter_map(|&o| fo.operands.get(o)).map(|o| o.inst).collect();
@@ -951,7 +960,7 @@ fn live_blocks(fo: &FunctionOwnership, def: BlockId, ops: &[usize], stamp: &mut 
 /// The uses of an owned value: its direct uses, plus the scope ends of borrows of it.
 fn gather_owned(f: &Function, fo: &FunctionOwnership, v: ValueId) -> Gathered {
     let mut g = Gathered::default();
-    for &o in fo.index.uses.get(v.0 as usize).map_or(&[][..], |u| &u[..]) {
+    for &o in fo.index.uses.of(v.0 as usize) {
         let op = &fo.operands[o];
         if !op.compatible {
             g.incompatible = true;
@@ -980,7 +989,7 @@ fn implicit_uses(f: &Function, fo: &FunctionOwnership, o: usize, out: &mut Vec<u
     // The instruction's results: `begin_borrow`'s borrow, `store_borrow`'s address.
     let results = f.insts.get(op.inst).map_or(&[][..], |i| &i.results[..]);
     for &r in results {
-        for &u in fo.index.uses.get(r.0 as usize).map_or(&[][..], |u| &u[..]) {
+        for &u in fo.index.uses.of(r.0 as usize) {
             let uo = &fo.operands[u];
             let ends = matches!(uo.constraint.role, Role::EndBorrow | Role::Reborrow)
                 || f.insts.get(uo.inst).is_some_and(|i| matches!(i.op, Op::Sil(SilOp::EndBorrow)));
@@ -1000,7 +1009,7 @@ fn gather_guaranteed(f: &Function, fo: &FunctionOwnership, v: ValueId, stamp: &m
     let mut g = Gathered::default();
     // Swift pops from the back of its copy of the use list (newest first): the earliest use
     // is visited first.
-    let mut users: Vec<usize> = fo.index.uses.get(v.0 as usize).cloned().unwrap_or_default();
+    let mut users: Vec<usize> = fo.index.uses.of(v.0 as usize).to_vec();
     if let Some(s) = stamp.get_mut(v.0 as usize) {
         *s = gen;
     }
@@ -1011,7 +1020,7 @@ fn gather_guaranteed(f: &Function, fo: &FunctionOwnership, v: ValueId, stamp: &m
         if let Some(s) = stamp.get_mut(x.0 as usize) {
             *s = gen;
         }
-        users.extend(fo.index.uses.get(x.0 as usize).map_or(&[][..], |u| &u[..]));
+        users.extend(fo.index.uses.of(x.0 as usize));
     };
     while let Some(o) = users.pop() {
         let op = &fo.operands[o];
@@ -1079,7 +1088,7 @@ fn address_uses(f: &Function, fo: &FunctionOwnership, inst: InstId, out: &mut Ve
         if let Some(s) = stamp.get_mut(a.0 as usize) {
             *s = gen;
         }
-        for &u in fo.index.uses.get(a.0 as usize).map_or(&[][..], |u| &u[..]) {
+        for &u in fo.index.uses.of(a.0 as usize) {
             out.push(u);
             let ui = fo.operands[u].inst;
             if let Some(ui) = f.insts.get(ui) {

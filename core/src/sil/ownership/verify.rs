@@ -181,7 +181,7 @@ pub fn verify(f: &Function, fo: &FunctionOwnership) -> Verdict {
         }
         let before = v.findings.len();
         // Incompatible operands of this value (Swift reports them while gathering uses).
-        for &o in fo.index.uses.get(vi.value.0 as usize).map_or(&[][..], |u| &u[..]).iter().rev() {
+        for &o in fo.index.uses.of(vi.value.0 as usize).iter().rev() {
             let op = &fo.operands[o];
             if op.compatible {
                 continue;
@@ -215,7 +215,7 @@ pub fn verify(f: &Function, fo: &FunctionOwnership) -> Verdict {
             }
         } else if vi.assumed {
             v.steps.push(format!("{}: defined by an unmodelled instruction; not checked", names.value(f, vi.value)));
-        } else if let Some(g) = fo.index.gathered.get(&vi.value) {
+        } else if let Some(g) = fo.index.gathered_of(vi.value) {
             check_value(f, fo, vi, g, &names, &mut scratch, &mut v);
         }
         for fd in &v.findings[before..] {
