@@ -361,22 +361,37 @@ fn is_multi_value(op: &Op) -> bool {
 /// Whether the template's holes match the instruction's operands and successors one to one.
 /// Successors of `switch_enum`, `try_apply`, … may have arguments without holes: the
 /// terminator provides them and they are not written.
+///
+/// Asked for every printed instruction, so its tables live on the stack when they are small
+/// (nearly always): two heap tables per instruction were a third of SIL printing's time.
 fn template_fits(inst: &Inst) -> bool {
     if inst.sil.is_empty() {
         return false;
     }
-    // One table of hole counts: the operands, then the successors, then each successor's
-    // arguments (`starts[i]` is where successor `i`'s begin).
+    const HOLES: usize = 64;
+    const SUCCS: usize = 16;
+    let ns = inst.succs.len();
+    let n = inst.args.len() + ns + inst.succs.iter().map(|s| s.args.len()).sum::<usize>();
+    if n <= HOLES && ns < SUCCS {
+        let (mut starts, mut counts) = ([0usize; SUCCS + 1], [0u8; HOLES]);
+        holes_fit(inst, &mut starts[..ns + 1], &mut counts[..n])
+    } else {
+        holes_fit(inst, &mut vec![0; ns + 1], &mut vec![0; n])
+    }
+}
+
+/// [`template_fits`] with its tables: `starts` has a slot per successor and one more,
+/// `counts` one per hole (operands, then successors, then each successor's arguments), all 0.
+fn holes_fit(inst: &Inst, starts: &mut [usize], counts: &mut [u8]) -> bool {
+    // `starts[i]` is where successor `i`'s arguments begin in `counts`.
     let (na, ns) = (inst.args.len(), inst.succs.len());
-    let mut starts = Vec::with_capacity(ns + 1);
     let mut n = na + ns;
-    for s in &inst.succs {
-        starts.push(n);
+    for (k, s) in inst.succs.iter().enumerate() {
+        starts[k] = n;
         n += s.args.len();
     }
-    starts.push(n);
-    let mut counts = vec![0u32; n];
-    for p in &inst.sil {
+    starts[ns] = n;
+    for p in inst.sil.iter() {
         let k = match *p {
             Piece::Text(_) => continue,
             Piece::Arg(i) if (i as usize) < na => i as usize,
@@ -384,7 +399,7 @@ fn template_fits(inst: &Inst) -> bool {
             Piece::SuccArg(i, j) if (i as usize) < ns && (j as usize) < inst.succs[i as usize].args.len() => starts[i as usize] + j as usize,
             _ => return false,
         };
-        counts[k] += 1;
+        counts[k] = counts[k].saturating_add(1);
     }
     let explicit_only = matches!(inst.op, Op::Sil(SilOp::Br | SilOp::CondBr));
     counts[..na + ns].iter().all(|&c| c == 1)
@@ -460,5 +475,93 @@ fn derived(inst: &Inst, names: &Names) -> String {
             }
             s
         }
+    }
+}
+
+#[cfg(test)]
+mod template_tests {
+    use super::*;
+    use crate::testgen::Rng;
+
+    /// The check as it was, with its tables on the heap: the oracle for [`template_fits`].
+    fn template_fits_heap(inst: &Inst) -> bool {
+        if inst.sil.is_empty() {
+            return false;
+        }
+        let (na, ns) = (inst.args.len(), inst.succs.len());
+        let mut starts = Vec::with_capacity(ns + 1);
+        let mut n = na + ns;
+        for s in &inst.succs {
+            starts.push(n);
+            n += s.args.len();
+        }
+        starts.push(n);
+        let mut counts = vec![0u32; n];
+        for p in inst.sil.iter() {
+            let k = match *p {
+                Piece::Text(_) => continue,
+                Piece::Arg(i) if (i as usize) < na => i as usize,
+                Piece::Succ(i) if (i as usize) < ns => na + i as usize,
+                Piece::SuccArg(i, j) if (i as usize) < ns && (j as usize) < inst.succs[i as usize].args.len() => starts[i as usize] + j as usize,
+                _ => return false,
+            };
+            counts[k] += 1;
+        }
+        let explicit_only = matches!(inst.op, Op::Sil(SilOp::Br | SilOp::CondBr));
+        counts[..na + ns].iter().all(|&c| c == 1)
+            && (0..ns).all(|i| {
+                let v = &counts[starts[i]..starts[i + 1]];
+                v.iter().all(|&c| c == 1) || (!explicit_only && v.iter().all(|&c| c == 0))
+            })
+    }
+
+    /// Random instructions (small and past the stack tables, templates that fit, miss a
+    /// hole, repeat one or name one that does not exist) give the oracle's answer.
+    #[test]
+    fn template_fits_agrees_with_the_heap_version() {
+        let mut rng = Rng::new(17);
+        let (mut fits, mut total) = (0, 0);
+        for round in 0..20_000 {
+            let big = round % 10 == 0;
+            let op = [SilOp::Br, SilOp::CondBr, SilOp::SwitchEnum, SilOp::Apply][rng.below(4)].clone();
+            let mut inst = Inst::new(Op::Sil(op));
+            let na = rng.below(if big { 70 } else { 4 });
+            inst.args = (0..na as u32).map(ValueId).collect();
+            let ns = rng.below(if big { 20 } else { 3 });
+            for _ in 0..ns {
+                let k = rng.below(if big { 8 } else { 3 });
+                inst.succs.push(Succ { block: BlockId(0), args: (0..k as u32).map(ValueId).collect() });
+            }
+            // Start from the template that fits exactly, then damage it sometimes.
+            let mut pieces = vec![Piece::Text("op ".into())];
+            pieces.extend((0..na as u32).map(Piece::Arg));
+            for (i, s) in inst.succs.iter().enumerate() {
+                pieces.push(Piece::Succ(i as u32));
+                if rng.below(4) != 0 {
+                    pieces.extend((0..s.args.len() as u32).map(|j| Piece::SuccArg(i as u32, j)));
+                }
+            }
+            for _ in 0..rng.below(3) {
+                let damage = match rng.below(5) {
+                    0 => Piece::Arg(rng.below(na + 2) as u32),
+                    1 => Piece::Succ(rng.below(ns + 2) as u32),
+                    2 => Piece::SuccArg(rng.below(ns + 1) as u32, rng.below(4) as u32),
+                    _ => Piece::Text(",".into()),
+                };
+                if rng.below(2) == 0 && pieces.len() > 1 {
+                    let at = 1 + rng.below(pieces.len() - 1);
+                    pieces[at] = damage;
+                } else {
+                    pieces.push(damage);
+                }
+            }
+            inst.sil = pieces.into();
+            let want = template_fits_heap(&inst);
+            assert_eq!(template_fits(&inst), want, "round {round}: {inst:?}");
+            fits += usize::from(want);
+            total += 1;
+        }
+        // Both answers occur often, so the comparison tests something.
+        assert!(fits > total / 10 && fits < total * 9 / 10, "{fits} of {total} fit");
     }
 }
