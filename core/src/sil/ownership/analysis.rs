@@ -10,6 +10,7 @@ use crate::sil::types::{Class, FunctionTypes};
 use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Where a value's kind comes from (what the verifier needs to know about a definition).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -210,9 +211,29 @@ impl FunctionOwnership {
 struct Trivia<'t> {
     types: &'t FunctionTypes,
     cache: HashMap<String, Option<bool>>,
+    /// Callee types by the template text they are read from: a function calls a handful of
+    /// types many times, and parsing one per call was a sixth of the analysis (issue 17).
+    callees: HashMap<String, Option<Rc<Callee>>>,
+}
+
+/// A callee's function type and its arguments' conventions ([`apply_conventions`]).
+struct Callee {
+    fty: ty::FnTy,
+    convs: Vec<Option<String>>,
 }
 
 impl Trivia<'_> {
+    /// [`callee_type`] of `inst` with [`apply_conventions`], parsed once per template text.
+    fn callee(&mut self, inst: &crate::ir::Inst) -> Option<Rc<Callee>> {
+        let text = template_text(inst);
+        if let Some(c) = self.callees.get(&text) {
+            return c.clone();
+        }
+        let c = fn_type_in(&text).map(|fty| Rc::new(Callee { convs: apply_conventions(&fty), fty }));
+        self.callees.insert(text, c.clone());
+        c
+    }
+
     /// `Some(true)`: trivial; `Some(false)`: not; `None`: the type is unknown.
     fn trivial(&mut self, text: &str) -> Option<bool> {
         if let Some(&t) = self.cache.get(text) {
@@ -261,7 +282,14 @@ fn element_type(f: &Function, v: ValueId, types: &FunctionTypes) -> Option<Strin
 }
 
 /// The callee's function type of an `apply`-like instruction, from its `: $…` annotation.
-pub(super) fn callee_type(inst: &crate::ir::Inst) -> Option<ty::FnTy> {
+#[cfg(test)]
+fn callee_type(inst: &crate::ir::Inst) -> Option<ty::FnTy> {
+    fn_type_in(&template_text(inst))
+}
+
+/// The text pieces of an instruction's template, each followed by a space: where
+/// [`callee_type`] looks for the function type.
+fn template_text(inst: &crate::ir::Inst) -> String {
     let mut text = String::new();
     for p in &inst.sil {
         if let crate::ir::Piece::Text(t) = p {
@@ -269,7 +297,12 @@ pub(super) fn callee_type(inst: &crate::ir::Inst) -> Option<ty::FnTy> {
             text.push(' ');
         }
     }
-    for t in crate::sil::types::function::dollar_types(&text) {
+    text
+}
+
+/// The first function type written `$…` in `text`.
+fn fn_type_in(text: &str) -> Option<ty::FnTy> {
+    for t in crate::sil::types::function::dollar_types(text) {
         if let Ok(Ty::Function(fty)) = ty::parse(&t) {
             return Some(*fty);
         }
@@ -356,7 +389,7 @@ pub fn analyze_operands(f: &Function, types: &FunctionTypes) -> FunctionOwnershi
     idx.preds = Lists::from_pairs(f.blocks.len(), &backward);
     drop((edges, backward));
     dead_ends(f, &mut idx);
-    let mut trivia = Trivia { types, cache: HashMap::new() };
+    let mut trivia = Trivia { types, cache: HashMap::new(), callees: HashMap::new() };
 
     // Kinds, memoised, with an explicit stack: a forwarding result needs its operands' kinds.
     let mut info: Vec<Option<ValueInfo>> = vec![None; nvals];
@@ -415,11 +448,12 @@ pub fn analyze_operands(f: &Function, types: &FunctionTypes) -> FunctionOwnershi
         for i in blk.all_insts() {
             let Some(inst) = f.insts.get(i) else { continue };
             let fwd = forwarding_kind(f, inst, &kind);
-            let convs = match &inst.op {
-                Op::Sil(SilOp::Apply | SilOp::TryApply) => callee_type(inst).map(|t| apply_conventions(&t)),
-                Op::Sil(SilOp::Other(n)) if n == "begin_apply" => callee_type(inst).map(|t| apply_conventions(&t)),
+            let callee = match &inst.op {
+                Op::Sil(SilOp::Apply | SilOp::TryApply) => trivia.callee(inst),
+                Op::Sil(SilOp::Other(n)) if n == "begin_apply" => trivia.callee(inst),
                 _ => None,
             };
+            let convs = callee.as_ref().map(|c| &c.convs[..]);
             for (k, &a) in inst.args.iter().enumerate() {
                 let vk = kind(a);
                 let (role, why) = if !ossa || vk == Kind::None {
@@ -599,8 +633,8 @@ fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], tr
                 "begin_borrow" => mk(v, f, block, Kind::Guaranteed, Source::Borrow, "`begin_borrow` opens a borrow scope"),
                 "load_borrow" => mk(v, f, block, Kind::Guaranteed, Source::Borrow, "`load_borrow` borrows the value in memory"),
                 "apply" | "begin_apply" => {
-                    let fty = callee_type(i);
-                    let direct: Vec<ty::Elem> = fty.as_ref().map_or_else(Vec::new, |t| {
+                    let fty = trivia.callee(i);
+                    let direct: Vec<ty::Elem> = fty.as_ref().map(|c| &c.fty).map_or_else(Vec::new, |t| {
                         t.results.iter().filter(|r| !matches!(r.conv.as_deref(), Some("out" | "error" | "error_indirect"))).cloned().collect()
                     });
                     // The result's type: the callee's direct results (`()` when there are none).
@@ -1102,3 +1136,52 @@ fn address_uses(f: &Function, fo: &FunctionOwnership, inst: InstId, out: &mut Ve
     }
 }
 
+
+#[cfg(test)]
+mod callee_tests {
+    use super::*;
+    use crate::ir::Lang;
+    use crate::sil::types::env_of;
+
+    /// The cached callee types and conventions are what parsing each call's own text gives
+    /// ([`callee_type`] and [`apply_conventions`], the uncached way), for calls that repeat a
+    /// type or differ in one convention.
+    #[test]
+    fn cached_callee_types_match_parsing_each_call() {
+        let src = "sil_stage raw\nimport Builtin\nclass K {}\n\
+            sil [ossa] @f : $@convention(thin) (@owned K, @guaranteed K) -> @owned K {\n\
+            bb0(%0 : @owned $K, %1 : @guaranteed $K):\n\
+            %g = function_ref @g : $@convention(thin) (@guaranteed K) -> @owned K\n\
+            %h = function_ref @h : $@convention(thin) (@owned K) -> ()\n\
+            %a = apply %g(%1) : $@convention(thin) (@guaranteed K) -> @owned K\n\
+            %b = apply %g(%a) : $@convention(thin) (@guaranteed K) -> @owned K\n\
+            destroy_value %a : $K\n\
+            %c = apply %h(%0) : $@convention(thin) (@owned K) -> ()\n\
+            %d = apply %g(%1) : $@convention(thin) (@guaranteed K) -> @owned K\n\
+            destroy_value %d : $K\n\
+            return %b : $K\n\
+            }\n";
+        let m = crate::parse_module(Lang::Sil, "t.sil", src).expect("parses");
+        let f = m.bodies().next().expect("a body");
+        let ft = FunctionTypes::new(f, env_of(&m));
+        let mut trivia = Trivia { types: &ft, cache: HashMap::new(), callees: HashMap::new() };
+        let mut asked = 0;
+        for (_, i) in f.placed_insts() {
+            let inst = &f.insts[i];
+            if !matches!(inst.op, Op::Sil(SilOp::Apply)) {
+                continue;
+            }
+            // Asked twice: the second answer comes from the cache.
+            for _ in 0..2 {
+                let cached = trivia.callee(inst);
+                let direct = callee_type(inst);
+                assert_eq!(cached.as_ref().map(|c| &c.fty), direct.as_ref());
+                assert_eq!(cached.as_ref().map(|c| c.convs.clone()), direct.as_ref().map(apply_conventions));
+                assert!(direct.is_some(), "every call here writes its callee's type");
+                asked += 1;
+            }
+        }
+        assert_eq!(asked, 8, "four calls, each asked twice");
+        assert_eq!(trivia.callees.len(), 2, "one entry per distinct call text");
+    }
+}
