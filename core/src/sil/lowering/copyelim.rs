@@ -15,7 +15,7 @@
 use crate::cfg::Cfg;
 use crate::entity::{EntitySet, EntityVec};
 use crate::ir::{BlockId, Function, InstId, Op, SilOp, ValueDef, ValueId};
-use crate::sil::ownership::{analyze_operands, Kind};
+use crate::sil::ownership::{analyze_kinds, Kind};
 use crate::sil::types::FunctionTypes;
 use serde::Serialize;
 use std::cmp::Reverse;
@@ -262,7 +262,8 @@ struct State {
 
 impl State {
     fn new(f: &Function, ft: &FunctionTypes) -> State {
-        let fo = analyze_operands(f, ft);
+        // Kinds and constraints only: no value names are read here.
+        let fo = analyze_kinds(f, ft);
         let (ni, nv) = (f.insts.len(), f.values.len());
         let mut pos = EntityVec::filled(ni, None);
         let mut key = EntityVec::filled(ni, u32::MAX);

@@ -334,6 +334,18 @@ pub fn analyze(f: &Function, types: &FunctionTypes) -> FunctionOwnership {
 /// live blocks. An owned value placed in the function (`block` set) is one [`analyze`] gives
 /// a lifetime.
 pub fn analyze_operands(f: &Function, types: &FunctionTypes) -> FunctionOwnership {
+    operands_of(f, types, true)
+}
+
+/// [`analyze_operands`] without the values' names (`ValueInfo::name` empty, and so the
+/// name in a phi operand's `why`): for a pass that reads only kinds and constraints, which
+/// then does not make and free a string per value (issue 17: copy elimination at 10^5).
+pub fn analyze_kinds(f: &Function, types: &FunctionTypes) -> FunctionOwnership {
+    operands_of(f, types, false)
+}
+
+/// [`analyze_operands`], with the values' names if `names`.
+fn operands_of(f: &Function, types: &FunctionTypes, names: bool) -> FunctionOwnership {
     let ossa = is_ossa(f);
     let nvals = f.values.len();
     let ninsts = f.insts.len();
@@ -429,7 +441,10 @@ pub fn analyze_operands(f: &Function, types: &FunctionTypes) -> FunctionOwnershi
 
     let mut values = Vec::with_capacity(order.len());
     for &v in &order {
-        if let Some(vi) = info[v.0 as usize].take() {
+        if let Some(mut vi) = info[v.0 as usize].take() {
+            if names {
+                vi.name = f.value_in_code(v);
+            }
             idx.row[v.0 as usize] = values.len();
             values.push(vi);
         }
@@ -555,7 +570,9 @@ fn deps(f: &Function, v: ValueId) -> &[ValueId] {
 }
 
 fn mk(v: ValueId, f: &Function, block: Option<BlockId>, kind: Kind, source: Source, why: impl Into<Cow<'static, str>>) -> ValueInfo {
-    ValueInfo { value: v, name: f.value_in_code(v), block, kind, source, why: why.into(), from: None, assumed: false, reborrow: false }
+    // The name is given when the value takes its row, if it is wanted.
+    let _ = f;
+    ValueInfo { value: v, name: String::new(), block, kind, source, why: why.into(), from: None, assumed: false, reborrow: false }
 }
 
 /// One value's kind from its definition; forwarded operands are already classified.

@@ -46,3 +46,29 @@ fn non_ossa_functions_are_not_checked() {
     assert!(!v.checked);
     assert!(v.note.unwrap().contains("not an OSSA function"));
 }
+
+/// `analyze_kinds` is `analyze_operands` without names: the same kinds, sources and operand
+/// constraints on Swift's OSSA DCE tests, with every name left empty.
+#[test]
+fn analyze_kinds_is_analyze_operands_without_names() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus/swift/dead_code_elimination_ossa.sil");
+    let src = std::fs::read_to_string(path).expect("the shared corpus (../shared/corpus) is present");
+    let m = crate::parse_module(Lang::Sil, "t.sil", &src).expect("parses");
+    let env = env_of(&m);
+    let mut values = 0;
+    for f in m.bodies() {
+        let ft = FunctionTypes::new(f, env.clone());
+        let (full, lean) = (analyze_operands(f, &ft), analyze_kinds(f, &ft));
+        assert_eq!(full.values.len(), lean.values.len());
+        for (a, b) in full.values.iter().zip(&lean.values) {
+            assert!(b.name.is_empty() && !a.name.is_empty());
+            assert_eq!((a.value, a.kind, a.source, a.block, a.assumed, a.reborrow), (b.value, b.kind, b.source, b.block, b.assumed, b.reborrow));
+            values += 1;
+        }
+        assert_eq!(full.operands.len(), lean.operands.len());
+        for (a, b) in full.operands.iter().zip(&lean.operands) {
+            assert_eq!((a.inst, a.slot, a.value, a.constraint, a.compatible), (b.inst, b.slot, b.value, b.constraint, b.compatible));
+        }
+    }
+    assert!(values > 100, "the corpus file has OSSA functions ({values} values)");
+}
