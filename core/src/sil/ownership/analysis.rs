@@ -474,7 +474,7 @@ fn operands_of(f: &Function, types: &FunctionTypes, names: bool) -> FunctionOwne
                 let (role, why) = if !ossa || vk == Kind::None {
                     (Role::TrivialUse, Cow::Borrowed("no ownership to check: the value's kind is none"))
                 } else {
-                    operand_role(f, inst, k, vk, fwd, convs.as_deref(), &value_info)
+                    operand_role(f, inst, k, vk, fwd, convs, &value_info)
                 };
                 let constraint = role.constraint();
                 uses.push((a.0, operands.len()));
