@@ -182,22 +182,22 @@ impl Fixpoint {
             let stored = self.rounds.get(r).map_or(&[][..], Vec::as_slice);
             return stored.iter().map(|c| (c.block, c.pred)).collect();
         }
-        // The vectors after round 1 of the blocks a later round flipped (the others are final).
+        // The vectors after round 1 of the blocks a later round flipped (the others are final),
+        // sorted by (block, predicate) for the lookups below.
+        let mut later: Vec<(BlockId, usize, &BitChange)> =
+            self.rounds.iter().skip(1).flatten().map(|c| (c.block, c.pred as usize, c)).collect();
+        later.sort_by_key(|&(b, p, _)| (b, p));
         let mut undone: Vec<(Pred, BlockId, EntitySet<ExprId>)> = Vec::new();
-        for c in self.rounds.iter().skip(1).flatten() {
+        for (k, &(b, _, c)) in later.iter().enumerate() {
             let Some(pv) = values.iter().find(|pv| pv.pred == c.pred) else { continue };
-            let Some(set) = pv.blocks.get(c.block) else { continue };
-            match undone.iter_mut().find(|(p, b, _)| *p == c.pred && *b == c.block) {
-                Some((_, _, s)) => c.apply(s),
-                None => {
-                    let mut s = set.clone();
-                    c.apply(&mut s);
-                    undone.push((c.pred, c.block, s));
-                }
+            let Some(set) = pv.blocks.get(b) else { continue };
+            if k == 0 || (later[k - 1].0, later[k - 1].1) != (b, c.pred as usize) {
+                undone.push((c.pred, b, set.clone()));
+            }
+            if let Some((_, _, s)) = undone.last_mut() {
+                c.apply(s);
             }
         }
-        // Few blocks change after round 1; index them by block for the pass over the order.
-        undone.sort_unstable_by_key(|(p, b, _)| (*b, *p as usize));
         let mut changed = Vec::new();
         for &b in &self.order {
             for pv in values {
