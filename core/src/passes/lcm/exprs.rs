@@ -73,10 +73,6 @@ pub struct Expr {
     pub ty: Type,
     /// Whether evaluating it can fail at run time (see the module comment).
     pub traps: bool,
-    /// SIL: the first occurrence, which insertions clone (same opcode, operands, builtin name,
-    /// field and type annotations; only the result is new). `None` for Bril.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub template: Option<Inst>,
     /// SIL: the text tables and the CLI use (`builtin "add_Int64"(%a, %b)`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sil_text: Option<String>,
@@ -279,10 +275,12 @@ fn sil_candidate<'f>(f: &'f Function, inst: &'f Inst, names: &Names<'f>, trivial
     Some(Cand { op: inst.op.clone(), shape, names: ids, values: inst.args.clone(), ty, trap })
 }
 
-/// What building a SIL expression needs beyond its identity — its text and the instruction to
-/// copy — made once per expression, not per occurrence.
-fn sil_details(f: &Function, inst: &Inst, ty: &Type) -> (Option<Inst>, Option<String>) {
-    let (Op::Sil(op), Type::Sil(rt)) = (&inst.op, ty) else { return (None, None) };
+/// The text of a SIL expression, made once per expression, not per occurrence. (Insertions
+/// copy the expression's first occurrence, [`Exprs::occurrences`], rather than a template
+/// kept per expression: SSA gives ~10^5 expressions to a 10^5-block function and moves a few
+/// hundred.)
+fn sil_text(f: &Function, inst: &Inst, ty: &Type) -> Option<String> {
+    let (Op::Sil(op), Type::Sil(rt)) = (&inst.op, ty) else { return None };
     let args: Vec<String> = inst.args.iter().map(|&v| f.value_in_code(v)).collect();
     let text = match (op, &inst.imm) {
         (SilOp::Builtin, Imm::Name(n)) => format!("builtin \"{n}\"({})", args.join(", ")),
@@ -292,9 +290,7 @@ fn sil_details(f: &Function, inst: &Inst, ty: &Type) -> (Option<Inst>, Option<St
         (SilOp::Struct, _) => format!("struct ${rt} ({})", args.join(", ")),
         _ => format!("{} ({})", op.name(), args.join(", ")),
     };
-    let mut template = inst.clone();
-    template.results.clear();
-    (Some(template), Some(text))
+    Some(text)
 }
 
 /// The candidate expressions of a function and what each instruction does to them.
@@ -367,14 +363,13 @@ impl<'f> Exprs<'f> {
             if !conflicting[k] {
                 let traps = c.trap.is_some();
                 trap_class.push(c.trap);
-                let (template, sil_text) = if f.lang == Lang::Sil { sil_details(f, inst, c.ty) } else { (None, None) };
+                let sil_text = if f.lang == Lang::Sil { sil_text(f, inst, c.ty) } else { None };
                 let e = list.push(Expr {
                     op: c.op,
                     args: c.names.iter().map(|&v| f.values.get(v).map_or_else(String::new, |d| d.name.clone())).collect(),
                     arg_values: c.values,
                     ty: c.ty.clone(),
                     traps,
-                    template,
                     sil_text,
                 });
                 id_of[k] = Some(e);
