@@ -140,10 +140,13 @@ pub(crate) fn live_outs(f: &Function, cfg: &Cfg) -> EntityVec<BlockId, Vec<Value
 /// the sources of the copies they delete.
 struct LiveOuts {
     outs: EntityVec<BlockId, Vec<ValueId>>,
-    /// Per variable, the blocks it is live out of (what an update takes it out of).
+    /// The variables an update may be asked about: the sources of copies (only a deleted
+    /// copy changes liveness). The two tables below are kept for them only.
+    tracked: EntitySet<ValueId>,
+    /// Per tracked variable, the blocks it is live out of (what an update takes it out of).
     at: EntityVec<ValueId, Vec<BlockId>>,
-    /// Per variable, the blocks that read or assign it, in layout order (once copies go, a
-    /// superset: a block is rescanned for the variable).
+    /// Per tracked variable, the blocks that read or assign it, in layout order (once copies
+    /// go, a superset: a block is rescanned for the variable).
     mentioned_in: EntityVec<ValueId, Vec<BlockId>>,
     /// Marks of one propagation (`stamp`): the block assigns the variable, it is live into it,
     /// live out of it.
@@ -155,9 +158,15 @@ struct LiveOuts {
 }
 
 impl LiveOuts {
-    /// [`live_outs`] of `f`, remembering where each variable is mentioned.
+    /// [`live_outs`] of `f`, remembering where each copy source is mentioned.
     fn new(f: &Function, cfg: &Cfg) -> LiveOuts {
         let (nb, nv) = (f.blocks.len(), f.values.len());
+        let mut tracked: EntitySet<ValueId> = EntitySet::new_empty(nv);
+        for (_, i) in f.placed_insts() {
+            if let Some((_, src)) = as_copy(&f.insts[i]) {
+                tracked.insert(src);
+            }
+        }
         let mut exposed: EntityVec<ValueId, Vec<BlockId>> = EntityVec::filled(nv, Vec::new());
         let mut assigned: EntityVec<ValueId, Vec<BlockId>> = EntityVec::filled(nv, Vec::new());
         let mut mentioned_in: EntityVec<ValueId, Vec<BlockId>> = EntityVec::filled(nv, Vec::new());
@@ -171,7 +180,7 @@ impl LiveOuts {
                     if defined_in[v] != mark && exposed[v].last() != Some(&b) {
                         exposed[v].push(b);
                     }
-                    if mentioned_in[v].last() != Some(&b) {
+                    if tracked.contains(v) && mentioned_in[v].last() != Some(&b) {
                         mentioned_in[v].push(b);
                     }
                 }
@@ -180,7 +189,7 @@ impl LiveOuts {
                         defined_in[r] = mark;
                         assigned[r].push(b);
                     }
-                    if mentioned_in[r].last() != Some(&b) {
+                    if tracked.contains(r) && mentioned_in[r].last() != Some(&b) {
                         mentioned_in[r].push(b);
                     }
                 }
@@ -189,6 +198,7 @@ impl LiveOuts {
         let mut l = LiveOuts {
             outs: EntityVec::filled(nb, Vec::new()),
             at: EntityVec::filled(nv, Vec::new()),
+            tracked,
             mentioned_in,
             kills: EntityVec::filled(nb, 0),
             live_in: EntityVec::filled(nb, 0),
@@ -207,6 +217,7 @@ impl LiveOuts {
     fn propagate(&mut self, cfg: &Cfg, v: ValueId, exposed: &[BlockId], assigned: &[BlockId]) {
         self.stamp += 1;
         let stamp = self.stamp;
+        let tracked = self.tracked.contains(v);
         for &b in assigned {
             self.kills[b] = stamp;
         }
@@ -219,7 +230,9 @@ impl LiveOuts {
                 if self.live_out[p] != stamp {
                     self.live_out[p] = stamp;
                     self.outs[p].push(v);
-                    self.at[v].push(p);
+                    if tracked {
+                        self.at[v].push(p);
+                    }
                     if self.kills[p] != stamp && self.live_in[p] != stamp {
                         self.live_in[p] = stamp;
                         self.work.push(p);
@@ -229,8 +242,10 @@ impl LiveOuts {
         }
     }
 
-    /// Recomputes the liveness of `v` in `f` (which lost reads of `v` since the last time).
+    /// Recomputes the liveness of `v` in `f` (which lost reads of `v` since the last time);
+    /// `v` must be the source of a copy of the function [`LiveOuts::new`] was given.
     fn update(&mut self, f: &Function, cfg: &Cfg, v: ValueId) {
+        debug_assert!(self.tracked.contains(v), "only a copy's source loses reads");
         for &p in &self.at[v] {
             if let Some(k) = self.outs[p].iter().position(|&x| x == v) {
                 self.outs[p].swap_remove(k);

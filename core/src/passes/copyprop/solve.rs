@@ -225,10 +225,11 @@ pub(crate) fn solve<K: EntityRef>(f: &Function, cfg: &Cfg, reachable: &EntitySet
     let mut ins: Vec<(BlockId, K)> = Vec::new();
     let mut outs: Vec<(BlockId, K)> = Vec::new();
     // Removals in rounds 2 and later: (round, position of the block, fact) — the position in
-    // the visit order for outs, in the layout for ins — so that sorting them is sorting
-    // integers.
-    let mut out_flips: Vec<(u32, u32, u32)> = Vec::new();
-    let mut in_flips: Vec<(u32, u32, u32)> = Vec::new();
+    // the visit order for outs, in the layout for ins — packed into one integer, so that
+    // sorting them is sorting integers (millions of them at 10^5 blocks).
+    let pack = |r: u32, at: u32, c: usize| (u128::from(r) << 64) | (u128::from(at) << 32) | c as u128;
+    let mut out_flips: Vec<u128> = Vec::new();
+    let mut in_flips: Vec<u128> = Vec::new();
     let mut region: Vec<BlockId> = Vec::new();
     let mut cin: Vec<BlockId> = Vec::new();
     let mut heap: BinaryHeap<Reverse<(u32, BlockId)>> = BinaryHeap::new();
@@ -333,13 +334,13 @@ pub(crate) fn solve<K: EntityRef>(f: &Function, cfg: &Cfg, reachable: &EntitySet
                 if new != out[b] {
                     out[b] = new;
                     changed = true;
-                    out_flips.push((round, pos[b], ci as u32));
+                    out_flips.push(pack(round, pos[b], ci));
                 }
             }
             for &b in &cin {
                 let now = in_of(b, round, true, &out, &in_region);
                 if inb[b] && !now {
-                    in_flips.push((round, layout_pos[b], ci as u32));
+                    in_flips.push(pack(round, layout_pos[b], ci));
                 }
                 inb[b] = now;
             }
@@ -365,13 +366,14 @@ pub(crate) fn solve<K: EntityRef>(f: &Function, cfg: &Cfg, reachable: &EntitySet
             first.ins.push((b, Vec::new()));
         }
     }
-    let last_round = out_flips.iter().map(|x| x.0).max().unwrap_or(u32::from(!first.outs.is_empty()));
+    let last_round = out_flips.iter().map(|&x| (x >> 64) as u32).max().unwrap_or(u32::from(!first.outs.is_empty()));
     let mut rounds: Vec<FactRound<K>> = (0..=last_round).map(|_| FactRound::default()).collect();
     rounds[0] = first;
     out_flips.sort_unstable();
     in_flips.sort_unstable();
-    let group = |flips: &[(u32, u32, u32)], rounds: &mut Vec<FactRound<K>>, ins: bool| {
-        for &(r, at, c) in flips {
+    let group = |flips: &[u128], rounds: &mut Vec<FactRound<K>>, ins: bool| {
+        for &x in flips {
+            let (r, at, c) = ((x >> 64) as u32, (x >> 32) as u32, x as u32);
             let (b, c) = (if ins { f.layout[at as usize] } else { order[at as usize] }, K::new(c as usize));
             let list = if ins { &mut rounds[r as usize - 1].ins } else { &mut rounds[r as usize - 1].outs };
             match list.last_mut() {
