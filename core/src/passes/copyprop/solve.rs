@@ -226,7 +226,7 @@ pub(crate) fn solve<K: EntityRef>(f: &Function, cfg: &Cfg, reachable: &EntitySet
     let mut outs: Vec<(BlockId, K)> = Vec::new();
     // Removals in rounds 2 and later: (round, position of the block, fact) — the position in
     // the visit order for outs, in the layout for ins — packed into one integer, so that
-    // sorting them is sorting integers (millions of them at 10^5 blocks).
+    // sorting them is sorting integers.
     let pack = |r: u32, at: u32, c: usize| (u128::from(r) << 64) | (u128::from(at) << 32) | c as u128;
     let mut out_flips: Vec<u128> = Vec::new();
     let mut in_flips: Vec<u128> = Vec::new();
