@@ -21,11 +21,11 @@ use super::avail::as_copy;
 use super::trace::{apply_event, Event, ReplayError};
 use crate::cfg::Cfg;
 use crate::dataflow::{Analysis, Direction};
-use crate::entity::{EntityRef, EntitySet, EntityVec};
+use crate::entity::{EntitySet, EntityVec};
 use crate::ir::{BlockId, Function, InstId, ValueId};
 
 /// Live variables, on the dataflow framework: the definition. The pass computes the same
-/// live-out sets sparsely ([`live_outs`]); a test checks that they agree.
+/// live-out sets sparsely ([`LiveOuts`]); a test checks that they agree.
 pub struct Liveness;
 
 impl Analysis for Liveness {
@@ -69,71 +69,27 @@ fn live_step(f: &Function, live: &mut EntitySet<ValueId>, i: InstId) {
     }
 }
 
-/// The variables live at the end of each block (sorted), the least solution of
-/// [`Liveness`] computed one variable at a time: from the blocks that read it before any
-/// assignment backwards through predecessors, stopping at blocks that assign it. The cost is
-/// the program's size plus the total size of the answer, where the dense solution took
-/// blocks × variables bits per table and recorded every flipped bit (issue 17: 662 MiB at
-/// 10^4 blocks, out of memory at 10^5).
+/// The variables live at the end of each block (sorted), from [`LiveOuts`]: what the tests
+/// compare with the dataflow definition ([`Liveness`]) and the old deletion recomputes each
+/// round.
+#[cfg(test)]
 pub(crate) fn live_outs(f: &Function, cfg: &Cfg) -> EntityVec<BlockId, Vec<ValueId>> {
-    const NONE: u32 = u32::MAX;
-    let (nb, nv) = (f.blocks.len(), f.values.len());
-    // Per variable: the blocks reading it before assigning it, and the blocks assigning it.
-    let mut exposed: EntityVec<ValueId, Vec<BlockId>> = EntityVec::filled(nv, Vec::new());
-    let mut assigned: EntityVec<ValueId, Vec<BlockId>> = EntityVec::filled(nv, Vec::new());
-    // `defined_in[v]`: the layout position of the last block seen assigning `v`.
-    let mut defined_in: EntityVec<ValueId, u32> = EntityVec::filled(nv, NONE);
-    for (pos, &b) in f.layout.iter().enumerate() {
-        let mark = pos as u32;
-        for i in f.blocks[b].all_insts() {
-            let inst = &f.insts[i];
-            for v in inst.uses() {
-                if defined_in[v] != mark && exposed[v].last() != Some(&b) {
-                    exposed[v].push(b);
-                }
-            }
-            for &r in &inst.results {
-                if defined_in[r] != mark {
-                    defined_in[r] = mark;
-                    assigned[r].push(b);
-                }
-            }
-        }
-    }
-    let mut outs: EntityVec<BlockId, Vec<ValueId>> = EntityVec::filled(nb, Vec::new());
-    // Stamps: the variable being propagated that last marked the block.
-    let mut kills: EntityVec<BlockId, u32> = EntityVec::filled(nb, NONE);
-    let mut live_in: EntityVec<BlockId, u32> = EntityVec::filled(nb, NONE);
-    let mut live_out: EntityVec<BlockId, u32> = EntityVec::filled(nb, NONE);
-    let mut work: Vec<BlockId> = Vec::new();
-    for (v, blocks) in exposed.iter() {
-        let stamp = v.index() as u32;
-        for &b in &assigned[v] {
-            kills[b] = stamp;
-        }
-        for &b in blocks {
-            live_in[b] = stamp;
-            work.push(b);
-        }
-        while let Some(b) = work.pop() {
-            for &p in cfg.preds(b) {
-                if live_out[p] != stamp {
-                    live_out[p] = stamp;
-                    outs[p].push(v);
-                    if kills[p] != stamp && live_in[p] != stamp {
-                        live_in[p] = stamp;
-                        work.push(p);
-                    }
-                }
-            }
-        }
+    let mut outs = LiveOuts::new(f, cfg).outs;
+    for v in outs.values_mut() {
+        v.sort_unstable();
     }
     outs
 }
 
-/// The live-out sets of [`live_outs`], kept up to date as copies are deleted: a deleted
-/// copy `x = id y` removes a use of `y` and a definition of `x` that nothing read, so only
-/// `y`'s liveness can change, and only `y`'s is recomputed, from the blocks that mention it.
+/// The least solution of [`Liveness`] as each block's live-out variables, computed one
+/// variable at a time: from the blocks that read it before any assignment backwards through
+/// predecessors, stopping at blocks that assign it. The cost is the program's size plus the
+/// total size of the answer, where the dense solution took blocks × variables bits per table
+/// and recorded every flipped bit (issue 17: 662 MiB at 10^4 blocks, out of memory at 10^5).
+///
+/// The sets are kept up to date as copies are deleted: a deleted copy `x = id y` removes a
+/// use of `y` and a definition of `x` that nothing read, so only `y`'s liveness can change,
+/// and only `y`'s is recomputed, from the blocks that mention it.
 ///
 /// Why: the deletion repeats until a round deletes nothing, and recomputing every
 /// variable's liveness for each round cost rounds × the program where the rounds only change
