@@ -159,10 +159,11 @@ pub fn rematerialize(g: &mut Function, cfg: &Cfg, first_index: usize) -> Result<
         });
     }
     let mut events = Vec::new();
+    let mut seen = super::rewrite::Seen::new(g);
     for (inst, block, pos, h) in planned {
         let x = &a.table[h];
         let touches = |i: InstId| g.insts[i].results.iter().any(|r| *r == x.var || x.args.contains(r));
-        let via = reaching(g, cfg, block, pos, touches, |i| a.made_by(i) == Some(h));
+        let via = reaching(g, cfg, &mut seen, block, pos, touches, |i| a.made_by(i) == Some(h));
         // The same fact in the table of every computation (made by the same instructions).
         let held = x.insts.first().and_then(|&i| all.made_by(i)).unwrap_or(h);
         let e = Event::Rematerialize { inst, block, held, from: x.var, op: x.op.clone(), args: x.args.clone(), via };

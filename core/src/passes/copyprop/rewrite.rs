@@ -22,7 +22,7 @@ use super::avail::{AvailCopies, CopyId};
 use super::holds::Point;
 use super::trace::{apply_event, Event, ReplayError, Via};
 use crate::cfg::Cfg;
-use crate::entity::{EntitySet, EntityVec};
+use crate::entity::EntityVec;
 use std::collections::HashMap;
 
 /// The links of a chain the trace records (and a step sentence can name) per rewrite.
@@ -117,23 +117,35 @@ impl<'a> Justifier<'a> {
     }
 }
 
+/// The blocks one backward walk of [`reaching`] has seen, for many walks: those holding the
+/// walk's number. One table for every walk: a fresh set per walk cost the number of blocks
+/// each, and there is a walk per rematerialisation (tens of thousands at 10^5 blocks).
+pub(crate) struct Seen {
+    stamp: EntityVec<BlockId, u32>,
+    walk: u32,
+}
+
+impl Seen {
+    pub(crate) fn new(f: &Function) -> Seen {
+        Seen { stamp: EntityVec::filled(f.blocks.len(), 0), walk: 0 }
+    }
+}
+
 /// The justification of a must-fact at the point just before position `pos` of `block`:
 /// walking backwards on every path from there, the first instruction that `touches` the
 /// fact's variables, kept if `makes` the fact (where the fact holds, every one does). Sorted
-/// by id, without repeats.
+/// by id, without repeats. `seen` is scratch for the walk, made for `f`.
 pub(crate) fn reaching(
     f: &Function,
     cfg: &Cfg,
+    seen: &mut Seen,
     block: BlockId,
     pos: usize,
     touches: impl Fn(InstId) -> bool,
     makes: impl Fn(InstId) -> bool,
 ) -> Vec<InstId> {
     // The last instruction before `end` in `b` that touches the fact.
-    let last_in = |b: BlockId, end: usize| -> Option<InstId> {
-        let all: Vec<InstId> = f.blocks[b].all_insts().collect();
-        all[..end.min(all.len())].iter().rev().copied().find(|&i| touches(i))
-    };
+    let last_in = |b: BlockId, end: usize| -> Option<InstId> { f.blocks[b].all_insts().take(end).filter(|&i| touches(i)).last() };
     let mut found = Vec::new();
     let push = |i: InstId, found: &mut Vec<InstId>| {
         if makes(i) && !found.contains(&i) {
@@ -144,11 +156,13 @@ pub(crate) fn reaching(
         push(i, &mut found);
         return found;
     }
-    let mut seen: EntitySet<BlockId> = EntitySet::new_empty(f.blocks.len());
+    seen.walk += 1;
+    let walk = seen.walk;
     let mut work: Vec<BlockId> = cfg.preds(block).iter().copied().filter(|&p| cfg.is_reachable(p)).collect();
     while let Some(b) = work.pop() {
-        if !seen.insert(b) {
-            continue;
+        match seen.stamp.get_mut(b) {
+            Some(s) if *s != walk => *s = walk,
+            _ => continue,
         }
         match last_in(b, usize::MAX) {
             Some(i) => push(i, &mut found),

@@ -220,11 +220,16 @@ pub(crate) fn solve<K: EntityRef>(f: &Function, cfg: &Cfg, reachable: &EntitySet
     // How many facts hold after round 1, per block (all of them: the block did not change).
     let mut out1: EntityVec<BlockId, u32> = EntityVec::filled(nb, 0);
     let mut in1: EntityVec<BlockId, u32> = EntityVec::filled(nb, 0);
-    let mut ins: EntityVec<BlockId, Vec<K>> = EntityVec::filled(nb, Vec::new());
-    let mut outs: EntityVec<BlockId, Vec<K>> = EntityVec::filled(nb, Vec::new());
-    // Removals in rounds 2 and later: (round, block, fact).
-    let mut out_flips: Vec<(u32, BlockId, K)> = Vec::new();
-    let mut in_flips: Vec<(u32, BlockId, K)> = Vec::new();
+    // The answer as (block, fact) pairs in fact order, spread into per-block lists at the end:
+    // pushing to ~10^5 small lists as they grow was a tenth of the solver (reallocations).
+    let mut ins: Vec<(BlockId, K)> = Vec::new();
+    let mut outs: Vec<(BlockId, K)> = Vec::new();
+    // Removals in rounds 2 and later: (round, position of the block, fact) — the position in
+    // the visit order for outs, in the layout for ins — packed into one integer, so that
+    // sorting them is sorting integers.
+    let pack = |r: u32, at: u32, c: usize| (u128::from(r) << 64) | (u128::from(at) << 32) | c as u128;
+    let mut out_flips: Vec<u128> = Vec::new();
+    let mut in_flips: Vec<u128> = Vec::new();
     let mut region: Vec<BlockId> = Vec::new();
     let mut cin: Vec<BlockId> = Vec::new();
     let mut heap: BinaryHeap<Reverse<(u32, BlockId)>> = BinaryHeap::new();
@@ -306,7 +311,8 @@ pub(crate) fn solve<K: EntityRef>(f: &Function, cfg: &Cfg, reachable: &EntitySet
                 }
             }
         }
-        cin.sort_unstable_by_key(|&b| layout_pos[b]);
+        // `cin` stays in discovery order: nothing below depends on it (the in-set removals are
+        // sorted by layout position at the end, and each fact's blocks are distinct).
         for &b in &region {
             out1[b] += u32::from(out[b]);
         }
@@ -328,13 +334,13 @@ pub(crate) fn solve<K: EntityRef>(f: &Function, cfg: &Cfg, reachable: &EntitySet
                 if new != out[b] {
                     out[b] = new;
                     changed = true;
-                    out_flips.push((round, b, c));
+                    out_flips.push(pack(round, pos[b], ci));
                 }
             }
             for &b in &cin {
                 let now = in_of(b, round, true, &out, &in_region);
                 if inb[b] && !now {
-                    in_flips.push((round, b, c));
+                    in_flips.push(pack(round, layout_pos[b], ci));
                 }
                 inb[b] = now;
             }
@@ -343,16 +349,8 @@ pub(crate) fn solve<K: EntityRef>(f: &Function, cfg: &Cfg, reachable: &EntitySet
             }
             round += 1;
         }
-        for &b in &region {
-            if out[b] {
-                outs[b].push(c);
-            }
-        }
-        for &b in &cin {
-            if inb[b] {
-                ins[b].push(c);
-            }
-        }
+        outs.extend(region.iter().filter(|&&b| out[b]).map(|&b| (b, c)));
+        ins.extend(cin.iter().filter(|&&b| inb[b]).map(|&b| (b, c)));
     }
 
     // Round 1 changed every reachable block where not every fact holds after it.
@@ -368,13 +366,15 @@ pub(crate) fn solve<K: EntityRef>(f: &Function, cfg: &Cfg, reachable: &EntitySet
             first.ins.push((b, Vec::new()));
         }
     }
-    let last_round = out_flips.iter().map(|x| x.0).max().unwrap_or(u32::from(!first.outs.is_empty()));
+    let last_round = out_flips.iter().map(|&x| (x >> 64) as u32).max().unwrap_or(u32::from(!first.outs.is_empty()));
     let mut rounds: Vec<FactRound<K>> = (0..=last_round).map(|_| FactRound::default()).collect();
     rounds[0] = first;
-    out_flips.sort_unstable_by_key(|&(r, b, c)| (r, pos[b], c));
-    in_flips.sort_unstable_by_key(|&(r, b, c)| (r, layout_pos[b], c));
-    let group = |flips: &[(u32, BlockId, K)], rounds: &mut Vec<FactRound<K>>, ins: bool| {
-        for &(r, b, c) in flips {
+    out_flips.sort_unstable();
+    in_flips.sort_unstable();
+    let group = |flips: &[u128], rounds: &mut Vec<FactRound<K>>, ins: bool| {
+        for &x in flips {
+            let (r, at, c) = ((x >> 64) as u32, (x >> 32) as u32, x as u32);
+            let (b, c) = (if ins { f.layout[at as usize] } else { order[at as usize] }, K::new(c as usize));
             let list = if ins { &mut rounds[r as usize - 1].ins } else { &mut rounds[r as usize - 1].outs };
             match list.last_mut() {
                 Some((lb, cs)) if *lb == b => cs.push(c),
@@ -386,8 +386,18 @@ pub(crate) fn solve<K: EntityRef>(f: &Function, cfg: &Cfg, reachable: &EntitySet
     group(&in_flips, &mut rounds, true);
 
     let top = |b: BlockId| !live(b);
-    let finish = |sets: EntityVec<BlockId, Vec<K>>| -> EntityVec<BlockId, FactSet<K>> {
-        sets.into_values()
+    // Each block's list made at its final size; the pairs come in fact order, so each list
+    // is sorted.
+    let finish = |pairs: Vec<(BlockId, K)>| -> EntityVec<BlockId, FactSet<K>> {
+        let mut count = vec![0usize; nb];
+        for &(b, _) in &pairs {
+            count[b.index()] += 1;
+        }
+        let mut sets: Vec<Vec<K>> = count.iter().map(|&n| Vec::with_capacity(n)).collect();
+        for (b, c) in pairs {
+            sets[b.index()].push(c);
+        }
+        sets.into_iter()
             .enumerate()
             .map(|(k, v)| if top(BlockId(k as u32)) { FactSet::All(m) } else { FactSet::Listed(v) })
             .collect()

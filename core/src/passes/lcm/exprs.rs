@@ -73,10 +73,6 @@ pub struct Expr {
     pub ty: Type,
     /// Whether evaluating it can fail at run time (see the module comment).
     pub traps: bool,
-    /// SIL: the first occurrence, which insertions clone (same opcode, operands, builtin name,
-    /// field and type annotations; only the result is new). `None` for Bril.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub template: Option<Inst>,
     /// SIL: the text tables and the CLI use (`builtin "add_Int64"(%a, %b)`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sil_text: Option<String>,
@@ -103,24 +99,62 @@ pub fn may_trap(op: &BrilOp) -> bool {
 }
 
 /// A matched candidate occurrence: its identity and what building the expression needs.
-struct Cand {
+///
+/// The identity is the opcode, the shape and the operands' *names*, each name stood for by
+/// the first value carrying it (`Names::canon`): ids are compared and hashed instead of a
+/// string copied per operand and per occurrence (SSA gives a 10^5-block SIL function ~10^5
+/// expressions); a name is still copied once per expression, for its text.
+struct Cand<'f> {
     op: Op,
     /// Everything but the operands: the SIL printed form with `$k` for operand `k`
     /// (builtin name, field, index, type annotations); empty for Bril.
     shape: String,
-    names: Vec<String>,
+    /// The operands' names as canonical values, in the expression's order.
+    names: Vec<ValueId>,
     values: Vec<ValueId>,
-    ty: Type,
+    ty: &'f Type,
     /// The class of failure (Bril opcode name, SIL builtin name) if it can trap.
     trap: Option<String>,
-    template: Option<Inst>,
-    text: Option<String>,
+}
+
+/// Each value's name, as the first value of the function carrying it: two values with one
+/// name are one operand to LCM (its expressions are over names, as the seed's `a+b`).
+struct Names<'f> {
+    canon: EntityVec<ValueId, ValueId>,
+    /// For values made after collection (a transformation's new temporaries and block
+    /// arguments), looked up by name.
+    first_of: HashMap<&'f str, ValueId>,
+}
+
+impl<'f> Names<'f> {
+    fn new(f: &'f Function) -> Names<'f> {
+        let mut first_of: HashMap<&'f str, ValueId> = HashMap::with_capacity(f.values.len());
+        let canon = f.values.iter().map(|(v, d)| *first_of.entry(d.name.as_str()).or_insert(v)).collect();
+        Names { canon, first_of }
+    }
+
+    /// The canonical value of `v`, a value of `f` (`None`: a name no value of the collected
+    /// function has).
+    fn canon(&self, f: &Function, v: ValueId) -> Option<ValueId> {
+        match self.canon.get(v) {
+            Some(&c) => Some(c),
+            None => f.values.get(v).and_then(|d| self.first_of.get(d.name.as_str()).copied()),
+        }
+    }
+}
+
+/// Per value: whether its type is trivial, remembered per value and per type text (a
+/// function has few distinct types and many values, and classifying a type parses it).
+struct Trivial<'f> {
+    by_type: HashMap<&'f str, bool>,
+    /// 0 unknown, 1 trivial, 2 not (or no SIL type).
+    by_value: Vec<u8>,
 }
 
 /// Whether `inst` is a computation LCM may move, and its identity (opcode, operand names).
-fn candidate_key<'f>(f: &'f Function, inst: &Inst, opts: &Options, trivial: &mut HashMap<&'f str, bool>) -> Option<Cand> {
+fn candidate_key<'f>(f: &'f Function, inst: &'f Inst, opts: &Options, names: &Names<'f>, trivial: &mut Trivial<'f>) -> Option<Cand<'f>> {
     if f.lang == Lang::Sil {
-        return sil_candidate(f, inst, trivial);
+        return sil_candidate(f, inst, names, trivial);
     }
     let Op::Bril(op) = &inst.op else { return None };
     if matches!(op, BrilOp::Const | BrilOp::Id | BrilOp::Nop | BrilOp::PtrAdd | BrilOp::Load | BrilOp::Other(_)) {
@@ -135,15 +169,16 @@ fn candidate_key<'f>(f: &'f Function, inst: &Inst, opts: &Options, trivial: &mut
     {
         return None;
     }
-    let ty = inst.ty.clone()?;
-    let mut pairs: Vec<(String, ValueId)> =
-        inst.args.iter().map(|&v| (f.values.get(v).map(|d| d.name.clone()).unwrap_or_default(), v)).collect();
+    let ty = inst.ty.as_ref()?;
+    // Every operand must be a value of `f` (an id outside it is the empty name, as before).
+    let name = |v: ValueId| f.values.get(v).map_or("", |d| d.name.as_str());
+    let mut values = inst.args.clone();
     if opts.commute && inst.op.is_commutative() {
-        pairs.sort_by(|a, b| a.0.cmp(&b.0));
+        values.sort_by(|&a, &b| name(a).cmp(name(b)));
     }
-    let (names, values) = pairs.into_iter().unzip();
+    let names = values.iter().map(|&v| names.canon(f, v).unwrap_or(ValueId(u32::MAX))).collect();
     let trap = may_trap(op).then(|| op.name().to_string());
-    Some(Cand { op: inst.op.clone(), shape: String::new(), names, values, ty, trap, template: None, text: None })
+    Some(Cand { op: inst.op.clone(), shape: String::new(), names, values, ty, trap })
 }
 
 /// SIL builtins that can trap: integer division and remainder (by zero, or `MIN / -1`).
@@ -173,26 +208,35 @@ fn effectful_terminator(inst: &Inst) -> bool {
         )
 }
 
-fn sil_type_of(f: &Function, v: ValueId) -> Option<&str> {
+/// The SIL type of `v` (`None` for an undefined value or one without a SIL type).
+fn sil_type(f: &Function, v: ValueId) -> Option<&Type> {
     match f.values.get(v) {
-        Some(d) if d.def != ValueDef::Undef => match &d.ty {
-            Some(Type::Sil(t)) => Some(t),
-            _ => None,
-        },
+        Some(d) if d.def != ValueDef::Undef => d.ty.as_ref().filter(|t| matches!(t, Type::Sil(_))),
         _ => None,
     }
 }
 
-/// Whether values of SIL type `t` are trivial, remembered per type text: a function has few
-/// distinct types and many values, and classifying a type parses it.
-fn trivial_type<'f>(t: &'f str, memo: &mut HashMap<&'f str, bool>) -> bool {
-    *memo.entry(t).or_insert_with(|| is_trivial_type(t))
+/// Whether `v` has a SIL type and it is trivial.
+fn trivial_value<'f>(f: &'f Function, v: ValueId, memo: &mut Trivial<'f>) -> bool {
+    match memo.by_value.get(v.index()).copied() {
+        Some(1) => return true,
+        Some(2) => return false,
+        _ => {}
+    }
+    let yes = match sil_type(f, v) {
+        Some(Type::Sil(t)) => *memo.by_type.entry(t.as_str()).or_insert_with(|| is_trivial_type(t)),
+        _ => false,
+    };
+    if let Some(slot) = memo.by_value.get_mut(v.index()) {
+        *slot = if yes { 1 } else { 2 };
+    }
+    yes
 }
 
 /// SIL candidates: pure instructions on trivial values with no ownership — arithmetic and
 /// comparison builtins (and the trapping divisions), `struct`, `tuple`, `struct_extract`,
 /// `tuple_extract`, `enum` with a payload. Literals compute nothing worth moving.
-fn sil_candidate<'f>(f: &'f Function, inst: &Inst, trivial: &mut HashMap<&'f str, bool>) -> Option<Cand> {
+fn sil_candidate<'f>(f: &'f Function, inst: &'f Inst, names: &Names<'f>, trivial: &mut Trivial<'f>) -> Option<Cand<'f>> {
     let Op::Sil(op) = &inst.op else { return None };
     if inst.args.is_empty() || inst.results.len() != 1 || !inst.funcs.is_empty() || !inst.succs.is_empty() {
         return None;
@@ -210,18 +254,11 @@ fn sil_candidate<'f>(f: &'f Function, inst: &Inst, trivial: &mut HashMap<&'f str
         SilOp::Struct | SilOp::Tuple | SilOp::StructExtract | SilOp::TupleExtract | SilOp::Enum => {}
         _ => return None,
     }
-    let mut names = Vec::new();
-    for &v in &inst.args {
-        let t = sil_type_of(f, v)?;
-        if !trivial_type(t, trivial) {
-            return None;
-        }
-        names.push(f.values[v].name.clone());
-    }
-    let rt = sil_type_of(f, inst.results[0])?.to_string();
-    if !trivial_type(sil_type_of(f, inst.results[0])?, trivial) {
+    if !inst.args.iter().all(|&v| trivial_value(f, v, trivial)) || !trivial_value(f, inst.results[0], trivial) {
         return None;
     }
+    let ids = inst.args.iter().map(|&v| names.canon(f, v)).collect::<Option<Vec<_>>>()?;
+    let ty = sil_type(f, inst.results[0])?;
     let mut shape = String::with_capacity(64);
     shape.push_str(op.name());
     shape.push(' ');
@@ -235,22 +272,15 @@ fn sil_candidate<'f>(f: &'f Function, inst: &Inst, trivial: &mut HashMap<&'f str
             _ => return None,
         }
     }
-    Some(Cand {
-        op: inst.op.clone(),
-        shape,
-        names,
-        values: inst.args.clone(),
-        ty: Type::Sil(rt),
-        trap,
-        template: None,
-        text: None,
-    })
+    Some(Cand { op: inst.op.clone(), shape, names: ids, values: inst.args.clone(), ty, trap })
 }
 
-/// What building a SIL expression needs beyond its identity — its text and the instruction to
-/// copy — made once per expression, not per occurrence.
-fn sil_details(f: &Function, inst: &Inst, c: &mut Cand) {
-    let (Op::Sil(op), Type::Sil(rt)) = (&inst.op, &c.ty) else { return };
+/// The text of a SIL expression, made once per expression, not per occurrence. (Insertions
+/// copy the expression's first occurrence, [`Exprs::occurrences`], rather than a template
+/// kept per expression: SSA gives ~10^5 expressions to a 10^5-block function and moves a few
+/// hundred.)
+fn sil_text(f: &Function, inst: &Inst, ty: &Type) -> Option<String> {
+    let (Op::Sil(op), Type::Sil(rt)) = (&inst.op, ty) else { return None };
     let args: Vec<String> = inst.args.iter().map(|&v| f.value_in_code(v)).collect();
     let text = match (op, &inst.imm) {
         (SilOp::Builtin, Imm::Name(n)) => format!("builtin \"{n}\"({})", args.join(", ")),
@@ -260,15 +290,11 @@ fn sil_details(f: &Function, inst: &Inst, c: &mut Cand) {
         (SilOp::Struct, _) => format!("struct ${rt} ({})", args.join(", ")),
         _ => format!("{} ({})", op.name(), args.join(", ")),
     };
-    let mut template = inst.clone();
-    template.results.clear();
-    c.template = Some(template);
-    c.text = Some(text);
+    Some(text)
 }
 
 /// The candidate expressions of a function and what each instruction does to them.
-#[derive(Clone, Debug)]
-pub struct Exprs {
+pub struct Exprs<'f> {
     pub list: EntityVec<ExprId, Expr>,
     /// The expression each instruction computes, if any.
     pub computes: EntityVec<InstId, Option<ExprId>>,
@@ -276,33 +302,40 @@ pub struct Exprs {
     /// `computes`, kept because only collection knows which instructions matched a key under
     /// `commute` (`add b a` computes `add a b`), and the UI must not guess it from opcodes.
     pub occurrences: EntityVec<ExprId, Vec<InstId>>,
-    /// For each variable name, the expressions that have it as an operand, in id order: a
-    /// list, not a bit set over all expressions — on SIL almost every name is the operand of
-    /// one or two expressions, and a set per name would be quadratic in the function.
-    operand_of: HashMap<String, Vec<ExprId>>,
+    /// For each variable name (as its canonical value, [`Names`]), the expressions that
+    /// have it as an operand, in id order: a list, not a bit set over all expressions — on
+    /// SIL almost every name is the operand of one or two expressions, and a set per name
+    /// would be quadratic in the function.
+    operand_of: EntityVec<ValueId, Vec<ExprId>>,
+    names: Names<'f>,
     /// Trapping expressions, by class of failure (opcode or builtin name).
     trapping: Vec<(String, EntitySet<ExprId>)>,
     lang: Lang,
 }
 
-impl Exprs {
+impl<'f> Exprs<'f> {
     /// Collects the candidates in layout order of their first occurrence. An expression whose
     /// occurrences declare different result types is left out: one temporary cannot hold it.
-    pub fn collect(f: &Function, opts: &Options) -> Exprs {
-        let mut keys: Vec<Cand> = Vec::new();
-        let mut index: HashMap<(Op, String, Vec<String>), usize> = HashMap::new();
+    pub fn collect(f: &'f Function, opts: &Options) -> Exprs<'f> {
+        struct Key<'f> {
+            c: Cand<'f>,
+            inst: &'f Inst,
+        }
+        let names = Names::new(f);
+        let mut keys: Vec<Key<'f>> = Vec::new();
+        let mut index: HashMap<(Op, String, Vec<ValueId>), usize> = HashMap::new();
         let mut conflicting: Vec<bool> = Vec::new();
         let mut occurrence: Vec<(InstId, usize)> = Vec::new();
-        let mut trivial: HashMap<&str, bool> = HashMap::new();
+        let mut trivial = Trivial { by_type: HashMap::new(), by_value: vec![0; f.values.len()] };
         let no_trapping = f.lang == Lang::Sil
             && placed_insts(f).any(|(_, i)| f.insts.get(i).is_some_and(effectful_terminator));
         for (_, i) in placed_insts(f) {
             let Some(inst) = f.insts.get(i) else { continue };
-            let Some(mut c) = candidate_key(f, inst, opts, &mut trivial) else { continue };
+            let Some(mut c) = candidate_key(f, inst, opts, &names, &mut trivial) else { continue };
             if no_trapping && c.trap.is_some() {
                 continue;
             }
-            let ty = c.ty.clone();
+            let ty = c.ty;
             // The key takes the identity; only a new expression copies it back.
             let key = (c.op.clone(), std::mem::take(&mut c.shape), std::mem::take(&mut c.names));
             let k = match index.get(&key) {
@@ -310,36 +343,43 @@ impl Exprs {
                 None => {
                     c.shape.clone_from(&key.1);
                     c.names.clone_from(&key.2);
-                    if f.lang == Lang::Sil {
-                        sil_details(f, inst, &mut c);
-                    }
-                    keys.push(c);
+                    keys.push(Key { c, inst });
                     conflicting.push(false);
                     index.insert(key, keys.len() - 1);
                     keys.len() - 1
                 }
             };
-            if keys[k].ty != ty {
+            if keys[k].c.ty != ty {
                 conflicting[k] = true;
             }
             occurrence.push((i, k));
         }
+        drop(index);
         let mut id_of: Vec<Option<ExprId>> = vec![None; keys.len()];
         let mut list: EntityVec<ExprId, Expr> = EntityVec::new();
         let mut trap_class: Vec<Option<String>> = Vec::new();
-        for (k, c) in keys.into_iter().enumerate() {
+        let mut operand_of: EntityVec<ValueId, Vec<ExprId>> = EntityVec::filled(f.values.len(), Vec::new());
+        for (k, Key { c, inst }) in keys.into_iter().enumerate() {
             if !conflicting[k] {
                 let traps = c.trap.is_some();
                 trap_class.push(c.trap);
-                id_of[k] = Some(list.push(Expr {
+                let sil_text = if f.lang == Lang::Sil { sil_text(f, inst, c.ty) } else { None };
+                let e = list.push(Expr {
                     op: c.op,
-                    args: c.names,
+                    args: c.names.iter().map(|&v| f.values.get(v).map_or_else(String::new, |d| d.name.clone())).collect(),
                     arg_values: c.values,
-                    ty: c.ty,
+                    ty: c.ty.clone(),
                     traps,
-                    template: c.template,
-                    sil_text: c.text,
-                }));
+                    sil_text,
+                });
+                id_of[k] = Some(e);
+                for &v in &c.names {
+                    if let Some(users) = operand_of.get_mut(v) {
+                        if users.last() != Some(&e) {
+                            users.push(e);
+                        }
+                    }
+                }
             }
         }
         let n = list.len();
@@ -351,15 +391,8 @@ impl Exprs {
                 occurrences[e].push(i);
             }
         }
-        let mut operand_of: HashMap<String, Vec<ExprId>> = HashMap::new();
         let mut trapping: Vec<(String, EntitySet<ExprId>)> = Vec::new();
-        for ((e, x), class) in list.iter().zip(trap_class) {
-            for a in &x.args {
-                let users = operand_of.entry(a.clone()).or_default();
-                if users.last() != Some(&e) {
-                    users.push(e);
-                }
-            }
+        for (e, class) in list.keys().zip(trap_class) {
             if let Some(class) = class {
                 match trapping.iter_mut().find(|(c, _)| *c == class) {
                     Some((_, set)) => {
@@ -373,7 +406,7 @@ impl Exprs {
                 }
             }
         }
-        Exprs { list, computes, occurrences, operand_of, trapping, lang: f.lang }
+        Exprs { list, computes, occurrences, operand_of, names, trapping, lang: f.lang }
     }
 
     pub fn len(&self) -> usize {
@@ -382,7 +415,7 @@ impl Exprs {
 
     /// The expressions whose operand is `v` (a SIL block parameter, or any assigned value).
     pub fn using(&self, f: &Function, v: ValueId) -> &[ExprId] {
-        f.values.get(v).and_then(|d| self.operand_of.get(&d.name)).map_or(&[], Vec::as_slice)
+        self.names.canon(f, v).and_then(|c| self.operand_of.get(c)).map_or(&[], Vec::as_slice)
     }
 
 

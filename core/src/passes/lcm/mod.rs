@@ -266,16 +266,9 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
         Step::Transform { moved: t.moved, temps: t.temps, edits: t.edits },
     ];
     let trace = Trace { function: f.name.clone(), exprs: ex.list.values().map(|e| e.text()).collect(), blocks, steps };
-    Ok(LcmOutput {
-        name: f.name.clone(),
-        split: g,
-        result: Arc::new(t.function),
-        exprs: ex.list,
-        preds,
-        graph,
-        trace,
-        occurrences: ex.occurrences,
-    })
+    // The expressions borrow `g`'s names; keep what the output needs and let go of the rest.
+    let (exprs, occurrences) = (ex.list, ex.occurrences);
+    Ok(LcmOutput { name: f.name.clone(), split: g, result: Arc::new(t.function), exprs, preds, graph, trace, occurrences })
 }
 
 /// Above this many blocks × expressions a SIL function's predicates are solved per region

@@ -8,10 +8,10 @@
 use super::predicates::{Fixpoint, Pred};
 use super::trace::{Edit, Step};
 use super::{ExprId, LcmOutput, Snapshot};
+use crate::entity::{EntityRef, EntityVec};
 use crate::ir::BlockId;
 use crate::steps::Steps;
 use serde::Serialize;
-use std::collections::HashMap;
 
 /// Where a step is in the trace: before anything, or at stage `stage` (an index into
 /// `trace.steps`), and for a fixpoint stage at round `round` (`None`: the stage's result, for
@@ -77,9 +77,16 @@ const NAMES_SHOWN: usize = 8;
 /// `a, b, c` or `a, b, … and 12 more`.
 pub fn name_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
     let names: Vec<&str> = names.into_iter().collect();
-    let mut s = names.iter().take(NAMES_SHOWN).copied().collect::<Vec<_>>().join(", ");
-    if names.len() > NAMES_SHOWN {
-        s.push_str(&format!(" and {} more", names.len() - NAMES_SHOWN));
+    counted_list(names.iter().copied(), names.len())
+}
+
+/// [`name_list`] of a list of `total` names of which only the first ones are at hand (at
+/// least [`NAMES_SHOWN`] of them when there are that many): a caller naming the first few of
+/// 10^5 blocks need not make a string for each.
+fn counted_list<'a>(first: impl IntoIterator<Item = &'a str>, total: usize) -> String {
+    let mut s = first.into_iter().take(NAMES_SHOWN).collect::<Vec<_>>().join(", ");
+    if total > NAMES_SHOWN {
+        s.push_str(&format!(" and {} more", total - NAMES_SHOWN));
     }
     s
 }
@@ -113,9 +120,16 @@ impl LcmSteps {
     /// one per round for the three greatest fixpoints.
     pub fn new(out: &LcmOutput) -> LcmSteps {
         let t = &out.trace;
-        let names: HashMap<BlockId, &str> = t.blocks.iter().map(|b| (b.id, b.name.as_str())).collect();
-        let name = |b: BlockId| names.get(&b).map_or_else(|| b.to_string(), |n| n.to_string());
-        let rank: HashMap<BlockId, usize> = t.blocks.iter().enumerate().map(|(i, b)| (b.id, i)).collect();
+        // Dense tables by block id: a round's sentence sorts its blocks by rank (a hash
+        // lookup per comparison was most of a 10^5-block pipeline's LCM steps).
+        let ids = t.blocks.iter().map(|b| b.id.index() + 1).max().unwrap_or(0);
+        let mut rank: EntityVec<BlockId, u32> = EntityVec::filled(ids, u32::MAX);
+        let mut names: EntityVec<BlockId, Option<&str>> = EntityVec::filled(ids, None);
+        for (i, b) in t.blocks.iter().enumerate() {
+            rank[b.id] = i as u32;
+            names[b.id] = Some(b.name.as_str());
+        }
+        let name = |b: BlockId| names.get(b).copied().flatten().map_or_else(|| b.to_string(), str::to_string);
         let moved = out.moved().len();
         let mut positions = vec![Pos::Start];
         let mut texts = vec![format!(
@@ -211,7 +225,7 @@ impl LcmSteps {
                 let n = fp.rounds.len();
                 let start = if r == 0 { format!(", from all 1 in {}", info.order.unwrap_or("order")) } else { String::new() };
                 let head = format!("{head}, round {} of {n}{start}", r + 1);
-                if fp.round(r, step.values()).is_empty() {
+                if fp.changed_blocks(r, step.values()).is_empty() {
                     format!("{head}: nothing changed — the fixpoint is reached")
                 } else if parts.is_empty() {
                     format!("{head}: no bit of {expr} changed (other expressions' bits did)")
@@ -275,7 +289,7 @@ fn round_text(
     step: &Step,
     r: usize,
     name: &dyn Fn(BlockId) -> String,
-    rank: &HashMap<BlockId, usize>,
+    rank: &EntityVec<BlockId, u32>,
     exprs: usize,
 ) -> String {
     // This text covers every expression; the view of one expression says what changed for
@@ -283,20 +297,28 @@ fn round_text(
     let all = if exprs > 1 { format!(" (over all {exprs} expressions)") } else { String::new() };
     let Some(fp) = fixpoint(step) else { return head.to_string() };
     let n = fp.rounds.len();
-    let changes = fp.round(r, step.values());
+    let changes = fp.changed_blocks(r, step.values());
     let start = if r == 0 { format!(", from all true in {}", info.order.unwrap_or("order")) } else { String::new() };
     if changes.is_empty() {
         return format!("{head}, round {} of {n}{start}: nothing changed — the fixpoint is reached", r + 1);
     }
     let mut parts = Vec::new();
+    let rank_of = |b: BlockId| rank.get(b).copied().unwrap_or(u32::MAX);
     for &p in info.preds {
-        let mut blocks: Vec<BlockId> = changes.iter().filter(|c| c.pred == p).map(|c| c.block).collect();
-        blocks.sort_by_key(|b| rank.get(b).copied().unwrap_or(usize::MAX));
-        let blocks: Vec<String> = blocks.into_iter().map(name).collect();
-        if !blocks.is_empty() {
-            let verb = if parts.is_empty() { "changed in " } else { "in " };
-            parts.push(format!("{p} {verb}{}", name_list(blocks.iter().map(String::as_str))));
+        let mut blocks: Vec<(u32, BlockId)> = changes.iter().filter(|c| c.1 == p).map(|c| (rank_of(c.0), c.0)).collect();
+        if blocks.is_empty() {
+            continue;
         }
+        // Only the first few are named: select them, then sort just those.
+        let total = blocks.len();
+        if total > NAMES_SHOWN {
+            blocks.select_nth_unstable(NAMES_SHOWN - 1);
+            blocks.truncate(NAMES_SHOWN);
+        }
+        blocks.sort_unstable();
+        let shown: Vec<String> = blocks.into_iter().map(|(_, b)| name(b)).collect();
+        let verb = if parts.is_empty() { "changed in " } else { "in " };
+        parts.push(format!("{p} {verb}{}", counted_list(shown.iter().map(String::as_str), total)));
     }
     format!("{head}, round {} of {n}{start}: {}{all}", r + 1, parts.join("; "))
 }

@@ -243,7 +243,10 @@ pub fn transform_sil(
     // A new computation of `e` defining a fresh value.
     let mut make_comp = |f: &mut Function, e: ExprId, temps: &mut Vec<Temp>| -> Result<InstId, String> {
         let x = &ex.list[e];
-        let mut inst = x.template.clone().ok_or("a SIL expression without a template")?;
+        // A copy of the expression's first occurrence (same opcode, operands, builtin name,
+        // field and type annotations; only the result is new).
+        let first = ex.occurrences.get(e).and_then(|o| o.first()).ok_or("a SIL expression without an occurrence")?;
+        let mut inst = g.insts.get(*first).ok_or("an occurrence outside the function")?.clone();
         let name = names.fresh();
         let v = f.add_value(name.clone(), Some(x.ty.clone()), ValueDef::Var);
         inst.results = vec![v];

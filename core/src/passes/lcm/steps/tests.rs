@@ -261,3 +261,54 @@ fn the_seed_examples_first_down_safety_round_names_the_tables_cells() {
     let named = named_in(&text, "add a b");
     assert_eq!(named[0].2.len() + named[0].3, marked_nd, "{text}");
 }
+
+/// The round sentences as they were built before they were made cheap (every changed block
+/// named, sorted stably by a hashed rank, from the full [`Fixpoint::round`] changes): the
+/// oracle for the dense version on programs where rounds change far more than eight blocks.
+fn old_round_text(out: &LcmOutput, step: &Step, r: usize) -> String {
+    use std::collections::HashMap;
+    let t = &out.trace;
+    let info = stage_info(step);
+    let head = format!("Step {} ({})", info.number, info.name);
+    let names: HashMap<BlockId, &str> = t.blocks.iter().map(|b| (b.id, b.name.as_str())).collect();
+    let name = |b: BlockId| names.get(&b).map_or_else(|| b.to_string(), |n| n.to_string());
+    let rank: HashMap<BlockId, usize> = t.blocks.iter().enumerate().map(|(i, b)| (b.id, i)).collect();
+    let exprs = t.exprs.len();
+    let all = if exprs > 1 { format!(" (over all {exprs} expressions)") } else { String::new() };
+    let fp = fixpoint(step).expect("a fixpoint");
+    let n = fp.rounds.len();
+    let changes = fp.round(r, step.values());
+    let start = if r == 0 { format!(", from all true in {}", info.order.unwrap_or("order")) } else { String::new() };
+    if changes.is_empty() {
+        return format!("{head}, round {} of {n}{start}: nothing changed — the fixpoint is reached", r + 1);
+    }
+    let mut parts = Vec::new();
+    for &p in info.preds {
+        let mut blocks: Vec<BlockId> = changes.iter().filter(|c| c.pred == p).map(|c| c.block).collect();
+        blocks.sort_by_key(|b| rank.get(b).copied().unwrap_or(usize::MAX));
+        let blocks: Vec<String> = blocks.into_iter().map(name).collect();
+        if !blocks.is_empty() {
+            let verb = if parts.is_empty() { "changed in " } else { "in " };
+            parts.push(format!("{p} {verb}{}", name_list(blocks.iter().map(String::as_str))));
+        }
+    }
+    format!("{head}, round {} of {n}{start}: {}{all}", r + 1, parts.join("; "))
+}
+
+#[test]
+fn round_sentences_equal_the_old_full_construction() {
+    let mut rounds_over_eight = 0;
+    for seed in 1..=4u64 {
+        let text = crate::testgen::scale::bril_program(150 * seed as usize, seed);
+        let out = lcm_of(&text);
+        let steps = out.steps();
+        for (k, pos) in steps.positions().iter().enumerate() {
+            let Pos::Stage { stage, round: Some(r) } = *pos else { continue };
+            let step = &out.trace.steps[stage];
+            let want = old_round_text(&out, step, r);
+            rounds_over_eight += usize::from(want.contains(" more"));
+            assert_eq!(steps.describe(k), want, "seed {seed}, step {k}");
+        }
+    }
+    assert!(rounds_over_eight > 0, "some round names more than eight blocks");
+}
