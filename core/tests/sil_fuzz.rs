@@ -336,9 +336,15 @@ fn past_fuzz_findings_round_trip() {
         // Multi-byte characters where recovery skips lines.
         "sil @f é {\nbb0:\n}\nsil @g : $() -> ()\n",
         "sil @f : $() -> () {\nbb0:\n  bb0 (\n  unreachable\n}\n",
+        // A `sil` keyword after a label on the same line (on a line of its own it ends the
+        // body, so printed on its own line it did).
+        "sil @f : $() -> () {\nbb0:sil_stage canonical\n  unreachable\n}\n",
+        "sil @f : $() -> () {\nbb0: sil \n  unreachable\n}\n",
     ];
     for text in cases {
         check(text).unwrap();
     }
     assert!(parse("t.sil", cases[3]).is_ok());
+    let d = parse("t.sil", cases[cases.len() - 1]).expect_err("`sil` after a label is refused");
+    assert!(d.iter().any(|d| d.message.contains("after the block label")), "{d:?}");
 }

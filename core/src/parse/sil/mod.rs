@@ -500,6 +500,13 @@ impl<'a> Parser<'a> {
             if toks.is_empty() {
                 continue;
             }
+            // On a line of its own a `sil…` keyword ends an unterminated body; after a label
+            // it must not read as an instruction either, or the printer (one statement per
+            // line) would write text that means something else.
+            if at > 0 && self.starts_item(&toks[0]) {
+                self.error(toks[0].span, format!("expected an instruction after the block label, found `{}`: is the function's `}}` missing?", toks[0].text));
+                continue;
+            }
             if let Some(t) = missing_label_colon(&toks) {
                 self.error(t.span, format!("expected `:` after block label `{}`", t.text));
                 // Keep the label so that branches to it do not add errors of their own.
