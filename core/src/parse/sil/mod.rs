@@ -721,7 +721,10 @@ impl<'a> Parser<'a> {
         // terminator is unknown, so that is not reported.
         let mut tainted: HashSet<BlockId> = HashSet::new();
         let mut bad_blocks: HashSet<BlockId> = HashSet::new();
-        let mut pending: Vec<(BlockId, ParsedInst, Vec<ValueId>)> = Vec::new();
+        // Sized at once too: a parsed instruction is a few hundred bytes, and doubling this
+        // vector was the largest single peak of reading back AddressLowering's output.
+        let mut pending: Vec<(BlockId, ParsedInst, Vec<ValueId>)> =
+            Vec::with_capacity(stmts.iter().filter(|s| matches!(s, Stmt::Inst(_))).count());
         let mut stmts = stmts.into_iter().peekable();
         while let Some(s) = stmts.next() {
             // Only the last instruction of a block may be an unknown terminator.

@@ -7,6 +7,7 @@
 use super::sig::ParamConv;
 use super::storage::{is_return_tuple, Cx, Storage};
 use super::{OpaqueValue, Refusal, Rewrite, StackSlot};
+use crate::entity::EntityVec;
 use crate::ir::{BlockId, InstId, Op, SilOp, ValueId};
 use std::collections::{HashMap, HashSet};
 
@@ -288,8 +289,11 @@ impl<'c, 'a> W<'c, 'a> {
         Ok(std::mem::replace(&mut self.after, saved))
     }
 
-    fn line(&self, i: InstId) -> String {
-        self.cx.lines.get(&i).cloned().unwrap_or_default()
+    /// The input line (borrowed from the context: every instruction reads its own, and a
+    /// copy each time was an allocation per line).
+    fn line(&self, i: InstId) -> &'c str {
+        let cx: &'c Cx<'a> = self.cx;
+        cx.line(i).unwrap_or("")
     }
 
     /// Rewrites one instruction into `self.after`; returns why.
@@ -563,7 +567,7 @@ impl<'c, 'a> W<'c, 'a> {
     /// (`%x_addr : $*T`).
     fn by_address(&mut self, id: InstId) -> Result<String, Refusal> {
         let cx = self.cx;
-        let mut text = self.line(id);
+        let mut text = self.line(id).to_string();
         for &x in &cx.f.insts[id].args {
             if !self.opaque(x) {
                 continue;
@@ -634,12 +638,12 @@ impl<'c, 'a> W<'c, 'a> {
         }
         self.emit(format!("{rn} = load_borrow {e} : $*{t}"));
         // The borrow ends after its last use in this block.
-        let (b, _) = cx.pos[&id];
-        if us.iter().any(|(u, _)| cx.pos.get(u).is_some_and(|p| p.0 != b)) {
+        let Some((b, _)) = cx.pos(id) else { return Err(Refusal::at(id, "internal error: an instruction outside the layout")) };
+        if us.iter().any(|&(u, _)| cx.pos(u).is_some_and(|p| p.0 != b)) {
             return Err(Refusal::at(id, "a borrowed value used outside its block"));
         }
-        let last = us.iter().filter(|(u, _)| cx.pos.get(u).is_some_and(|p| p.0 == b)).max_by_key(|(u, _)| cx.pos[u].1);
-        let at = last.map_or(id, |(u, _)| *u);
+        let last = us.iter().filter_map(|&(u, _)| cx.pos(u).filter(|p| p.0 == b).map(|p| (u, p.1))).max_by_key(|&(_, k)| k);
+        let at = last.map_or(id, |(u, _)| u);
         self.pending.entry(at).or_default().push(format!("end_borrow {rn} : ${t}"));
         Ok(())
     }
@@ -1210,7 +1214,8 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
     for k in 0..w.stacks.len() {
         let Some(id) = opened_id(&w.stacks[k].ty) else { continue };
         let Some(&o) = openers.get(id) else { continue };
-        w.late.insert(k, (o, cx.pos[&o].0));
+        let Some((ob, _)) = cx.pos(o) else { continue };
+        w.late.insert(k, (o, ob));
         w.late_order.push(k);
     }
     // The late slots allocated after each instruction, in slot order.
@@ -1222,8 +1227,11 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
     // The input's own `dealloc_stack`s of slots allocated before a late slot, inside its
     // region: moved after the late slot's.
     let before = |a: InstId, b: InstId| -> bool {
-        let ((ba, ka), (bb, kb)) = (cx.pos[&a], cx.pos[&b]);
-        if ba == bb { ka < kb } else { cx.dom.strictly_dominates(ba, bb) }
+        match (cx.pos(a), cx.pos(b)) {
+            (Some((ba, ka)), Some((bb, kb))) if ba == bb => ka < kb,
+            (Some((ba, _)), Some((bb, _))) => cx.dom.strictly_dominates(ba, bb),
+            _ => false,
+        }
     };
     for &b in &f.layout {
         for d in f.blocks[b].all_insts() {
@@ -1232,7 +1240,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
             }
             let Some(alloc) = f.insts[d].args.first().and_then(|&x| cx.def_inst(x)) else { continue };
             if let Some(&(k, _)) = late.iter().rev().find(|&&(_, o)| before(alloc, o) && before(o, d)) {
-                let line = cx.canon.fragment(&w.line(d));
+                let line = cx.canon.fragment(w.line(d));
                 w.deferred.entry(k).or_default().push(line);
                 w.deferred_insts.insert(d);
             }
@@ -1248,8 +1256,10 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         head.push_str(&format!("[{a}] "));
     }
     head.push_str(&format!("{} : ${}", crate::parse::sil::lexer::global_ref(&f.name), cx.canon.text(h.ty.trim().trim_start_matches('$'))));
-    let mut blocks_text: Vec<(BlockId, String)> = Vec::new();
-    let mut rewrites = Vec::new();
+    let mut blocks_text: Vec<(BlockId, String)> = Vec::with_capacity(f.layout.len());
+    // One rewrite per block and per instruction, sized at once (doubling a vector of 10^5
+    // rewrites copied and held twice its size).
+    let mut rewrites = Vec::with_capacity(f.layout.iter().map(|&b| 1 + f.blocks[b].all_insts().count()).sum());
     for &b in f.layout.iter() {
         let mut text = String::new();
         w.cur = b;
@@ -1364,7 +1374,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
             for l in &lines {
                 push_line(&mut text, l);
             }
-            rewrites.push(Rewrite { inst: Some(id), block: label.clone(), before: w.line(id), after: lines, why });
+            rewrites.push(Rewrite { inst: Some(id), block: label.clone(), before: w.line(id).to_string(), after: lines, why });
         }
         blocks_text.push((b, text));
     }
@@ -1373,12 +1383,18 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
     // ones: the layout `sil-opt -emit-sorted-sil` prints and [`super::lower`] wants, so the
     // text read back needs no second printing. (Rewriting keeps every terminator's
     // successors in order, so the output's reverse postorder is the input's.)
-    let mut by_block: HashMap<BlockId, String> = blocks_text.into_iter().collect();
+    let len: usize = blocks_text.iter().map(|(_, t)| t.len() + 1).sum();
+    let mut by_block: EntityVec<BlockId, Option<String>> = EntityVec::filled(f.blocks.len(), None);
+    for (b, t) in blocks_text {
+        by_block[b] = Some(t);
+    }
     let order: Vec<BlockId> = cx.rpo.iter().copied().chain(cx.cfg.unreachable_blocks()).chain(f.layout.iter().copied()).collect();
-    let mut text = format!("{head} {{\n");
+    let mut text = String::with_capacity(head.len() + len + f.name.len() + 40);
+    text.push_str(&head);
+    text.push_str(" {\n");
     let mut first = true;
     for b in order {
-        let Some(body) = by_block.remove(&b) else { continue };
+        let Some(body) = by_block.get_mut(b).and_then(Option::take) else { continue };
         if !first {
             text.push('\n');
         }
