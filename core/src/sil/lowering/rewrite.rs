@@ -8,7 +8,8 @@ use super::sig::ParamConv;
 use super::storage::{is_return_tuple, Cx, Storage};
 use super::{OpaqueValue, Refusal, Rewrite, StackSlot};
 use crate::entity::EntityVec;
-use crate::ir::{BlockId, InstId, Op, SilOp, ValueId};
+use crate::ir::{BlockId, InstId, Op, SilOp, ValueDef, ValueId};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 pub(super) struct Out {
@@ -19,10 +20,11 @@ pub(super) struct Out {
 
 struct W<'c, 'a> {
     cx: &'c Cx<'a>,
-    st: HashMap<ValueId, Storage>,
+    /// Each opaque value's storage (step 2's answer, borrowed), by value id.
+    st: EntityVec<ValueId, Option<&'c Storage>>,
     /// Addresses already materialized, and the block where.
-    memo: HashMap<ValueId, (String, BlockId)>,
-    names: Fresh,
+    memo: EntityVec<ValueId, Option<(String, BlockId)>>,
+    names: Fresh<'a>,
     cur: BlockId,
     /// The lines of the instruction being rewritten.
     after: Vec<String>,
@@ -58,34 +60,38 @@ fn trim_pct(s: &str) -> &str {
 }
 
 /// New value names: `%base`, else the first free `%base_k` (k = 1, 2, …).
-struct Fresh {
-    taken: HashSet<String>,
+struct Fresh<'a> {
+    /// The names in use, without their `%`: the input's borrowed from it (a copy of every
+    /// value's name was a tenth of the rewrite at 10^4 blocks), the new ones owned.
+    taken: HashSet<Cow<'a, str>>,
     /// Per base, the k below which every `%base_k` is taken: names are only ever added, so
     /// the search resumes there (from 1 each time, n calls with one base — `%result` for
     /// each unused call result — were quadratic).
     next: HashMap<String, usize>,
 }
 
-impl Fresh {
-    fn new(taken: impl IntoIterator<Item = String>) -> Fresh {
+impl<'a> Fresh<'a> {
+    /// `taken`: the names in use, as values store them (without the `%` they print with).
+    fn new(taken: impl IntoIterator<Item = Cow<'a, str>>) -> Fresh<'a> {
         Fresh { taken: taken.into_iter().collect(), next: HashMap::new() }
     }
 
     fn fresh(&mut self, base: &str) -> String {
         let base: String = trim_pct(base).chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }).collect();
-        let mut n = format!("%{base}");
-        if self.taken.contains(&n) {
+        let mut n = base.clone();
+        if self.taken.contains(n.as_str()) {
             let k = self.next.entry(base.clone()).or_insert(1);
             loop {
-                n = format!("%{base}_{k}");
+                n = format!("{base}_{k}");
                 *k += 1;
-                if !self.taken.contains(&n) {
+                if !self.taken.contains(n.as_str()) {
                     break;
                 }
             }
         }
-        self.taken.insert(n.clone());
-        n
+        let out = format!("%{n}");
+        self.taken.insert(Cow::Owned(n));
+        out
     }
 }
 
@@ -110,8 +116,8 @@ impl<'c, 'a> W<'c, 'a> {
         self.cx.is_opaque(v)
     }
 
-    fn storage(&self, v: ValueId) -> Option<&Storage> {
-        self.st.get(&v)
+    fn storage(&self, v: ValueId) -> Option<&'c Storage> {
+        self.st.get(v).copied().flatten()
     }
 
     /// `[trivial]` or `[init]`/`[take]`… for a loadable type.
@@ -132,46 +138,46 @@ impl<'c, 'a> W<'c, 'a> {
         if depth > 64 {
             return Err(Refusal::new("internal error: storage projections nest too deeply"));
         }
-        if let Some((n, b)) = self.memo.get(&v) {
+        if let Some((n, b)) = self.memo.get(v).and_then(Option::as_ref) {
             if *b == self.cur || self.cx.dom.dominates(*b, self.cur) {
                 return Ok(n.clone());
             }
         }
-        let Some(s) = self.storage(v).cloned() else {
+        let Some(s) = self.storage(v) else {
             let def = match self.cx.def_inst(v) {
                 Some(d) => format!("`{}`", self.cx.f.insts[d].op),
                 None => "a block argument".to_string(),
             };
             return Err(Refusal::new(format!("`{}`, defined by {def}, is used as an address-only value: that is not lowered here yet", self.cx.name(v))));
         };
-        let name = match s {
+        let name = match *s {
             Storage::Argument => return Ok(self.name(v)),
             Storage::Result { index } => return Ok(self.out_names[index].clone()),
             Storage::Stack { index } => return Ok(self.stacks[index].name.clone()),
             Storage::Same { of } => return self.addr_depth(of, depth + 1),
             Storage::Address { of } | Storage::IntoStore { dest: of, .. } => return Ok(self.name(of)),
             Storage::Split => return Err(Refusal::new(format!("internal error: `{}` has no storage of its own", self.cx.name(v)))),
-            Storage::EnumData { of, case } => {
+            Storage::EnumData { of, ref case } => {
                 let p = self.addr_depth(of, depth + 1)?;
                 let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
                 let t = self.ty(of);
-                self.emit(format!("{n} = unchecked_take_enum_data_addr {p} : $*{t}, {}", enumelt(&case)));
+                self.emit(format!("{n} = unchecked_take_enum_data_addr {p} : $*{t}, {}", enumelt(case)));
                 n
             }
             // A def-projection (a part of its operand) and a use-projection (a part of its
             // user) are the same address: an element of the other value's storage.
-            Storage::Element { of: whole, index, field } | Storage::Into { user: whole, index, field } => {
+            Storage::Element { of: whole, index, ref field } | Storage::Into { user: whole, index, ref field } => {
                 let p = self.addr_depth(whole, depth + 1)?;
                 let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
                 let line = self.projection(&n, &p, whole, index, field.as_deref());
                 self.emit(line);
                 n
             }
-            Storage::IntoEnum { user, case } => {
+            Storage::IntoEnum { user, ref case } => {
                 let p = self.addr_depth(user, depth + 1)?;
                 let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
                 let t = self.ty(user);
-                self.emit(format!("{n} = init_enum_data_addr {p} : $*{t}, {}", enumelt(&case)));
+                self.emit(format!("{n} = init_enum_data_addr {p} : $*{t}, {}", enumelt(case)));
                 n
             }
             Storage::Cast { of } => {
@@ -186,16 +192,16 @@ impl<'c, 'a> W<'c, 'a> {
                 }
                 n
             }
-            Storage::IntoExistential { user, concrete } => {
+            Storage::IntoExistential { user, ref concrete } => {
                 let p = self.addr_depth(user, depth + 1)?;
                 let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
                 let t = self.ty(user);
-                let c = self.cx.canon.text(&concrete);
+                let c = self.cx.canon.text(concrete);
                 self.emit(format!("{n} = init_existential_addr {p} : $*{t}, ${c}"));
                 n
             }
         };
-        self.memo.insert(v, (name.clone(), self.cur));
+        self.memo[v] = Some((name.clone(), self.cur));
         Ok(name)
     }
 
@@ -1132,9 +1138,18 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
     let f = cx.f;
     let mut w = W {
         cx,
-        st: values.iter().map(|v| (v.value, v.storage.clone())).collect(),
-        memo: HashMap::new(),
-        names: Fresh::new(f.values.iter().map(|(v, _)| f.value_in_code(v))),
+        st: {
+            let mut st = EntityVec::filled(f.values.len(), None);
+            for v in values {
+                if let Some(s) = st.get_mut(v.value) {
+                    *s = Some(&v.storage);
+                }
+            }
+            st
+        },
+        memo: EntityVec::filled(f.values.len(), None),
+        // The names the input's values print with (`undef` is no `%` name).
+        names: Fresh::new(f.values.values().filter(|d| d.def != ValueDef::Undef).map(|d| Cow::Borrowed(d.name.as_str()))),
         cur: f.entry().unwrap(),
         after: Vec::new(),
         out_names: Vec::new(),
@@ -1414,11 +1429,11 @@ fn push_line(text: &mut String, line: &str) {
 
 /// The value whose storage `v`'s storage is (a projection of): the last of its parents, the
 /// root of its storage tree; `None` for a root itself.
-fn root_of(st: &HashMap<ValueId, Storage>, v: ValueId) -> Option<ValueId> {
+fn root_of(st: &EntityVec<ValueId, Option<&Storage>>, v: ValueId) -> Option<ValueId> {
     let mut cur = v;
     let mut last = None;
     for _ in 0..64 {
-        match st.get(&cur).and_then(Storage::parent) {
+        match st.get(cur).copied().flatten().and_then(Storage::parent) {
             Some(p) => {
                 last = Some(p);
                 cur = p;
@@ -1496,8 +1511,8 @@ mod tests {
         for seed in 0..200 {
             let mut rng = Rng::new(seed);
             let start: Vec<String> = (0..rng.below(6)).map(|_| format!("%{}", rng.pick(&["a", "a_1", "a_3", "b", "result_2"]))).collect();
-            let mut fast = Fresh::new(start.iter().cloned());
-            let mut slow: HashSet<String> = start.into_iter().collect();
+            let mut fast = Fresh::new(start.iter().map(|n| Cow::Borrowed(trim_pct(n))));
+            let mut slow: HashSet<String> = start.iter().cloned().collect();
             for _ in 0..60 {
                 let b = *rng.pick(&bases);
                 assert_eq!(fast.fresh(b), fresh_by_search(&mut slow, b), "seed {seed}, base {b}");
