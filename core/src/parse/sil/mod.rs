@@ -689,7 +689,9 @@ impl<'a> Parser<'a> {
         }
         // Sized from the statements at once: growing the arena and the name maps of a
         // 10^5-block function by doubling moved hundreds of MB (issue 17).
-        f.insts = crate::entity::EntityVec::with_capacity(stmts.len());
+        // (Instructions only: labels make no instruction.)
+        let n_insts = stmts.iter().filter(|s| matches!(s, Stmt::Inst(_))).count();
+        f.insts = crate::entity::EntityVec::with_capacity(n_insts);
         // The name maps borrow their keys from the source: owned keys were a string to
         // allocate and free per block and per value, most of the parser's time at 10^5
         // blocks (issue 17).
@@ -723,8 +725,7 @@ impl<'a> Parser<'a> {
         let mut bad_blocks: HashSet<BlockId> = HashSet::new();
         // Sized at once too: a parsed instruction is a few hundred bytes, and doubling this
         // vector was the largest single peak of reading back AddressLowering's output.
-        let mut pending: Vec<(BlockId, ParsedInst, Vec<ValueId>)> =
-            Vec::with_capacity(stmts.iter().filter(|s| matches!(s, Stmt::Inst(_))).count());
+        let mut pending: Vec<(BlockId, ParsedInst, Vec<ValueId>)> = Vec::with_capacity(n_insts);
         let mut stmts = stmts.into_iter().peekable();
         while let Some(s) = stmts.next() {
             // Only the last instruction of a block may be an unknown terminator.

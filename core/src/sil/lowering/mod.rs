@@ -132,10 +132,14 @@ pub fn lower(f: &Function, ft: &FunctionTypes, decls: &Decls) -> Result<Lowering
     let values = storage::allocate(&cx)?;
     let out = rewrite::rewrite(&cx, &values)?;
     // What the input's tables are still needed for; they are freed before the output is
-    // read back (its parse is the pass's peak of memory).
+    // read back (its parse is the pass's peak of memory), all but the input lines, which
+    // the rewrites show as their `before`.
     let n_out = cx.sig.indirect_results();
-    drop(cx);
+    let lines = cx.into_lines();
     let mut function = reparse(&out.text)?;
+    // The rewrites' text, copied out now that the parser's memory is free again.
+    let rewrites = out.rewrites(f, &lines);
+    drop(lines);
     // Blocks in reverse postorder (successors tried in operand order), then the unreachable
     // ones: the order `sil-opt -emit-sorted-sil` prints them in.
     let cfg = crate::cfg::Cfg::new(&function);
@@ -155,7 +159,7 @@ pub fn lower(f: &Function, ft: &FunctionTypes, decls: &Decls) -> Result<Lowering
             function.values[p].decl = Some("$return_value".to_string());
         }
     }
-    Ok(Lowering { values, stacks: out.stacks, rewrites: out.rewrites, text, function: Arc::new(function) })
+    Ok(Lowering { values, stacks: out.stacks, rewrites, text, function: Arc::new(function) })
 }
 
 /// The operands and results an instruction must have for the pass to read it, by name.

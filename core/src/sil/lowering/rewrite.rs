@@ -15,7 +15,49 @@ use std::collections::{HashMap, HashSet};
 pub(super) struct Out {
     pub text: String,
     pub stacks: Vec<StackSlot>,
-    pub rewrites: Vec<Rewrite>,
+    /// The rewrites without their text: their lines are where the text has them, and
+    /// [`Out::rewrites`] copies them out once the text has been read back. Holding a copy of
+    /// every line, and of every input line, while the parser reads the text made that the
+    /// pass's peak of memory (over 1 GiB at 10^5 blocks, issue 17).
+    deferred: Vec<Deferred>,
+    /// Every line a rewrite wrote: its bytes in its block's text (`Deferred::lines` indexes
+    /// this).
+    spans: Vec<(usize, usize)>,
+    /// Where each block's text starts in `text`.
+    block_at: EntityVec<BlockId, usize>,
+}
+
+/// A [`Rewrite`] whose lines are still in the text.
+struct Deferred {
+    inst: Option<InstId>,
+    block: BlockId,
+    /// The block label line before (a block's rewrite); an instruction's is its input line.
+    before: Option<String>,
+    /// Its lines: `spans[lines]`.
+    lines: std::ops::Range<usize>,
+    why: String,
+}
+
+impl Out {
+    /// The rewrites in program order, with `lines` the input's lines by instruction (the
+    /// context's, see [`Cx::into_lines`]).
+    pub fn rewrites(&self, f: &crate::ir::Function, lines: &EntityVec<InstId, Option<String>>) -> Vec<Rewrite> {
+        let mut labels: EntityVec<BlockId, Option<String>> = EntityVec::filled(f.blocks.len(), None);
+        self.deferred
+            .iter()
+            .map(|d| {
+                let at = self.block_at.get(d.block).copied().unwrap_or(0);
+                let after = self.spans[d.lines.clone()].iter().map(|&(a, b)| self.text[at + a..at + b].to_string()).collect();
+                let before = match (&d.before, d.inst) {
+                    (Some(b), _) => b.clone(),
+                    (None, Some(i)) => lines.get(i).and_then(|l| l.clone()).unwrap_or_default(),
+                    (None, None) => String::new(),
+                };
+                let label = labels[d.block].get_or_insert_with(|| f.block_name(d.block)).clone();
+                Rewrite { inst: d.inst, block: label, before, after, why: d.why.clone() }
+            })
+            .collect()
+    }
 }
 
 struct W<'c, 'a> {
@@ -1274,7 +1316,8 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
     let mut blocks_text: Vec<(BlockId, String)> = Vec::with_capacity(f.layout.len());
     // One rewrite per block and per instruction, sized at once (doubling a vector of 10^5
     // rewrites copied and held twice its size).
-    let mut rewrites = Vec::with_capacity(f.layout.iter().map(|&b| 1 + f.blocks[b].all_insts().count()).sum());
+    let mut rewrites: Vec<Deferred> = Vec::with_capacity(f.layout.iter().map(|&b| 1 + f.blocks[b].all_insts().count()).sum());
+    let mut spans: Vec<(usize, usize)> = Vec::new();
     for &b in f.layout.iter() {
         let mut text = String::new();
         w.cur = b;
@@ -1330,6 +1373,8 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
             params = ps.clone();
         }
         let new_label = if params.is_empty() { format!("{label}:") } else { format!("{label}({}):", params.join(", ")) };
+        let label_span = spans.len();
+        spans.push((0, new_label.len()));
         text.push_str(&new_label);
         text.push('\n');
         // Block start: stack slots (entry), loads of loadable indirect arguments, payloads.
@@ -1357,15 +1402,14 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
                 w.addr(p)?;
             }
         }
-        let start = std::mem::take(&mut w.after);
-        for l in &start {
-            push_line(&mut text, l);
+        for l in std::mem::take(&mut w.after) {
+            push_line(&mut text, &mut spans, &l);
         }
-        rewrites.push(Rewrite {
+        rewrites.push(Deferred {
             inst: None,
-            block: label.clone(),
-            before: before_label,
-            after: std::iter::once(new_label).chain(start).collect(),
+            block: b,
+            before: Some(before_label),
+            lines: label_span..spans.len(),
             why: if entry { "arguments: @out results first, opaque arguments become addresses; stack slots allocated".into() } else { "block arguments".into() },
         });
         for id in blk.all_insts() {
@@ -1385,11 +1429,11 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
                 let at = w.after.len().saturating_sub(1);
                 w.after.splice(at..at, frees);
             }
-            let lines = std::mem::take(&mut w.after);
-            for l in &lines {
-                push_line(&mut text, l);
+            let first = spans.len();
+            for l in std::mem::take(&mut w.after) {
+                push_line(&mut text, &mut spans, &l);
             }
-            rewrites.push(Rewrite { inst: Some(id), block: label.clone(), before: w.line(id).to_string(), after: lines, why });
+            rewrites.push(Deferred { inst: Some(id), block: b, before: None, lines: first..spans.len(), why });
         }
         blocks_text.push((b, text));
     }
@@ -1408,21 +1452,24 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
     text.push_str(&head);
     text.push_str(" {\n");
     let mut first = true;
+    let mut block_at = EntityVec::filled(f.blocks.len(), 0);
     for b in order {
         let Some(body) = by_block.get_mut(b).and_then(Option::take) else { continue };
         if !first {
             text.push('\n');
         }
         first = false;
+        block_at[b] = text.len();
         text.push_str(&body);
     }
     text.push_str(&format!("}} // end sil function '{}'\n", f.name));
-    Ok(Out { text, stacks: w.stacks, rewrites })
+    Ok(Out { text, stacks: w.stacks, deferred: rewrites, spans, block_at })
 }
 
-/// Appends one indented line (without a string of its own per line).
-fn push_line(text: &mut String, line: &str) {
+/// Appends one indented line (without a string of its own per line) and where it is.
+fn push_line(text: &mut String, spans: &mut Vec<(usize, usize)>, line: &str) {
     text.push_str("  ");
+    spans.push((text.len(), text.len() + line.len()));
     text.push_str(line);
     text.push('\n');
 }

@@ -422,6 +422,12 @@ impl<'a> Cx<'a> {
         self.pos.get(i).copied().flatten()
     }
 
+    /// The input's lines by instruction, for the rewrites' `before` once the rest of the
+    /// context is freed.
+    pub fn into_lines(self) -> EntityVec<InstId, Option<String>> {
+        self.lines
+    }
+
     /// A placed instruction's line as the user wrote it.
     pub fn line(&self, i: InstId) -> Option<&str> {
         self.lines.get(i).and_then(|l| l.as_deref())
