@@ -136,10 +136,10 @@ pub fn lower(f: &Function, ft: &FunctionTypes, decls: &Decls) -> Result<Lowering
     // the rewrites show as their `before`.
     let n_out = cx.sig.indirect_results();
     let lines = cx.into_lines();
+    let mut out = out;
     let mut function = reparse(&out.text)?;
     // The rewrites' text, copied out now that the parser's memory is free again.
-    let rewrites = out.rewrites(f, &lines);
-    drop(lines);
+    let rewrites = out.take_rewrites(f, lines);
     // Blocks in reverse postorder (successors tried in operand order), then the unreachable
     // ones: the order `sil-opt -emit-sorted-sil` prints them in.
     let cfg = crate::cfg::Cfg::new(&function);

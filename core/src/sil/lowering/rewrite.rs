@@ -40,21 +40,25 @@ struct Deferred {
 
 impl Out {
     /// The rewrites in program order, with `lines` the input's lines by instruction (the
-    /// context's, see [`Cx::into_lines`]).
-    pub fn rewrites(&self, f: &crate::ir::Function, lines: &EntityVec<InstId, Option<String>>) -> Vec<Rewrite> {
+    /// context's, see [`Cx::into_lines`]; each is moved into its rewrite). Leaves the text
+    /// alone and everything else empty.
+    pub fn take_rewrites(&mut self, f: &crate::ir::Function, mut lines: EntityVec<InstId, Option<String>>) -> Vec<Rewrite> {
         let mut labels: EntityVec<BlockId, Option<String>> = EntityVec::filled(f.blocks.len(), None);
-        self.deferred
-            .iter()
+        let spans = std::mem::take(&mut self.spans);
+        let (text, block_at) = (&self.text, &self.block_at);
+        std::mem::take(&mut self.deferred)
+            .into_iter()
             .map(|d| {
-                let at = self.block_at.get(d.block).copied().unwrap_or(0);
-                let after = self.spans[d.lines.clone()].iter().map(|&(a, b)| self.text[at + a..at + b].to_string()).collect();
-                let before = match (&d.before, d.inst) {
-                    (Some(b), _) => b.clone(),
-                    (None, Some(i)) => lines.get(i).and_then(|l| l.clone()).unwrap_or_default(),
+                let at = block_at.get(d.block).copied().unwrap_or(0);
+                let after = spans[d.lines].iter().map(|&(a, b)| text[at + a..at + b].to_string()).collect();
+                let before = match (d.before, d.inst) {
+                    (Some(b), _) => b,
+                    // An instruction has one rewrite: its line is moved, not copied.
+                    (None, Some(i)) => lines.get_mut(i).and_then(Option::take).unwrap_or_default(),
                     (None, None) => String::new(),
                 };
                 let label = labels[d.block].get_or_insert_with(|| f.block_name(d.block)).clone();
-                Rewrite { inst: d.inst, block: label, before, after, why: d.why.clone() }
+                Rewrite { inst: d.inst, block: label, before, after, why: d.why }
             })
             .collect()
     }
