@@ -496,7 +496,9 @@ impl<'a> Parser<'a> {
                 stmts.push(self.label(&toks[at..at + after]));
                 at += after;
             }
-            let toks = toks.split_off(at);
+            // (`split_off(0)` would allocate an empty vector of the same capacity for
+            // nothing: one allocation per statement.)
+            let toks = if at == 0 { toks } else { toks.split_off(at) };
             if toks.is_empty() {
                 continue;
             }
@@ -772,12 +774,16 @@ impl<'a> Parser<'a> {
                     };
                     let (results, outcome) = inst::parse_inst(&toks, &labels, ends_block);
                     match outcome {
-                        Ok(pi) => {
-                            let mut ids = Vec::new();
-                            for (k, (rn, rs)) in pi.results.iter().enumerate() {
-                                let ty = pi.result_tys.get(k).cloned().flatten();
-                                let v = f.add_value(rn.clone(), ty, ValueDef::Undef);
-                                define(self, &mut f, rn, *rs, v);
+                        Ok(mut pi) => {
+                            // The names and types move into the values (copies of them were
+                            // two allocations per result, and the pending instructions held
+                            // them to the end).
+                            let mut ids = Vec::with_capacity(results.len());
+                            let mut tys = std::mem::take(&mut pi.result_tys).into_iter();
+                            for ((rn, rs), (name, _)) in std::mem::take(&mut pi.results).into_iter().zip(&results) {
+                                let ty = tys.next().flatten();
+                                let v = f.add_value(rn, ty, ValueDef::Undef);
+                                define(self, &mut f, name, rs, v);
                                 ids.push(v);
                             }
                             pending.push((b, pi, ids));
