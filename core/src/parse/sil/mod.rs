@@ -778,12 +778,13 @@ impl<'a> Parser<'a> {
                             // The names and types move into the values (copies of them were
                             // two allocations per result, and the pending instructions held
                             // them to the end).
-                            let mut ids = Vec::with_capacity(results.len());
+                            let mut ids = Vec::with_capacity(pi.results.len());
                             let mut tys = std::mem::take(&mut pi.result_tys).into_iter();
-                            for ((rn, rs), (name, _)) in std::mem::take(&mut pi.results).into_iter().zip(&results) {
+                            for (rn, rs) in std::mem::take(&mut pi.results) {
                                 let ty = tys.next().flatten();
-                                let v = f.add_value(rn, ty, ValueDef::Undef);
-                                define(self, &mut f, name, rs, v);
+                                let v = f.add_value(String::new(), ty, ValueDef::Undef);
+                                define(self, &mut f, &rn, rs, v);
+                                f.values[v].name = rn;
                                 ids.push(v);
                             }
                             pending.push((b, pi, ids));

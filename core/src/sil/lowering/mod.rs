@@ -125,10 +125,11 @@ pub fn lower(f: &Function, ft: &FunctionTypes, decls: &Decls) -> Result<Lowering
     well_formed(f)?;
     // The pass keeps the input's own stack slots where they are and nests its own inside
     // them: an input whose slots are not nested already cannot come out nested.
-    if let Some(p) = verify::stack_discipline(f).into_iter().next() {
+    let cfg = crate::cfg::Cfg::new(f);
+    if let Some(p) = verify::stack_discipline_in(f, &cfg).into_iter().next() {
         return Err(Refusal::new(format!("the input's own alloc_stack and dealloc_stack are not nested: {p}")));
     }
-    let cx = storage::Cx::new(f, ft, decls)?;
+    let cx = storage::Cx::with_cfg(f, ft, decls, cfg)?;
     let values = storage::allocate(&cx)?;
     let out = rewrite::rewrite(&cx, &values)?;
     // What the input's tables are still needed for; they are freed before the output is
@@ -278,7 +279,7 @@ bb5(%x : @owned $T):
         let f = &m.functions[0];
         let env = crate::sil::types::env_of(&m);
         let ft = FunctionTypes::new(f, env.clone());
-        let cx = storage::Cx::new(f, &ft, &env.decls).unwrap_or_else(|r| panic!("{r:?}"));
+        let cx = storage::Cx::with_cfg(f, &ft, &env.decls, Cfg::new(f)).unwrap_or_else(|r| panic!("{r:?}"));
         let values = storage::allocate(&cx).unwrap_or_else(|r| panic!("{r:?}"));
         let out = rewrite::rewrite(&cx, &values).unwrap_or_else(|r| panic!("{r:?}"));
         let g = reparse(&out.text).unwrap_or_else(|r| panic!("{r:?}"));

@@ -123,7 +123,9 @@ pub(super) struct Cx<'a> {
 const UNKNOWN: u8 = 2;
 
 impl<'a> Cx<'a> {
-    pub fn new(f: &'a Function, ft: &'a FunctionTypes, decls: &'a Decls) -> Result<Cx<'a>, Refusal> {
+    /// The context of `f`, whose CFG `cfg` is (the pass builds it once, for its input check
+    /// too).
+    pub fn with_cfg(f: &'a Function, ft: &'a FunctionTypes, decls: &'a Decls, cfg: Cfg) -> Result<Cx<'a>, Refusal> {
         let h = f.sil.as_ref().ok_or_else(|| Refusal::new("not a SIL function"))?;
         let sig = Sig::of_text(&h.ty, &[]).ok_or_else(|| Refusal::new(format!("@{}'s type `{}` does not read as a function type", f.name, h.ty)))?;
         // A coroutine's yields of opaque values must be by address (`@yields @in_guaranteed`).
@@ -139,7 +141,6 @@ impl<'a> Cx<'a> {
                 )));
             }
         }
-        let cfg = Cfg::new(f);
         let dom = DomTree::dominators(f, &cfg);
         let rpo: Vec<BlockId> = cfg.reverse_postorder().collect();
         let mut lines: EntityVec<InstId, Option<String>> = EntityVec::filled(f.insts.len(), None);
