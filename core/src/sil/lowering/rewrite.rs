@@ -1317,13 +1317,18 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         head.push_str(&format!("[{a}] "));
     }
     head.push_str(&format!("{} : ${}", crate::parse::sil::lexer::global_ref(&f.name), cx.canon.text(h.ty.trim().trim_start_matches('$'))));
-    let mut blocks_text: Vec<(BlockId, String)> = Vec::with_capacity(f.layout.len());
+    // Every block's text, one after the other in layout order, and where each one is: one
+    // buffer, not a string per block (growing a string per block past a kilobyte made glibc
+    // consolidate its free lists again and again, issue 17).
+    let mut all = String::new();
+    let mut ranges: EntityVec<BlockId, Option<(usize, usize)>> = EntityVec::filled(f.blocks.len(), None);
     // One rewrite per block and per instruction, sized at once (doubling a vector of 10^5
     // rewrites copied and held twice its size).
     let mut rewrites: Vec<Deferred> = Vec::with_capacity(f.layout.iter().map(|&b| 1 + f.blocks[b].all_insts().count()).sum());
     let mut spans: Vec<(usize, usize)> = Vec::new();
     for &b in f.layout.iter() {
-        let mut text = String::new();
+        let base = all.len();
+        let text = &mut all;
         w.cur = b;
         let blk = &f.blocks[b];
         let entry = Some(b) == f.entry();
@@ -1407,7 +1412,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
             }
         }
         for l in std::mem::take(&mut w.after) {
-            push_line(&mut text, &mut spans, &l);
+            push_line(text, base, &mut spans, &l);
         }
         rewrites.push(Deferred {
             inst: None,
@@ -1435,22 +1440,18 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
             }
             let first = spans.len();
             for l in std::mem::take(&mut w.after) {
-                push_line(&mut text, &mut spans, &l);
+                push_line(text, base, &mut spans, &l);
             }
             rewrites.push(Deferred { inst: Some(id), block: b, before: None, lines: first..spans.len(), why });
         }
-        blocks_text.push((b, text));
+        ranges[b] = Some((base, all.len()));
     }
     // The blocks are rewritten in the input's order (a block's rewrite reads what its
     // predecessors left for it) but written out in reverse postorder, then the unreachable
     // ones: the layout `sil-opt -emit-sorted-sil` prints and [`super::lower`] wants, so the
     // text read back needs no second printing. (Rewriting keeps every terminator's
     // successors in order, so the output's reverse postorder is the input's.)
-    let len: usize = blocks_text.iter().map(|(_, t)| t.len() + 1).sum();
-    let mut by_block: EntityVec<BlockId, Option<String>> = EntityVec::filled(f.blocks.len(), None);
-    for (b, t) in blocks_text {
-        by_block[b] = Some(t);
-    }
+    let len = all.len() + f.layout.len();
     let order: Vec<BlockId> = cx.rpo.iter().copied().chain(cx.cfg.unreachable_blocks()).chain(f.layout.iter().copied()).collect();
     let mut text = String::with_capacity(head.len() + len + f.name.len() + 40);
     text.push_str(&head);
@@ -1458,22 +1459,24 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
     let mut first = true;
     let mut block_at = EntityVec::filled(f.blocks.len(), 0);
     for b in order {
-        let Some(body) = by_block.get_mut(b).and_then(Option::take) else { continue };
+        let Some((start, end)) = ranges.get_mut(b).and_then(Option::take) else { continue };
+        let body = &all[start..end];
         if !first {
             text.push('\n');
         }
         first = false;
         block_at[b] = text.len();
-        text.push_str(&body);
+        text.push_str(body);
     }
     text.push_str(&format!("}} // end sil function '{}'\n", f.name));
     Ok(Out { text, stacks: w.stacks, deferred: rewrites, spans, block_at })
 }
 
-/// Appends one indented line (without a string of its own per line) and where it is.
-fn push_line(text: &mut String, spans: &mut Vec<(usize, usize)>, line: &str) {
+/// Appends one indented line (without a string of its own per line) and where it is in its
+/// block's text, which starts at `base`.
+fn push_line(text: &mut String, base: usize, spans: &mut Vec<(usize, usize)>, line: &str) {
     text.push_str("  ");
-    spans.push((text.len(), text.len() + line.len()));
+    spans.push((text.len() - base, text.len() - base + line.len()));
     text.push_str(line);
     text.push('\n');
 }
