@@ -243,13 +243,9 @@ mod tests {
     use super::*;
     use crate::cfg::Cfg;
 
-    /// Blocks laid out against reverse postorder (a join before its arms, a loop's exit
-    /// before its body, a switch_enum's cases swapped, an unreachable block in the middle):
-    /// the rewrite must write them in the output's reverse postorder itself, so that `lower`
-    /// reads its text back without printing the function a second time.
-    #[test]
-    fn the_rewrite_writes_blocks_in_reverse_postorder() {
-        let text = "\
+    /// Blocks laid out against reverse postorder: a join before its arms, a loop's exit
+    /// before its body, a switch_enum's cases swapped, an unreachable block in the middle.
+    const UNSORTED: &str = "\
 enum Optional<T> {
   case none
   case some(T)
@@ -275,6 +271,13 @@ bb5(%x : @owned $T):
   cond_br %c, bb2, bb1
 }
 ";
+
+    /// The rewrite must write [`UNSORTED`]'s blocks in the output's reverse postorder
+    /// itself, so that `lower` reads its text back without printing the function a second
+    /// time.
+    #[test]
+    fn the_rewrite_writes_blocks_in_reverse_postorder() {
+        let text = UNSORTED;
         let m = crate::parse::sil::parse("t.sil", text).unwrap_or_else(|d| panic!("{d:?}"));
         let f = &m.functions[0];
         let env = crate::sil::types::env_of(&m);
@@ -291,5 +294,47 @@ bb5(%x : @owned $T):
         assert_ne!(input, names(&rpo), "the input must not be in reverse postorder already");
         let l = lower(f, &ft, &env.decls).unwrap_or_else(|r| panic!("{r:?}"));
         assert_eq!(l.text, out.text, "no second printing");
+    }
+
+    /// The rewrites' lines are copied out of the text after it is read back: put together
+    /// block by block (label, then each line indented) they must be the text's blocks, all
+    /// of it between the header and the closing line, and each `before` the input's line.
+    #[test]
+    fn the_rewrites_lines_are_the_text_block_by_block() {
+        let m = crate::parse::sil::parse("t.sil", UNSORTED).unwrap_or_else(|d| panic!("{d:?}"));
+        let f = &m.functions[0];
+        let env = crate::sil::types::env_of(&m);
+        let ft = FunctionTypes::new(f, env.clone());
+        let l = lower(f, &ft, &env.decls).unwrap_or_else(|r| panic!("{r:?}"));
+        let mut blocks: Vec<String> = Vec::new();
+        for r in &l.rewrites {
+            let mut lines = r.after.iter();
+            if r.inst.is_none() {
+                let label = lines.next().unwrap_or_else(|| panic!("a block rewrite without its label: {r:?}"));
+                assert!(label.starts_with(&r.block), "{r:?}");
+                blocks.push(format!("{label}\n"));
+            }
+            let b = blocks.last_mut().expect("a block's rewrite comes first");
+            for x in lines {
+                b.push_str(&format!("  {x}\n"));
+            }
+        }
+        assert_eq!(blocks.len(), f.layout.len());
+        let mut covered = 0;
+        for b in &blocks {
+            assert_eq!(l.text.matches(b.as_str()).count(), 1, "block not in the text once:\n{b}\n--- text\n{}", l.text);
+            covered += b.len();
+        }
+        let head = l.text.find(" {\n").map(|k| k + 3).expect("a header");
+        let tail = l.text.rfind("} // end sil function").expect("a closing line");
+        // The blocks and the blank line between two of them: nothing else.
+        assert_eq!(tail - head, covered + blocks.len() - 1, "{}", l.text);
+        let input = crate::print::function_lines(f, crate::print::Naming::User);
+        let printed: Vec<(InstId, String)> =
+            input.blocks.iter().flat_map(|b| b.lines.iter()).filter_map(|x| Some((x.inst()?, x.text.trim().to_string()))).collect();
+        for (i, line) in printed {
+            let r = l.rewrites.iter().find(|r| r.inst == Some(i)).unwrap_or_else(|| panic!("no rewrite of {line}"));
+            assert_eq!(r.before, line);
+        }
     }
 }
