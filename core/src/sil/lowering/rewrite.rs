@@ -371,14 +371,14 @@ impl<'c, 'a> W<'c, 'a> {
         }
         if matches!(op, SilOp::Throw | SilOp::Unwind) {
             self.deallocs();
-            self.emit(cx.canon.fragment(&line));
+            self.emit(cx.canon.fragment(line));
             return Ok("unchanged (stack slots deallocated first)".into());
         }
         if self.deferred_insts.contains(&id) {
             return Ok("moved after the opened existential's stack slot is freed (stack nesting)".into());
         }
         if !any_opaque {
-            self.emit(cx.canon.fragment(&line));
+            self.emit(cx.canon.fragment(line));
             return Ok("unchanged".into());
         }
         let a0 = i.args.first().copied();
@@ -475,7 +475,7 @@ impl<'c, 'a> W<'c, 'a> {
             }
             SilOp::Enum => {
                 let a = v0.unwrap();
-                let case = enum_case(&line);
+                let case = enum_case(line);
                 let p = self.addr(a)?;
                 let t = self.ty(a);
                 if let Some(x) = a0 {
@@ -494,7 +494,7 @@ impl<'c, 'a> W<'c, 'a> {
                 let x = a0.unwrap();
                 let a = self.addr(x)?;
                 let t = self.ty(x);
-                let rest = debug_rest(&line);
+                let rest = debug_rest(line);
                 let expr = if rest.contains("expr op_deref") { "" } else { ", expr op_deref" };
                 self.emit(format!("debug_value {a} : $*{t}{rest}{expr}"));
                 Ok("debug_value of the value → of its address".into())
@@ -523,8 +523,8 @@ impl<'c, 'a> W<'c, 'a> {
                     if cx.cfg_preds(b) > 1 {
                         return Err(Refusal::at(id, "a switch_enum case block with other predecessors"));
                     }
-                    let case = super::storage::switch_case(&line, &cx.f.block_name(b))
-                        .or_else(|| cx.default_case(x, &line))
+                    let case = super::storage::switch_case(line, &cx.f.block_name(b))
+                        .or_else(|| cx.default_case(x, line))
                         .ok_or_else(|| Refusal::at(id, "a default case whose payload case the declarations do not tell"))?;
                     let pa = self.fresh(&format!("{}_addr", trim_pct(&self.name(p))));
                     let pt = self.ty(p);
@@ -551,7 +551,7 @@ impl<'c, 'a> W<'c, 'a> {
                 if i.args.iter().any(|&x| self.opaque(x)) {
                     return Err(Refusal::at(id, "a coroutine call with address-only arguments is not lowered here"));
                 }
-                self.emit(cx.canon.fragment(&line));
+                self.emit(cx.canon.fragment(line));
                 Ok("begin_apply: the values it yields by address are their own storage".into())
             }
             SilOp::Yield => {
@@ -864,7 +864,7 @@ impl<'c, 'a> W<'c, 'a> {
         let try_apply = matches!(i.op, Op::Sil(SilOp::TryApply));
         let indirect_params = c.sig.params.iter().any(|p| matches!(p.0, ParamConv::In | ParamConv::InGuaranteed));
         if !indirect_params && c.sig.indirect_results() == 0 {
-            self.emit(cx.canon.fragment(&line));
+            self.emit(cx.canon.fragment(line));
             return Ok("no indirect arguments or results: unchanged".into());
         }
         // The value of each formal result: the apply's result, or a try_apply's normal
@@ -1055,7 +1055,7 @@ impl<'c, 'a> W<'c, 'a> {
         let results = cx.sig.results.clone();
         if results.iter().all(|r| !r.0) && !i.args.first().is_some_and(|&r| self.opaque(r)) {
             self.deallocs();
-            self.emit(cx.canon.fragment(&line));
+            self.emit(cx.canon.fragment(line));
             return Ok("unchanged (stack slots deallocated first)".into());
         }
         let r = i.args[0];
