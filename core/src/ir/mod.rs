@@ -367,8 +367,11 @@ impl Function {
     /// Adds `inst` to the arena and records its results' definitions. Does not place it.
     pub fn add_inst(&mut self, inst: Inst) -> InstId {
         let id = self.insts.push(inst);
-        for (i, &v) in self.insts[id].results.clone().iter().enumerate() {
-            if self.lang == Lang::Sil {
+        // By index: a copy of the results to iterate was an allocation per instruction
+        // (every parsed instruction comes through here).
+        if self.lang == Lang::Sil {
+            for i in 0..self.insts[id].results.len() {
+                let v = self.insts[id].results[i];
                 self.values[v].def = ValueDef::Result { inst: id, index: i as u32 };
             }
         }

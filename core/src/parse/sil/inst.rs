@@ -47,8 +47,9 @@ pub(super) struct ParsedInst {
 }
 
 /// The instruction's result names (so that a failed instruction can still declare them and
-/// spare its users a cascade of "undefined value" errors) and the parse. `Err(None)` means
-/// the lexer already reported the problem.
+/// spare its users a cascade of "undefined value" errors; empty on success, where
+/// [`ParsedInst::results`] has them) and the parse. `Err(None)` means the lexer already
+/// reported the problem.
 pub(super) type InstOutcome = (Results, Result<ParsedInst, Option<Diagnostic>>);
 
 /// `ends_block`: the instruction is the last of its block, so an opcode we do not model may
@@ -75,11 +76,15 @@ pub(super) fn parse_inst(toks: &[Token], labels: &HashSet<Cow<'_, str>>, ends_bl
         return (results, Err(None));
     }
     let rest = strip_debug_info(rest);
-    let outcome = parse_body(rest, labels, span, &results, ends_block).map(|mut p| {
-        p.results = results.clone();
-        p
-    });
-    (results, outcome.map_err(Some))
+    match parse_body(rest, labels, span, &results, ends_block) {
+        // The names move into the instruction (a copy was an allocation per result): the
+        // list returned beside it is only for a failed parse.
+        Ok(mut p) => {
+            p.results = results;
+            (Vec::new(), Ok(p))
+        }
+        Err(d) => (results, Err(Some(d))),
+    }
 }
 
 /// Result names with their spans.

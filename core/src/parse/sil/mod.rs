@@ -496,7 +496,9 @@ impl<'a> Parser<'a> {
                 stmts.push(self.label(&toks[at..at + after]));
                 at += after;
             }
-            let toks = toks.split_off(at);
+            // (`split_off(0)` would allocate an empty vector of the same capacity for
+            // nothing: one allocation per statement.)
+            let toks = if at == 0 { toks } else { toks.split_off(at) };
             if toks.is_empty() {
                 continue;
             }
@@ -696,7 +698,9 @@ impl<'a> Parser<'a> {
         }
         // Sized from the statements at once: growing the arena and the name maps of a
         // 10^5-block function by doubling moved hundreds of MB (issue 17).
-        f.insts = crate::entity::EntityVec::with_capacity(stmts.len());
+        // (Instructions only: labels make no instruction.)
+        let n_insts = stmts.iter().filter(|s| matches!(s, Stmt::Inst(_))).count();
+        f.insts = crate::entity::EntityVec::with_capacity(n_insts);
         // The name maps borrow their keys from the source: owned keys were a string to
         // allocate and free per block and per value, most of the parser's time at 10^5
         // blocks (issue 17).
@@ -728,7 +732,9 @@ impl<'a> Parser<'a> {
         // terminator is unknown, so that is not reported.
         let mut tainted: HashSet<BlockId> = HashSet::new();
         let mut bad_blocks: HashSet<BlockId> = HashSet::new();
-        let mut pending: Vec<(BlockId, ParsedInst, Vec<ValueId>)> = Vec::new();
+        // Sized at once too: a parsed instruction is a few hundred bytes, and doubling this
+        // vector was the largest single peak of reading back AddressLowering's output.
+        let mut pending: Vec<(BlockId, ParsedInst, Vec<ValueId>)> = Vec::with_capacity(n_insts);
         let mut stmts = stmts.into_iter().peekable();
         while let Some(s) = stmts.next() {
             // Only the last instruction of a block may be an unknown terminator.
@@ -775,12 +781,17 @@ impl<'a> Parser<'a> {
                     };
                     let (results, outcome) = inst::parse_inst(&toks, &labels, ends_block);
                     match outcome {
-                        Ok(pi) => {
-                            let mut ids = Vec::new();
-                            for (k, (rn, rs)) in pi.results.iter().enumerate() {
-                                let ty = pi.result_tys.get(k).cloned().flatten();
-                                let v = f.add_value(rn.clone(), ty, ValueDef::Undef);
-                                define(self, &mut f, rn, *rs, v);
+                        Ok(mut pi) => {
+                            // The names and types move into the values (copies of them were
+                            // two allocations per result, and the pending instructions held
+                            // them to the end).
+                            let mut ids = Vec::with_capacity(pi.results.len());
+                            let mut tys = std::mem::take(&mut pi.result_tys).into_iter();
+                            for (rn, rs) in std::mem::take(&mut pi.results) {
+                                let ty = tys.next().flatten();
+                                let v = f.add_value(String::new(), ty, ValueDef::Undef);
+                                define(self, &mut f, &rn, rs, v);
+                                f.values[v].name = rn;
                                 ids.push(v);
                             }
                             pending.push((b, pi, ids));

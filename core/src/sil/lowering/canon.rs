@@ -6,35 +6,59 @@
 use crate::sil::types::decl::{Found, Kind};
 use crate::sil::types::ty::{self, Elem, FnTy, Req, Seg, Ty};
 use crate::sil::types::Decls;
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// How deep typealiases may refer to each other before we stop looking through them.
 const MAX_ALIAS_DEPTH: usize = 16;
 
 pub struct Canon<'d> {
     decls: &'d Decls,
+    /// Answers already given, by input text: [`Canon::text`] and [`Canon::inst_text`]. A
+    /// function has a handful of distinct types but asks about one for nearly every line it
+    /// writes, and parsing and printing the type each time was a fifth of AddressLowering's
+    /// rewrite at 10^5 blocks (issue 17). The answer depends on the text and the
+    /// declarations only, which do not change while a `Canon` lives.
+    memo: RefCell<Memo>,
+}
+
+#[derive(Default)]
+struct Memo {
+    text: HashMap<String, String>,
+    inst: HashMap<String, String>,
 }
 
 impl<'d> Canon<'d> {
     pub fn new(decls: &'d Decls) -> Canon<'d> {
-        Canon { decls }
+        Canon { decls, memo: RefCell::default() }
     }
 
     /// A type text (without `$`) in printed form; text that does not read is kept as it is.
     pub fn text(&self, text: &str) -> String {
-        match ty::parse(text.trim()) {
+        if let Some(t) = self.memo.borrow().text.get(text) {
+            return t.clone();
+        }
+        let out = match ty::parse(text.trim()) {
             Ok(t) => self.ty(&t, &[], 0).to_string(),
             Err(_) => text.trim().to_string(),
-        }
+        };
+        self.memo.borrow_mut().text.insert(text.to_string(), out.clone());
+        out
     }
 
     /// A type inside an instruction: as [`Canon::text`], and a function type's generic
     /// parameters get their canonical names (`<T> (@in T)` prints as `<τ_0_0> (@in τ_0_0)`,
     /// as SIL prints the callee types of `function_ref` and `apply`).
     pub fn inst_text(&self, text: &str) -> String {
-        match ty::parse(text.trim()) {
+        if let Some(t) = self.memo.borrow().inst.get(text) {
+            return t.clone();
+        }
+        let out = match ty::parse(text.trim()) {
             Ok(t) => canonical_generics(&self.ty(&t, &[], 0)).to_string(),
             Err(_) => text.trim().to_string(),
-        }
+        };
+        self.memo.borrow_mut().inst.insert(text.to_string(), out.clone());
+        out
     }
 
     /// Every `$type` in a printed instruction fragment, canonical.
@@ -215,5 +239,40 @@ mod tests {
             "@convention(thin) <τ_0_0 where τ_0_0 : Comparable><τ_1_0, τ_1_1> (@in τ_0_0, @in τ_1_1) -> @out τ_1_0"
         );
         assert_eq!(c.fragment("function_ref @$s4main1fyyF : $@convention(thin) () -> ()"), "function_ref @$s4main1fyyF : $@convention(thin) () -> ()");
+    }
+
+    /// The remembered answers are the ones a fresh `Canon` gives, whatever was asked before
+    /// and in which of the two forms: `text` and `inst_text` of the same generic function
+    /// type differ, so one form's answer must never be handed out for the other.
+    #[test]
+    fn remembered_answers_are_fresh_answers() {
+        let d = decls();
+        let types = [
+            "Int",
+            " Int ",
+            "(Int, C)",
+            "@convention(thin) <A where A : Comparable><B, C> (@in A, @in C) -> @out B",
+            "<T> (@in T) -> @out T",
+            "SI<Int>",
+            "not a type (",
+            "*C",
+        ];
+        let warm = Canon::new(&d);
+        for round in 0..3 {
+            for (k, t) in types.iter().enumerate() {
+                // Alternate the order of the two forms between rounds.
+                let (a, b) = if (k + round) % 2 == 0 {
+                    let a = warm.text(t);
+                    (a, warm.inst_text(t))
+                } else {
+                    let b = warm.inst_text(t);
+                    (warm.text(t), b)
+                };
+                assert_eq!(a, Canon::new(&d).text(t), "text of {t:?}, round {round}");
+                assert_eq!(b, Canon::new(&d).inst_text(t), "inst_text of {t:?}, round {round}");
+            }
+        }
+        let generic = types[3];
+        assert_ne!(warm.text(generic), warm.inst_text(generic), "the two forms differ on a generic function type");
     }
 }

@@ -125,17 +125,22 @@ pub fn lower(f: &Function, ft: &FunctionTypes, decls: &Decls) -> Result<Lowering
     well_formed(f)?;
     // The pass keeps the input's own stack slots where they are and nests its own inside
     // them: an input whose slots are not nested already cannot come out nested.
-    if let Some(p) = verify::stack_discipline(f).into_iter().next() {
+    let cfg = crate::cfg::Cfg::new(f);
+    if let Some(p) = verify::stack_discipline_in(f, &cfg).into_iter().next() {
         return Err(Refusal::new(format!("the input's own alloc_stack and dealloc_stack are not nested: {p}")));
     }
-    let cx = storage::Cx::new(f, ft, decls)?;
+    let cx = storage::Cx::with_cfg(f, ft, decls, cfg)?;
     let values = storage::allocate(&cx)?;
     let out = rewrite::rewrite(&cx, &values)?;
     // What the input's tables are still needed for; they are freed before the output is
-    // read back (its parse is the pass's peak of memory).
+    // read back (its parse is the pass's peak of memory), all but the input lines, which
+    // the rewrites show as their `before`.
     let n_out = cx.sig.indirect_results();
-    drop(cx);
+    let lines = cx.into_lines();
+    let mut out = out;
     let mut function = reparse(&out.text)?;
+    // The rewrites' text, copied out now that the parser's memory is free again.
+    let rewrites = out.take_rewrites(f, lines);
     // Blocks in reverse postorder (successors tried in operand order), then the unreachable
     // ones: the order `sil-opt -emit-sorted-sil` prints them in.
     let cfg = crate::cfg::Cfg::new(&function);
@@ -155,7 +160,7 @@ pub fn lower(f: &Function, ft: &FunctionTypes, decls: &Decls) -> Result<Lowering
             function.values[p].decl = Some("$return_value".to_string());
         }
     }
-    Ok(Lowering { values, stacks: out.stacks, rewrites: out.rewrites, text, function: Arc::new(function) })
+    Ok(Lowering { values, stacks: out.stacks, rewrites, text, function: Arc::new(function) })
 }
 
 /// The operands and results an instruction must have for the pass to read it, by name.
@@ -238,13 +243,9 @@ mod tests {
     use super::*;
     use crate::cfg::Cfg;
 
-    /// Blocks laid out against reverse postorder (a join before its arms, a loop's exit
-    /// before its body, a switch_enum's cases swapped, an unreachable block in the middle):
-    /// the rewrite must write them in the output's reverse postorder itself, so that `lower`
-    /// reads its text back without printing the function a second time.
-    #[test]
-    fn the_rewrite_writes_blocks_in_reverse_postorder() {
-        let text = "\
+    /// Blocks laid out against reverse postorder: a join before its arms, a loop's exit
+    /// before its body, a switch_enum's cases swapped, an unreachable block in the middle.
+    const UNSORTED: &str = "\
 enum Optional<T> {
   case none
   case some(T)
@@ -270,11 +271,18 @@ bb5(%x : @owned $T):
   cond_br %c, bb2, bb1
 }
 ";
+
+    /// The rewrite must write [`UNSORTED`]'s blocks in the output's reverse postorder
+    /// itself, so that `lower` reads its text back without printing the function a second
+    /// time.
+    #[test]
+    fn the_rewrite_writes_blocks_in_reverse_postorder() {
+        let text = UNSORTED;
         let m = crate::parse::sil::parse("t.sil", text).unwrap_or_else(|d| panic!("{d:?}"));
         let f = &m.functions[0];
         let env = crate::sil::types::env_of(&m);
         let ft = FunctionTypes::new(f, env.clone());
-        let cx = storage::Cx::new(f, &ft, &env.decls).unwrap_or_else(|r| panic!("{r:?}"));
+        let cx = storage::Cx::with_cfg(f, &ft, &env.decls, Cfg::new(f)).unwrap_or_else(|r| panic!("{r:?}"));
         let values = storage::allocate(&cx).unwrap_or_else(|r| panic!("{r:?}"));
         let out = rewrite::rewrite(&cx, &values).unwrap_or_else(|r| panic!("{r:?}"));
         let g = reparse(&out.text).unwrap_or_else(|r| panic!("{r:?}"));
@@ -286,5 +294,47 @@ bb5(%x : @owned $T):
         assert_ne!(input, names(&rpo), "the input must not be in reverse postorder already");
         let l = lower(f, &ft, &env.decls).unwrap_or_else(|r| panic!("{r:?}"));
         assert_eq!(l.text, out.text, "no second printing");
+    }
+
+    /// The rewrites' lines are copied out of the text after it is read back: put together
+    /// block by block (label, then each line indented) they must be the text's blocks, all
+    /// of it between the header and the closing line, and each `before` the input's line.
+    #[test]
+    fn the_rewrites_lines_are_the_text_block_by_block() {
+        let m = crate::parse::sil::parse("t.sil", UNSORTED).unwrap_or_else(|d| panic!("{d:?}"));
+        let f = &m.functions[0];
+        let env = crate::sil::types::env_of(&m);
+        let ft = FunctionTypes::new(f, env.clone());
+        let l = lower(f, &ft, &env.decls).unwrap_or_else(|r| panic!("{r:?}"));
+        let mut blocks: Vec<String> = Vec::new();
+        for r in &l.rewrites {
+            let mut lines = r.after.iter();
+            if r.inst.is_none() {
+                let label = lines.next().unwrap_or_else(|| panic!("a block rewrite without its label: {r:?}"));
+                assert!(label.starts_with(&r.block), "{r:?}");
+                blocks.push(format!("{label}\n"));
+            }
+            let b = blocks.last_mut().expect("a block's rewrite comes first");
+            for x in lines {
+                b.push_str(&format!("  {x}\n"));
+            }
+        }
+        assert_eq!(blocks.len(), f.layout.len());
+        let mut covered = 0;
+        for b in &blocks {
+            assert_eq!(l.text.matches(b.as_str()).count(), 1, "block not in the text once:\n{b}\n--- text\n{}", l.text);
+            covered += b.len();
+        }
+        let head = l.text.find(" {\n").map(|k| k + 3).expect("a header");
+        let tail = l.text.rfind("} // end sil function").expect("a closing line");
+        // The blocks and the blank line between two of them: nothing else.
+        assert_eq!(tail - head, covered + blocks.len() - 1, "{}", l.text);
+        let input = crate::print::function_lines(f, crate::print::Naming::User);
+        let printed: Vec<(InstId, String)> =
+            input.blocks.iter().flat_map(|b| b.lines.iter()).filter_map(|x| Some((x.inst()?, x.text.trim().to_string()))).collect();
+        for (i, line) in printed {
+            let r = l.rewrites.iter().find(|r| r.inst == Some(i)).unwrap_or_else(|| panic!("no rewrite of {line}"));
+            assert_eq!(r.before, line);
+        }
     }
 }

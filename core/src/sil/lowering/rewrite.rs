@@ -7,21 +7,70 @@
 use super::sig::ParamConv;
 use super::storage::{is_return_tuple, Cx, Storage};
 use super::{OpaqueValue, Refusal, Rewrite, StackSlot};
-use crate::ir::{BlockId, InstId, Op, SilOp, ValueId};
+use crate::entity::EntityVec;
+use crate::ir::{BlockId, InstId, Op, SilOp, ValueDef, ValueId};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 pub(super) struct Out {
     pub text: String,
     pub stacks: Vec<StackSlot>,
-    pub rewrites: Vec<Rewrite>,
+    /// The rewrites without their text: their lines are where the text has them, and
+    /// [`Out::rewrites`] copies them out once the text has been read back. Holding a copy of
+    /// every line, and of every input line, while the parser reads the text made that the
+    /// pass's peak of memory (over 1 GiB at 10^5 blocks, issue 17).
+    deferred: Vec<Deferred>,
+    /// Every line a rewrite wrote: its bytes in its block's text (`Deferred::lines` indexes
+    /// this).
+    spans: Vec<(usize, usize)>,
+    /// Where each block's text starts in `text`.
+    block_at: EntityVec<BlockId, usize>,
+}
+
+/// A [`Rewrite`] whose lines are still in the text.
+struct Deferred {
+    inst: Option<InstId>,
+    block: BlockId,
+    /// The block label line before (a block's rewrite); an instruction's is its input line.
+    before: Option<String>,
+    /// Its lines: `spans[lines]`.
+    lines: std::ops::Range<usize>,
+    why: String,
+}
+
+impl Out {
+    /// The rewrites in program order, with `lines` the input's lines by instruction (the
+    /// context's, see [`Cx::into_lines`]; each is moved into its rewrite). Leaves the text
+    /// alone and everything else empty.
+    pub fn take_rewrites(&mut self, f: &crate::ir::Function, mut lines: EntityVec<InstId, Option<String>>) -> Vec<Rewrite> {
+        let mut labels: EntityVec<BlockId, Option<String>> = EntityVec::filled(f.blocks.len(), None);
+        let spans = std::mem::take(&mut self.spans);
+        let (text, block_at) = (&self.text, &self.block_at);
+        std::mem::take(&mut self.deferred)
+            .into_iter()
+            .map(|d| {
+                let at = block_at.get(d.block).copied().unwrap_or(0);
+                let after = spans[d.lines].iter().map(|&(a, b)| text[at + a..at + b].to_string()).collect();
+                let before = match (d.before, d.inst) {
+                    (Some(b), _) => b,
+                    // An instruction has one rewrite: its line is moved, not copied.
+                    (None, Some(i)) => lines.get_mut(i).and_then(Option::take).unwrap_or_default(),
+                    (None, None) => String::new(),
+                };
+                let label = labels[d.block].get_or_insert_with(|| f.block_name(d.block)).clone();
+                Rewrite { inst: d.inst, block: label, before, after, why: d.why }
+            })
+            .collect()
+    }
 }
 
 struct W<'c, 'a> {
     cx: &'c Cx<'a>,
-    st: HashMap<ValueId, Storage>,
+    /// Each opaque value's storage (step 2's answer, borrowed), by value id.
+    st: EntityVec<ValueId, Option<&'c Storage>>,
     /// Addresses already materialized, and the block where.
-    memo: HashMap<ValueId, (String, BlockId)>,
-    names: Fresh,
+    memo: EntityVec<ValueId, Option<(String, BlockId)>>,
+    names: Fresh<'a>,
     cur: BlockId,
     /// The lines of the instruction being rewritten.
     after: Vec<String>,
@@ -57,34 +106,38 @@ fn trim_pct(s: &str) -> &str {
 }
 
 /// New value names: `%base`, else the first free `%base_k` (k = 1, 2, …).
-struct Fresh {
-    taken: HashSet<String>,
+struct Fresh<'a> {
+    /// The names in use, without their `%`: the input's borrowed from it (a copy of every
+    /// value's name was a tenth of the rewrite at 10^4 blocks), the new ones owned.
+    taken: HashSet<Cow<'a, str>>,
     /// Per base, the k below which every `%base_k` is taken: names are only ever added, so
     /// the search resumes there (from 1 each time, n calls with one base — `%result` for
     /// each unused call result — were quadratic).
     next: HashMap<String, usize>,
 }
 
-impl Fresh {
-    fn new(taken: impl IntoIterator<Item = String>) -> Fresh {
+impl<'a> Fresh<'a> {
+    /// `taken`: the names in use, as values store them (without the `%` they print with).
+    fn new(taken: impl IntoIterator<Item = Cow<'a, str>>) -> Fresh<'a> {
         Fresh { taken: taken.into_iter().collect(), next: HashMap::new() }
     }
 
     fn fresh(&mut self, base: &str) -> String {
         let base: String = trim_pct(base).chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }).collect();
-        let mut n = format!("%{base}");
-        if self.taken.contains(&n) {
+        let mut n = base.clone();
+        if self.taken.contains(n.as_str()) {
             let k = self.next.entry(base.clone()).or_insert(1);
             loop {
-                n = format!("%{base}_{k}");
+                n = format!("{base}_{k}");
                 *k += 1;
-                if !self.taken.contains(&n) {
+                if !self.taken.contains(n.as_str()) {
                     break;
                 }
             }
         }
-        self.taken.insert(n.clone());
-        n
+        let out = format!("%{n}");
+        self.taken.insert(Cow::Owned(n));
+        out
     }
 }
 
@@ -109,8 +162,8 @@ impl<'c, 'a> W<'c, 'a> {
         self.cx.is_opaque(v)
     }
 
-    fn storage(&self, v: ValueId) -> Option<&Storage> {
-        self.st.get(&v)
+    fn storage(&self, v: ValueId) -> Option<&'c Storage> {
+        self.st.get(v).copied().flatten()
     }
 
     /// `[trivial]` or `[init]`/`[take]`… for a loadable type.
@@ -131,46 +184,46 @@ impl<'c, 'a> W<'c, 'a> {
         if depth > 64 {
             return Err(Refusal::new("internal error: storage projections nest too deeply"));
         }
-        if let Some((n, b)) = self.memo.get(&v) {
+        if let Some((n, b)) = self.memo.get(v).and_then(Option::as_ref) {
             if *b == self.cur || self.cx.dom.dominates(*b, self.cur) {
                 return Ok(n.clone());
             }
         }
-        let Some(s) = self.storage(v).cloned() else {
+        let Some(s) = self.storage(v) else {
             let def = match self.cx.def_inst(v) {
                 Some(d) => format!("`{}`", self.cx.f.insts[d].op),
                 None => "a block argument".to_string(),
             };
             return Err(Refusal::new(format!("`{}`, defined by {def}, is used as an address-only value: that is not lowered here yet", self.cx.name(v))));
         };
-        let name = match s {
+        let name = match *s {
             Storage::Argument => return Ok(self.name(v)),
             Storage::Result { index } => return Ok(self.out_names[index].clone()),
             Storage::Stack { index } => return Ok(self.stacks[index].name.clone()),
             Storage::Same { of } => return self.addr_depth(of, depth + 1),
             Storage::Address { of } | Storage::IntoStore { dest: of, .. } => return Ok(self.name(of)),
             Storage::Split => return Err(Refusal::new(format!("internal error: `{}` has no storage of its own", self.cx.name(v)))),
-            Storage::EnumData { of, case } => {
+            Storage::EnumData { of, ref case } => {
                 let p = self.addr_depth(of, depth + 1)?;
                 let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
                 let t = self.ty(of);
-                self.emit(format!("{n} = unchecked_take_enum_data_addr {p} : $*{t}, {}", enumelt(&case)));
+                self.emit(format!("{n} = unchecked_take_enum_data_addr {p} : $*{t}, {}", enumelt(case)));
                 n
             }
             // A def-projection (a part of its operand) and a use-projection (a part of its
             // user) are the same address: an element of the other value's storage.
-            Storage::Element { of: whole, index, field } | Storage::Into { user: whole, index, field } => {
+            Storage::Element { of: whole, index, ref field } | Storage::Into { user: whole, index, ref field } => {
                 let p = self.addr_depth(whole, depth + 1)?;
                 let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
                 let line = self.projection(&n, &p, whole, index, field.as_deref());
                 self.emit(line);
                 n
             }
-            Storage::IntoEnum { user, case } => {
+            Storage::IntoEnum { user, ref case } => {
                 let p = self.addr_depth(user, depth + 1)?;
                 let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
                 let t = self.ty(user);
-                self.emit(format!("{n} = init_enum_data_addr {p} : $*{t}, {}", enumelt(&case)));
+                self.emit(format!("{n} = init_enum_data_addr {p} : $*{t}, {}", enumelt(case)));
                 n
             }
             Storage::Cast { of } => {
@@ -185,16 +238,16 @@ impl<'c, 'a> W<'c, 'a> {
                 }
                 n
             }
-            Storage::IntoExistential { user, concrete } => {
+            Storage::IntoExistential { user, ref concrete } => {
                 let p = self.addr_depth(user, depth + 1)?;
                 let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
                 let t = self.ty(user);
-                let c = self.cx.canon.text(&concrete);
+                let c = self.cx.canon.text(concrete);
                 self.emit(format!("{n} = init_existential_addr {p} : $*{t}, ${c}"));
                 n
             }
         };
-        self.memo.insert(v, (name.clone(), self.cur));
+        self.memo[v] = Some((name.clone(), self.cur));
         Ok(name)
     }
 
@@ -288,8 +341,11 @@ impl<'c, 'a> W<'c, 'a> {
         Ok(std::mem::replace(&mut self.after, saved))
     }
 
-    fn line(&self, i: InstId) -> String {
-        self.cx.lines.get(&i).cloned().unwrap_or_default()
+    /// The input line (borrowed from the context: every instruction reads its own, and a
+    /// copy each time was an allocation per line).
+    fn line(&self, i: InstId) -> &'c str {
+        let cx: &'c Cx<'a> = self.cx;
+        cx.line(i).unwrap_or("")
     }
 
     /// Rewrites one instruction into `self.after`; returns why.
@@ -315,14 +371,14 @@ impl<'c, 'a> W<'c, 'a> {
         }
         if matches!(op, SilOp::Throw | SilOp::Unwind) {
             self.deallocs();
-            self.emit(cx.canon.fragment(&line));
+            self.emit(cx.canon.fragment(line));
             return Ok("unchanged (stack slots deallocated first)".into());
         }
         if self.deferred_insts.contains(&id) {
             return Ok("moved after the opened existential's stack slot is freed (stack nesting)".into());
         }
         if !any_opaque {
-            self.emit(cx.canon.fragment(&line));
+            self.emit(cx.canon.fragment(line));
             return Ok("unchanged".into());
         }
         let a0 = i.args.first().copied();
@@ -419,7 +475,7 @@ impl<'c, 'a> W<'c, 'a> {
             }
             SilOp::Enum => {
                 let a = v0.unwrap();
-                let case = enum_case(&line);
+                let case = enum_case(line);
                 let p = self.addr(a)?;
                 let t = self.ty(a);
                 if let Some(x) = a0 {
@@ -438,7 +494,7 @@ impl<'c, 'a> W<'c, 'a> {
                 let x = a0.unwrap();
                 let a = self.addr(x)?;
                 let t = self.ty(x);
-                let rest = debug_rest(&line);
+                let rest = debug_rest(line);
                 let expr = if rest.contains("expr op_deref") { "" } else { ", expr op_deref" };
                 self.emit(format!("debug_value {a} : $*{t}{rest}{expr}"));
                 Ok("debug_value of the value → of its address".into())
@@ -467,8 +523,8 @@ impl<'c, 'a> W<'c, 'a> {
                     if cx.cfg_preds(b) > 1 {
                         return Err(Refusal::at(id, "a switch_enum case block with other predecessors"));
                     }
-                    let case = super::storage::switch_case(&line, &cx.f.block_name(b))
-                        .or_else(|| cx.default_case(x, &line))
+                    let case = super::storage::switch_case(line, &cx.f.block_name(b))
+                        .or_else(|| cx.default_case(x, line))
                         .ok_or_else(|| Refusal::at(id, "a default case whose payload case the declarations do not tell"))?;
                     let pa = self.fresh(&format!("{}_addr", trim_pct(&self.name(p))));
                     let pt = self.ty(p);
@@ -495,7 +551,7 @@ impl<'c, 'a> W<'c, 'a> {
                 if i.args.iter().any(|&x| self.opaque(x)) {
                     return Err(Refusal::at(id, "a coroutine call with address-only arguments is not lowered here"));
                 }
-                self.emit(cx.canon.fragment(&line));
+                self.emit(cx.canon.fragment(line));
                 Ok("begin_apply: the values it yields by address are their own storage".into())
             }
             SilOp::Yield => {
@@ -563,7 +619,7 @@ impl<'c, 'a> W<'c, 'a> {
     /// (`%x_addr : $*T`).
     fn by_address(&mut self, id: InstId) -> Result<String, Refusal> {
         let cx = self.cx;
-        let mut text = self.line(id);
+        let mut text = self.line(id).to_string();
         for &x in &cx.f.insts[id].args {
             if !self.opaque(x) {
                 continue;
@@ -634,12 +690,12 @@ impl<'c, 'a> W<'c, 'a> {
         }
         self.emit(format!("{rn} = load_borrow {e} : $*{t}"));
         // The borrow ends after its last use in this block.
-        let (b, _) = cx.pos[&id];
-        if us.iter().any(|(u, _)| cx.pos.get(u).is_some_and(|p| p.0 != b)) {
+        let Some((b, _)) = cx.pos(id) else { return Err(Refusal::at(id, "internal error: an instruction outside the layout")) };
+        if us.iter().any(|&(u, _)| cx.pos(u).is_some_and(|p| p.0 != b)) {
             return Err(Refusal::at(id, "a borrowed value used outside its block"));
         }
-        let last = us.iter().filter(|(u, _)| cx.pos.get(u).is_some_and(|p| p.0 == b)).max_by_key(|(u, _)| cx.pos[u].1);
-        let at = last.map_or(id, |(u, _)| *u);
+        let last = us.iter().filter_map(|&(u, _)| cx.pos(u).filter(|p| p.0 == b).map(|p| (u, p.1))).max_by_key(|&(_, k)| k);
+        let at = last.map_or(id, |(u, _)| u);
         self.pending.entry(at).or_default().push(format!("end_borrow {rn} : ${t}"));
         Ok(())
     }
@@ -808,7 +864,7 @@ impl<'c, 'a> W<'c, 'a> {
         let try_apply = matches!(i.op, Op::Sil(SilOp::TryApply));
         let indirect_params = c.sig.params.iter().any(|p| matches!(p.0, ParamConv::In | ParamConv::InGuaranteed));
         if !indirect_params && c.sig.indirect_results() == 0 {
-            self.emit(cx.canon.fragment(&line));
+            self.emit(cx.canon.fragment(line));
             return Ok("no indirect arguments or results: unchanged".into());
         }
         // The value of each formal result: the apply's result, or a try_apply's normal
@@ -999,7 +1055,7 @@ impl<'c, 'a> W<'c, 'a> {
         let results = cx.sig.results.clone();
         if results.iter().all(|r| !r.0) && !i.args.first().is_some_and(|&r| self.opaque(r)) {
             self.deallocs();
-            self.emit(cx.canon.fragment(&line));
+            self.emit(cx.canon.fragment(line));
             return Ok("unchanged (stack slots deallocated first)".into());
         }
         let r = i.args[0];
@@ -1128,9 +1184,18 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
     let f = cx.f;
     let mut w = W {
         cx,
-        st: values.iter().map(|v| (v.value, v.storage.clone())).collect(),
-        memo: HashMap::new(),
-        names: Fresh::new(f.values.iter().map(|(v, _)| f.value_in_code(v))),
+        st: {
+            let mut st = EntityVec::filled(f.values.len(), None);
+            for v in values {
+                if let Some(s) = st.get_mut(v.value) {
+                    *s = Some(&v.storage);
+                }
+            }
+            st
+        },
+        memo: EntityVec::filled(f.values.len(), None),
+        // The names the input's values print with (`undef` is no `%` name).
+        names: Fresh::new(f.values.values().filter(|d| d.def != ValueDef::Undef).map(|d| Cow::Borrowed(d.name.as_str()))),
         cur: f.entry().unwrap(),
         after: Vec::new(),
         out_names: Vec::new(),
@@ -1210,7 +1275,8 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
     for k in 0..w.stacks.len() {
         let Some(id) = opened_id(&w.stacks[k].ty) else { continue };
         let Some(&o) = openers.get(id) else { continue };
-        w.late.insert(k, (o, cx.pos[&o].0));
+        let Some((ob, _)) = cx.pos(o) else { continue };
+        w.late.insert(k, (o, ob));
         w.late_order.push(k);
     }
     // The late slots allocated after each instruction, in slot order.
@@ -1222,8 +1288,11 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
     // The input's own `dealloc_stack`s of slots allocated before a late slot, inside its
     // region: moved after the late slot's.
     let before = |a: InstId, b: InstId| -> bool {
-        let ((ba, ka), (bb, kb)) = (cx.pos[&a], cx.pos[&b]);
-        if ba == bb { ka < kb } else { cx.dom.strictly_dominates(ba, bb) }
+        match (cx.pos(a), cx.pos(b)) {
+            (Some((ba, ka)), Some((bb, kb))) if ba == bb => ka < kb,
+            (Some((ba, _)), Some((bb, _))) => cx.dom.strictly_dominates(ba, bb),
+            _ => false,
+        }
     };
     for &b in &f.layout {
         for d in f.blocks[b].all_insts() {
@@ -1232,7 +1301,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
             }
             let Some(alloc) = f.insts[d].args.first().and_then(|&x| cx.def_inst(x)) else { continue };
             if let Some(&(k, _)) = late.iter().rev().find(|&&(_, o)| before(alloc, o) && before(o, d)) {
-                let line = cx.canon.fragment(&w.line(d));
+                let line = cx.canon.fragment(w.line(d));
                 w.deferred.entry(k).or_default().push(line);
                 w.deferred_insts.insert(d);
             }
@@ -1248,10 +1317,18 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         head.push_str(&format!("[{a}] "));
     }
     head.push_str(&format!("{} : ${}", crate::parse::sil::lexer::global_ref(&f.name), cx.canon.text(h.ty.trim().trim_start_matches('$'))));
-    let mut blocks_text: Vec<(BlockId, String)> = Vec::new();
-    let mut rewrites = Vec::new();
+    // Every block's text, one after the other in layout order, and where each one is: one
+    // buffer, not a string per block (growing a string per block past a kilobyte made glibc
+    // consolidate its free lists again and again, issue 17).
+    let mut all = String::new();
+    let mut ranges: EntityVec<BlockId, Option<(usize, usize)>> = EntityVec::filled(f.blocks.len(), None);
+    // One rewrite per block and per instruction, sized at once (doubling a vector of 10^5
+    // rewrites copied and held twice its size).
+    let mut rewrites: Vec<Deferred> = Vec::with_capacity(f.layout.iter().map(|&b| 1 + f.blocks[b].all_insts().count()).sum());
+    let mut spans: Vec<(usize, usize)> = Vec::new();
     for &b in f.layout.iter() {
-        let mut text = String::new();
+        let base = all.len();
+        let text = &mut all;
         w.cur = b;
         let blk = &f.blocks[b];
         let entry = Some(b) == f.entry();
@@ -1305,6 +1382,8 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
             params = ps.clone();
         }
         let new_label = if params.is_empty() { format!("{label}:") } else { format!("{label}({}):", params.join(", ")) };
+        let label_span = spans.len();
+        spans.push((0, new_label.len()));
         text.push_str(&new_label);
         text.push('\n');
         // Block start: stack slots (entry), loads of loadable indirect arguments, payloads.
@@ -1332,15 +1411,14 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
                 w.addr(p)?;
             }
         }
-        let start = std::mem::take(&mut w.after);
-        for l in &start {
-            push_line(&mut text, l);
+        for l in std::mem::take(&mut w.after) {
+            push_line(text, base, &mut spans, &l);
         }
-        rewrites.push(Rewrite {
+        rewrites.push(Deferred {
             inst: None,
-            block: label.clone(),
-            before: before_label,
-            after: std::iter::once(new_label).chain(start).collect(),
+            block: b,
+            before: Some(before_label),
+            lines: label_span..spans.len(),
             why: if entry { "arguments: @out results first, opaque arguments become addresses; stack slots allocated".into() } else { "block arguments".into() },
         });
         for id in blk.all_insts() {
@@ -1360,49 +1438,56 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
                 let at = w.after.len().saturating_sub(1);
                 w.after.splice(at..at, frees);
             }
-            let lines = std::mem::take(&mut w.after);
-            for l in &lines {
-                push_line(&mut text, l);
+            let first = spans.len();
+            for l in std::mem::take(&mut w.after) {
+                push_line(text, base, &mut spans, &l);
             }
-            rewrites.push(Rewrite { inst: Some(id), block: label.clone(), before: w.line(id), after: lines, why });
+            rewrites.push(Deferred { inst: Some(id), block: b, before: None, lines: first..spans.len(), why });
         }
-        blocks_text.push((b, text));
+        ranges[b] = Some((base, all.len()));
     }
     // The blocks are rewritten in the input's order (a block's rewrite reads what its
     // predecessors left for it) but written out in reverse postorder, then the unreachable
     // ones: the layout `sil-opt -emit-sorted-sil` prints and [`super::lower`] wants, so the
     // text read back needs no second printing. (Rewriting keeps every terminator's
     // successors in order, so the output's reverse postorder is the input's.)
-    let mut by_block: HashMap<BlockId, String> = blocks_text.into_iter().collect();
+    let len = all.len() + f.layout.len();
     let order: Vec<BlockId> = cx.rpo.iter().copied().chain(cx.cfg.unreachable_blocks()).chain(f.layout.iter().copied()).collect();
-    let mut text = format!("{head} {{\n");
+    let mut text = String::with_capacity(head.len() + len + f.name.len() + 40);
+    text.push_str(&head);
+    text.push_str(" {\n");
     let mut first = true;
+    let mut block_at = EntityVec::filled(f.blocks.len(), 0);
     for b in order {
-        let Some(body) = by_block.remove(&b) else { continue };
+        let Some((start, end)) = ranges.get_mut(b).and_then(Option::take) else { continue };
+        let body = &all[start..end];
         if !first {
             text.push('\n');
         }
         first = false;
-        text.push_str(&body);
+        block_at[b] = text.len();
+        text.push_str(body);
     }
     text.push_str(&format!("}} // end sil function '{}'\n", f.name));
-    Ok(Out { text, stacks: w.stacks, rewrites })
+    Ok(Out { text, stacks: w.stacks, deferred: rewrites, spans, block_at })
 }
 
-/// Appends one indented line (without a string of its own per line).
-fn push_line(text: &mut String, line: &str) {
+/// Appends one indented line (without a string of its own per line) and where it is in its
+/// block's text, which starts at `base`.
+fn push_line(text: &mut String, base: usize, spans: &mut Vec<(usize, usize)>, line: &str) {
     text.push_str("  ");
+    spans.push((text.len() - base, text.len() - base + line.len()));
     text.push_str(line);
     text.push('\n');
 }
 
 /// The value whose storage `v`'s storage is (a projection of): the last of its parents, the
 /// root of its storage tree; `None` for a root itself.
-fn root_of(st: &HashMap<ValueId, Storage>, v: ValueId) -> Option<ValueId> {
+fn root_of(st: &EntityVec<ValueId, Option<&Storage>>, v: ValueId) -> Option<ValueId> {
     let mut cur = v;
     let mut last = None;
     for _ in 0..64 {
-        match st.get(&cur).and_then(Storage::parent) {
+        match st.get(cur).copied().flatten().and_then(Storage::parent) {
             Some(p) => {
                 last = Some(p);
                 cur = p;
@@ -1480,8 +1565,8 @@ mod tests {
         for seed in 0..200 {
             let mut rng = Rng::new(seed);
             let start: Vec<String> = (0..rng.below(6)).map(|_| format!("%{}", rng.pick(&["a", "a_1", "a_3", "b", "result_2"]))).collect();
-            let mut fast = Fresh::new(start.iter().cloned());
-            let mut slow: HashSet<String> = start.into_iter().collect();
+            let mut fast = Fresh::new(start.iter().map(|n| Cow::Borrowed(trim_pct(n))));
+            let mut slow: HashSet<String> = start.iter().cloned().collect();
             for _ in 0..60 {
                 let b = *rng.pick(&bases);
                 assert_eq!(fast.fresh(b), fresh_by_search(&mut slow, b), "seed {seed}, base {b}");

@@ -105,13 +105,14 @@ pub(super) struct Cx<'a> {
     pub cfg: Cfg,
     pub dom: DomTree,
     pub rpo: Vec<BlockId>,
-    /// Object type text of every value that has one.
-    pub vty: HashMap<ValueId, String>,
-    pub uses: HashMap<ValueId, Vec<Use>>,
+    /// Object type text of every value that has one. (This and the tables below are dense
+    /// per id: as hash maps they were a tenth of the pass at 10^5 blocks, issue 17.)
+    vty: EntityVec<ValueId, Option<String>>,
+    uses: EntityVec<ValueId, Vec<Use>>,
     /// Block and position of each placed instruction.
-    pub pos: HashMap<InstId, (BlockId, usize)>,
-    /// Each instruction's line as the user wrote it (printed with user names).
-    pub lines: HashMap<InstId, String>,
+    pos: EntityVec<InstId, Option<(BlockId, usize)>>,
+    /// Each placed instruction's line as the user wrote it (printed with user names).
+    lines: EntityVec<InstId, Option<String>>,
     /// Every opaque value in reverse postorder (step 1).
     pub order: Vec<ValueId>,
     /// Per value, whether it is opaque (1) or not (0), once the types are known; `UNKNOWN`
@@ -122,7 +123,9 @@ pub(super) struct Cx<'a> {
 const UNKNOWN: u8 = 2;
 
 impl<'a> Cx<'a> {
-    pub fn new(f: &'a Function, ft: &'a FunctionTypes, decls: &'a Decls) -> Result<Cx<'a>, Refusal> {
+    /// The context of `f`, whose CFG `cfg` is (the pass builds it once, for its input check
+    /// too).
+    pub fn with_cfg(f: &'a Function, ft: &'a FunctionTypes, decls: &'a Decls, cfg: Cfg) -> Result<Cx<'a>, Refusal> {
         let h = f.sil.as_ref().ok_or_else(|| Refusal::new("not a SIL function"))?;
         let sig = Sig::of_text(&h.ty, &[]).ok_or_else(|| Refusal::new(format!("@{}'s type `{}` does not read as a function type", f.name, h.ty)))?;
         // A coroutine's yields of opaque values must be by address (`@yields @in_guaranteed`).
@@ -138,14 +141,13 @@ impl<'a> Cx<'a> {
                 )));
             }
         }
-        let cfg = Cfg::new(f);
         let dom = DomTree::dominators(f, &cfg);
         let rpo: Vec<BlockId> = cfg.reverse_postorder().collect();
-        let mut lines = HashMap::new();
+        let mut lines: EntityVec<InstId, Option<String>> = EntityVec::filled(f.insts.len(), None);
         for bl in function_lines(f, Naming::User).blocks {
             for l in bl.lines {
                 if let Some(i) = l.inst() {
-                    lines.insert(i, l.text.trim().to_string());
+                    lines[i] = Some(l.text.trim().to_string());
                 }
             }
         }
@@ -158,9 +160,9 @@ impl<'a> Cx<'a> {
             cfg,
             dom,
             rpo,
-            vty: HashMap::new(),
-            uses: HashMap::new(),
-            pos: HashMap::new(),
+            vty: EntityVec::filled(f.values.len(), None),
+            uses: EntityVec::filled(f.values.len(), Vec::new()),
+            pos: EntityVec::filled(f.insts.len(), None),
             lines,
             order: Vec::new(),
             opaque: EntityVec::filled(f.values.len(), UNKNOWN),
@@ -173,22 +175,22 @@ impl<'a> Cx<'a> {
         let f = self.f;
         for (v, d) in f.values.iter() {
             if let Some(Type::Sil(t)) = &d.ty {
-                self.vty.insert(v, t.trim().to_string());
+                self.vty[v] = Some(t.trim().to_string());
             }
         }
         for &b in &f.layout {
             for (k, i) in f.blocks[b].all_insts().enumerate() {
-                self.pos.insert(i, (b, k));
+                self.pos[i] = Some((b, k));
                 let inst = &f.insts[i];
                 for (n, v) in inst.uses().enumerate() {
-                    self.uses.entry(v).or_default().push((i, n));
+                    self.uses[v].push((i, n));
                 }
                 if matches!(inst.op, Op::Sil(SilOp::Apply)) {
                     if let Some(call) = self.call(i) {
                         if let Some(&r) = inst.results.first() {
                             let all: Vec<String> = call.sig.results.iter().map(|r| r.1.to_string()).collect();
                             let t = if all.len() == 1 { all[0].clone() } else { format!("({})", all.join(", ")) };
-                            self.vty.insert(r, t);
+                            self.vty[r] = Some(t);
                         }
                     }
                 }
@@ -282,17 +284,18 @@ impl<'a> Cx<'a> {
                 let Some(&r0) = inst.results.first() else { continue };
                 if matches!(&inst.op, Op::Sil(SilOp::Other(o)) if o == "begin_apply") {
                     // The yielded values' types, from the callee's type and the substitutions.
-                    let line = self.lines.get(&i).map_or("", |s| s.as_str());
-                    for (&r, t) in inst.results.iter().zip(yield_types(line).unwrap_or_default()) {
-                        self.vty.insert(r, t);
+                    let line = self.line(i).unwrap_or("");
+                    let tys = yield_types(line).unwrap_or_default();
+                    for (&r, t) in inst.results.iter().zip(tys) {
+                        self.vty[r] = Some(t);
                     }
                     continue;
                 }
-                if self.vty.contains_key(&r0) && inst.results.iter().all(|r| self.vty.contains_key(r)) {
+                if self.vty[r0].is_some() && inst.results.iter().all(|&r| self.vty[r].is_some()) {
                     continue;
                 }
-                let agg = inst.args.first().and_then(|&a| self.vty.get(&a).cloned());
-                let line = self.lines.get(&i).cloned().unwrap_or_default();
+                let agg = inst.args.first().and_then(|&a| self.vty[a].clone());
+                let line = self.line(i).unwrap_or("").to_string();
                 let found: Vec<Option<String>> = match &inst.op {
                     Op::Sil(SilOp::DestructureStruct) => match agg.as_deref().and_then(|t| self.members(t)) {
                         Some(ms) => ms.into_iter().map(|(_, t)| Some(t)).collect(),
@@ -313,7 +316,7 @@ impl<'a> Cx<'a> {
                 };
                 for (&r, t) in inst.results.iter().zip(found) {
                     if let Some(t) = t {
-                        self.vty.entry(r).or_insert(t);
+                        self.vty[r].get_or_insert(t);
                     }
                 }
             }
@@ -370,7 +373,7 @@ impl<'a> Cx<'a> {
     }
 
     pub fn ty(&self, v: ValueId) -> Option<&str> {
-        self.vty.get(&v).map(|s| s.as_str())
+        self.vty.get(v).and_then(|s| s.as_deref())
     }
 
     /// An object value of an address-only type.
@@ -407,10 +410,28 @@ impl<'a> Cx<'a> {
 
     /// Uses that are not `debug_value`s (they do not decide where a value lives).
     pub fn real_uses(&self, v: ValueId) -> Vec<Use> {
-        self.uses
-            .get(&v)
-            .map(|us| us.iter().copied().filter(|(i, _)| !matches!(self.f.insts[*i].op, Op::Sil(SilOp::DebugValue))).collect())
-            .unwrap_or_default()
+        self.uses_of(v).iter().copied().filter(|(i, _)| !matches!(self.f.insts[*i].op, Op::Sil(SilOp::DebugValue))).collect()
+    }
+
+    /// Every use of `v`, in program order of the layout.
+    pub fn uses_of(&self, v: ValueId) -> &[Use] {
+        self.uses.get(v).map_or(&[], |us| us.as_slice())
+    }
+
+    /// The block and position of a placed instruction.
+    pub fn pos(&self, i: InstId) -> Option<(BlockId, usize)> {
+        self.pos.get(i).copied().flatten()
+    }
+
+    /// The input's lines by instruction, for the rewrites' `before` once the rest of the
+    /// context is freed.
+    pub fn into_lines(self) -> EntityVec<InstId, Option<String>> {
+        self.lines
+    }
+
+    /// A placed instruction's line as the user wrote it.
+    pub fn line(&self, i: InstId) -> Option<&str> {
+        self.lines.get(i).and_then(|l| l.as_deref())
     }
 
     /// Whether the definition of `a` dominates the definition of `b` (an entry argument
@@ -419,7 +440,7 @@ impl<'a> Cx<'a> {
         let at = |v: ValueId| -> Option<(BlockId, isize)> {
             match self.f.values[v].def {
                 ValueDef::Param { block, .. } => Some((block, -1)),
-                ValueDef::Result { inst, .. } => self.pos.get(&inst).map(|&(bl, k)| (bl, k as isize)),
+                ValueDef::Result { inst, .. } => self.pos(inst).map(|(bl, k)| (bl, k as isize)),
                 _ => None,
             }
         };
@@ -432,8 +453,7 @@ impl<'a> Cx<'a> {
 
     /// The callee's signature at a call site, substituted, and the pieces of its text.
     pub fn call(&self, i: InstId) -> Option<Call> {
-        let line = self.lines.get(&i)?;
-        split_call(line)
+        split_call(self.line(i)?)
     }
 
     /// The stored property names of a struct type, in order (`#S.f`).
@@ -603,7 +623,7 @@ fn decide(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)>, stack
                 if ti.succs.iter().any(|s| s.block == block) && matches!(ti.op, Op::Sil(SilOp::SwitchEnum)) {
                     let e = ti.args[0];
                     if cx.is_opaque(e) && index == 0 {
-                        let line = cx.lines.get(&t).cloned().unwrap_or_default();
+                        let line = cx.line(t).unwrap_or("").to_string();
                         let case = switch_case(&line, &f.block_name(block)).or_else(|| cx.default_case(e, &line)).unwrap_or_default();
                         return Ok((
                             Storage::EnumData { of: e, case: case.clone() },
@@ -672,7 +692,7 @@ fn decide(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)>, stack
                 Op::Sil(SilOp::Other(o)) if o == "begin_apply" => {
                     // A yielded value: by address if the coroutine yields it so, and that
                     // address is its storage, as an indirect argument's is.
-                    let line = cx.lines.get(&inst).map_or("", |s| s.as_str());
+                    let line = cx.line(inst).unwrap_or("");
                     let fn_ty = line.rsplit_once(" : $").map_or("", |(_, t)| t);
                     let by_address = super::sig::yields_indirect(fn_ty).and_then(|ys| ys.get(index as usize).copied()).unwrap_or(false);
                     if !by_address {
@@ -686,7 +706,7 @@ fn decide(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)>, stack
                 }
                 Op::Sil(SilOp::UncheckedEnumData) if opaque0 => {
                     let a = op0.unwrap();
-                    let case = case_name(&i.imm, cx.lines.get(&inst).map_or("", |s| s.as_str()));
+                    let case = case_name(&i.imm, cx.line(inst).unwrap_or(""));
                     return Ok((
                         Storage::EnumData { of: a, case: case.clone() },
                         format!("reused storage: the payload {case} of `{}`, taken in place", cx.name(a)),
@@ -746,7 +766,7 @@ pub(super) fn switch_case(line: &str, label: &str) -> Option<String> {
 /// when the text or the declarations do not say.
 pub(super) fn element_of(cx: &Cx, inst: InstId, result: u32, agg: ValueId) -> Option<(u32, Option<String>)> {
     let i = &cx.f.insts[inst];
-    let line = cx.lines.get(&inst).map_or("", |s| s.as_str());
+    let line = cx.line(inst).unwrap_or("");
     match &i.op {
         Op::Sil(SilOp::TupleExtract) => match i.imm {
             Imm::Index(k) => Some((k, None)),
@@ -863,7 +883,7 @@ fn use_projection(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)
             if !root_ready(cx, ps, v, done, 0) {
                 return None;
             }
-            let case = case_name(&ui.imm, cx.lines.get(&u).map_or("", |s| s.as_str()));
+            let case = case_name(&ui.imm, cx.line(u).unwrap_or(""));
             Some((Storage::IntoEnum { user: a, case: case.clone() }, format!("use-projection: built directly as the {case} payload of `{}`", cx.name(a))))
         }
         Op::Sil(SilOp::Other(o)) if o == "init_existential_value" => {
@@ -882,9 +902,9 @@ fn use_projection(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)
             // block does not dominate this one: no loop brings it back here).
             let phi = *f.blocks[ui.succs.first()?.block].params.get(k)?;
             let (ps, _) = done.get(&phi)?;
-            let (pred, _) = *cx.pos.get(&u)?;
+            let (pred, _) = cx.pos(u)?;
             let d = cx.def_inst(v)?;
-            if cx.pos.get(&d)?.0 != pred || cx.dom.dominates(ui.succs[0].block, pred) || !root_ready(cx, ps, v, done, 0) {
+            if cx.pos(d)?.0 != pred || cx.dom.dominates(ui.succs[0].block, pred) || !root_ready(cx, ps, v, done, 0) {
                 return None;
             }
             Some((Storage::Same { of: phi }, format!("coalesced with the phi `{}`: built directly in its storage", cx.name(phi))))
@@ -964,7 +984,7 @@ fn quiet_between(cx: &Cx, v: ValueId, u: InstId, dest: ValueId) -> bool {
 /// block with the definition first (`None` otherwise: the late placement is not tried).
 fn insts_between(cx: &Cx, v: ValueId, u: InstId) -> Option<Vec<InstId>> {
     let d = cx.def_inst(v)?;
-    let (&(bd, kd), &(bu, ku)) = (cx.pos.get(&d)?, cx.pos.get(&u)?);
+    let ((bd, kd), (bu, ku)) = (cx.pos(d)?, cx.pos(u)?);
     if bd != bu || kd > ku {
         return None;
     }

@@ -51,7 +51,12 @@ pub fn signature_types(f: &Function, env: Arc<TypeEnv>) -> FunctionTypes {
 /// hash-consed tree (a stack is its top node, equal stacks are the same node) each block
 /// costs its own instructions only.
 pub(crate) fn stack_discipline(f: &Function) -> Vec<String> {
-    let cfg = Cfg::new(f);
+    stack_discipline_in(f, &Cfg::new(f))
+}
+
+/// [`stack_discipline`] with `f`'s CFG already built (the pass builds it once for this
+/// check and its own analyses).
+pub(crate) fn stack_discipline_in(f: &Function, cfg: &Cfg) -> Vec<String> {
     let Some(entry) = cfg.entry() else { return Vec::new() };
     let mut stacks = Stacks::default();
     let mut at: EntityVec<BlockId, Option<u32>> = EntityVec::filled(f.blocks.len(), None);
