@@ -14,8 +14,8 @@
 //! The page has a fixed number of slots, each holding one view; a slot never moves in the page
 //! (moving an element throws its state away as taking it out does). A view left is frozen with
 //! the state it last showed, so it does no work while hidden (typing does not re-render it).
-//! Two views of one family (the dominator views share one component, its table ids and its
-//! classes) are never kept together: the page would have two `#lt-table`s.
+//! Any views can be kept together: no two views give an element the same id (the two
+//! dominator views, which share one component, prefix theirs with their tab's slug).
 
 use crate::state::Tab;
 
@@ -36,14 +36,6 @@ pub struct Slots<T> {
     clock: u64,
 }
 
-/// Views that share a component (and so its element ids) are one family.
-fn family(tab: Tab) -> &'static str {
-    match tab {
-        Tab::DOM | Tab::PDOM | Tab::CDG => "dom",
-        t => t.slug(),
-    }
-}
-
 impl<T> Slots<T> {
     /// `n` slots: the view shown and `n - 1` kept views.
     pub fn new(n: usize) -> Slots<T> {
@@ -54,8 +46,7 @@ impl<T> Slots<T> {
     /// view is updated unless `same(frozen, live)` says it shows another program than the one
     /// it was frozen with, in which case it is built afresh (a new generation), so it never
     /// shows a drawing of an older program while the new one is laid out. A tab not in a slot
-    /// takes the slot of a view of its family, else an empty one, else the least recently
-    /// shown.
+    /// takes an empty one, else the least recently shown.
     pub fn show(&mut self, tab: Tab, live: T, same: impl Fn(&T, &T) -> bool) -> usize {
         self.clock += 1;
         let clock = self.clock;
@@ -71,8 +62,7 @@ impl<T> Slots<T> {
         let i = self
             .slots
             .iter()
-            .position(|s| s.as_ref().is_some_and(|s| family(s.tab) == family(tab)))
-            .or_else(|| self.slots.iter().position(Option::is_none))
+            .position(Option::is_none)
             .unwrap_or_else(|| {
                 (0..self.slots.len()).min_by_key(|&i| self.slots[i].as_ref().map_or(0, |s| s.used)).unwrap_or(0)
             });
@@ -133,23 +123,24 @@ mod tests {
     }
 
     #[test]
-    fn a_new_view_takes_its_familys_slot_else_the_least_recently_shown() {
+    fn a_new_view_takes_an_empty_slot_else_the_least_recently_shown() {
         let mut s = Slots::new(3);
         s.show(Tab::CFG, 0, SAME);
         s.show(Tab::DOM, 0, SAME);
-        s.show(Tab::TYPES, 0, SAME);
-        // Post-dominators replace Dominators (one family: one `#lt-table` on the page).
-        assert_eq!(s.show(Tab::PDOM, 0, SAME), 1);
-        assert_eq!(tabs(&s), [Some("cfg"), Some("pdom"), Some("types")]);
-        assert_eq!(s.iter().nth(1).unwrap().unwrap().generation, 1, "a new view is built afresh");
-        // DCE replaces the least recently shown: the CFG.
-        assert_eq!(s.show(Tab::pass("dce"), 0, SAME), 0);
-        s.show(Tab::TYPES, 0, SAME);
-        // Control dependence is of the dominators' family too.
-        assert_eq!(s.show(Tab::CDG, 0, SAME), 1);
-        // Ownership replaces the least recently shown, DCE.
-        assert_eq!(s.show(Tab::OWNERSHIP, 0, SAME), 0);
-        assert_eq!(tabs(&s), [Some("ownership"), Some("cdg"), Some("types")]);
+        // Post-dominators are kept beside Dominators (their ids differ).
+        assert_eq!(s.show(Tab::PDOM, 0, SAME), 2);
+        assert_eq!(tabs(&s), [Some("cfg"), Some("dom"), Some("pdom")]);
+        // Back and forth between the two trees: both stay, neither is rebuilt.
+        assert_eq!(s.show(Tab::DOM, 0, SAME), 1);
+        assert_eq!(s.show(Tab::PDOM, 0, SAME), 2);
+        assert!(s.iter().all(|x| x.unwrap().generation == 0));
+        // Control dependence replaces the least recently shown: the CFG.
+        assert_eq!(s.show(Tab::CDG, 0, SAME), 0);
+        assert_eq!(s.iter().next().unwrap().unwrap().generation, 1, "a new view is built afresh");
+        s.show(Tab::DOM, 0, SAME);
+        // Ownership replaces the least recently shown, Post-dominators.
+        assert_eq!(s.show(Tab::OWNERSHIP, 0, SAME), 2);
+        assert_eq!(tabs(&s), [Some("cdg"), Some("dom"), Some("ownership")]);
     }
 
     #[test]

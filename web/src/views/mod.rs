@@ -32,6 +32,8 @@ pub mod pass;
 #[cfg(feature = "full")]
 pub mod prefetch;
 #[cfg(feature = "full")]
+pub mod rows;
+#[cfg(feature = "full")]
 pub mod types;
 
 use crate::state::{Action, State, Tab};
