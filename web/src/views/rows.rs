@@ -123,6 +123,21 @@ pub fn use_row_window(n: usize, body: NodeRef) -> (Window, f64) {
     (win, row_px)
 }
 
+/// Scrolls the pane around `body` so that row `index` (of the whole table) is in view whenever
+/// `index` changes to another row: selecting a block in a drawing (by click or keyboard)
+/// brings its row into the table's pane, drawn or not yet.
+#[hook]
+pub fn use_reveal(index: Option<usize>, row_px: f64, body: NodeRef) {
+    #[cfg(target_arch = "wasm32")]
+    use_effect_with(index, move |&index| {
+        if let Some(i) = index {
+            dom::reveal(&body, i, row_px);
+        }
+    });
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (index, row_px, body);
+}
+
 #[cfg(target_arch = "wasm32")]
 mod dom {
     use super::{window, Window};
@@ -170,6 +185,24 @@ mod dom {
         // Rounded so that sub-pixel differences between measurements do not re-render.
         let row_px = (row_px * 4.0).round() / 4.0;
         Some((window(n, row_px, view_top - top, view_bottom - top), row_px))
+    }
+
+    /// Scrolls the pane around `body` to row `i` if it is out of view (below the sticky
+    /// header): to the middle of the pane, so the rows around it show too.
+    pub(super) fn reveal(body: &NodeRef, i: usize, row_px: f64) {
+        let Some(body) = body.cast::<Element>() else { return };
+        let Some(pane) = scroller(&body) else { return };
+        let head = body.previous_element_sibling().map_or(0.0, |h| h.get_bounding_client_rect().height());
+        let (b, p) = (body.get_bounding_client_rect(), pane.get_bounding_client_rect());
+        if p.height() <= 0.0 {
+            return; // not laid out (a hidden view)
+        }
+        let top = b.top() + i as f64 * row_px;
+        if top >= p.top() + head && top + row_px <= p.bottom() {
+            return;
+        }
+        let by = top - (p.top() + head + (p.height() - head - row_px) / 2.0);
+        pane.set_scroll_top(pane.scroll_top() + by.round() as i32);
     }
 
     /// Calls `update` when the pane around `body` scrolls or changes size.

@@ -7,7 +7,7 @@ use crate::graph::{Decor, Style};
 use crate::graph_view::GraphView;
 use crate::program::Analysis;
 use crate::state::Action;
-use crate::views::rows::{spacer, use_row_window};
+use crate::views::rows::{spacer, use_reveal, use_row_window};
 use crate::views::ViewProps;
 use super::table::clicked_row;
 use optlab_core::BlockId;
@@ -146,6 +146,7 @@ fn cdg_table(props: &CdgTableProps) -> Html {
     let n = props.rows.len();
     let body = use_node_ref();
     let (win, row_px) = use_row_window(n, body.clone());
+    use_reveal(props.rows.iter().position(|r| r.selected), row_px, body.clone());
     let onclick = {
         let onselect = props.onselect.clone();
         Callback::from(move |e: MouseEvent| {

@@ -8,7 +8,7 @@
 //! a window at a time (only the rows its pane shows and some around them are in the page).
 
 use super::decor::Selection;
-use crate::views::rows::{spacer, use_row_window};
+use crate::views::rows::{spacer, use_reveal, use_row_window};
 use optlab_core::dom::replay::{Column, Idom, LtState};
 use optlab_core::dom::DomNode;
 use optlab_core::Function;
@@ -161,6 +161,7 @@ pub fn lt_table(props: &LtTableProps) -> Html {
     let body = use_node_ref();
     let (win, row_px) = use_row_window(n, body.clone());
     let widths = win.partial(n).then(|| column_chars(&props.rows));
+    use_reveal(props.rows.iter().position(|r| r.selected), row_px, body.clone());
     let head = |k: usize, name: &'static str| {
         let style = widths.as_ref().map(|w| format!("width: {}ch", w[k]));
         html! { <th scope="col" {style}>{ name }</th> }
