@@ -136,3 +136,49 @@ test('the control-dependence table of a long function is drawn a window at a tim
   assert.equal(await deps(`b${N - 6}`), '');
   assert.deepEqual(env.errors, []);
 });
+
+test('after the analysis of a long function, the views nearest the one shown are built ahead and opened as they are', { timeout: 240_000 }, async () => {
+  const { page } = env;
+  await page.goto(URL);
+  await page.locator('#source').fill(ladder(N));
+  await page.waitForFunction((n) => document.querySelectorAll('.view-cfg svg g.node').length === n, N, WAIT);
+  // Built ahead, hidden: Dominators and Post-dominators (the tabs beside the CFG's), with
+  // their drawings and tables.
+  for (const slug of ['dom', 'pdom']) {
+    await page.waitForSelector(`.view-kept[data-tab="${slug}"] .lt-steps tbody tr[data-block]`, { ...WAIT, state: 'attached' });
+    await page.waitForFunction((slug) => {
+      const gs = [...document.querySelectorAll(`.view-kept[data-tab="${slug}"] .graph-view`)];
+      return gs.length === 2 && gs.every((g) => !g.classList.contains('pending') && g.querySelectorAll('svg g.node').length > 0);
+    }, slug, WAIT);
+  }
+  assert.equal(await page.locator('.view').count(), 1, 'only the CFG is shown');
+  // Opening one shows the very elements built ahead: drawn in the first frame, not rebuilt.
+  const first = await page.evaluate(async () => {
+    const built = document.querySelector('.view-kept[data-tab="dom"] .dom-view');
+    built.dataset.mark = 'ahead';
+    document.querySelector('#tab-dom').click();
+    await new Promise((r) => requestAnimationFrame(r));
+    const v = document.querySelector('.view.view-dom');
+    return {
+      same: v?.querySelector('.dom-view')?.dataset.mark === 'ahead',
+      visible: !!v?.checkVisibility(),
+      graphs: [...(v?.querySelectorAll('.graph-view') ?? [])].map((g) => !g.classList.contains('pending') && g.querySelectorAll('svg g.node').length),
+    };
+  });
+  assert.deepEqual(first, { same: true, visible: true, graphs: [N, N] });
+  // The step controls act on it as on any view.
+  await page.click('.step-last');
+  await page.waitForFunction((t) => document.querySelector(`${t} tr[data-block="b3"] td.idom`)?.textContent === 'b2', TABLE, WAIT);
+  // An edit makes them stale: the next analysis builds them again (new elements).
+  await page.click('#tab-cfg');
+  await page.locator('#source').fill(ladder(N + 2));
+  await page.waitForFunction((n) => document.querySelectorAll('.view-cfg svg g.node').length === n, N + 2, WAIT);
+  await page.waitForFunction(() => {
+    const v = document.querySelector('.view-kept[data-tab="dom"] .dom-view');
+    return v && v.dataset.mark !== 'ahead' && v.querySelectorAll('svg g.node').length > 0;
+  }, null, WAIT);
+  await page.click('#tab-dom');
+  await page.waitForSelector('.view.view-dom svg g.node', WAIT);
+  assert.equal(await page.locator('.view.view-dom svg g.node').count(), 2 * (N + 2));
+  assert.deepEqual(env.errors, []);
+});

@@ -71,6 +71,42 @@ impl<T> Slots<T> {
         i
     }
 
+    /// Builds `tab`'s view with `live` ahead of time, hidden, so that its first showing finds
+    /// it built (see `views::ViewPane`). Never at the cost of a current view (one the user left
+    /// or one built ahead): it takes an empty slot, else the least recently shown slot (not
+    /// the one shown) whose view `fresh` says is of an older program; none if there is no
+    /// such slot or `tab` already has a current view. A view built ahead counts as never
+    /// shown, so it is the first to go when the user opens another.
+    pub fn prebuild(&mut self, tab: Tab, live: T, fresh: impl Fn(&T) -> bool) -> Option<usize> {
+        if let Some(i) = self.position(tab) {
+            let slot = self.slots[i].as_mut()?;
+            if fresh(&slot.frozen) {
+                return None;
+            }
+            // Its own view of an older program: built afresh in place.
+            slot.generation += 1;
+            slot.frozen = live;
+            slot.used = 0;
+            return Some(i);
+        }
+        let newest = self.slots.iter().flatten().map(|s| s.used).max().unwrap_or(0);
+        let i = self.slots.iter().position(Option::is_none).or_else(|| {
+            (0..self.slots.len())
+                .filter(|&i| {
+                    self.slots[i].as_ref().is_some_and(|s| (s.used != newest || newest == 0) && !fresh(&s.frozen))
+                })
+                .min_by_key(|&i| self.slots[i].as_ref().map_or(0, |s| s.used))
+        })?;
+        let generation = self.slots[i].as_ref().map_or(0, |s| s.generation + 1);
+        self.slots[i] = Some(Slot { tab, frozen: live, generation, used: 0 });
+        Some(i)
+    }
+
+    /// Whether `tab` has a view in a slot that `fresh` says is current.
+    pub fn has(&self, tab: Tab, fresh: impl Fn(&T) -> bool) -> bool {
+        self.position(tab).and_then(|i| self.slots[i].as_ref()).is_some_and(|s| fresh(&s.frozen))
+    }
+
     fn position(&self, tab: Tab) -> Option<usize> {
         self.slots.iter().position(|s| s.as_ref().is_some_and(|s| s.tab == tab))
     }
@@ -141,6 +177,36 @@ mod tests {
         // Ownership replaces the least recently shown, Post-dominators.
         assert_eq!(s.show(Tab::OWNERSHIP, 0, SAME), 2);
         assert_eq!(tabs(&s), [Some("cdg"), Some("dom"), Some("ownership")]);
+    }
+
+    #[test]
+    fn views_built_ahead_take_free_or_stale_slots_and_never_the_shown_or_a_current_one() {
+        let fresh = |v: &u32| *v == 2;
+        let mut s = Slots::new(4);
+        s.show(Tab::CFG, 1, SAME);
+        s.show(Tab::DOM, 1, SAME);
+        s.show(Tab::CFG, 1, SAME);
+        // A new program (2) while the CFG is shown: the CFG is updated, Dominators is stale.
+        s.show(Tab::CFG, 2, SAME);
+        // Free slots first.
+        assert_eq!(s.prebuild(Tab::PDOM, 2, fresh), Some(2));
+        assert_eq!(s.prebuild(Tab::CDG, 2, fresh), Some(3));
+        // Then the stale view: Dominators of program 1, replaced by its own new view.
+        assert_eq!(s.prebuild(Tab::DOM, 2, fresh), Some(1));
+        assert_eq!(s.iter().nth(1).unwrap().unwrap().generation, 1, "rebuilt for the new program");
+        // Nothing left to take: the CFG is shown, the others are current.
+        assert_eq!(s.prebuild(Tab::pass("dce"), 2, fresh), None);
+        assert_eq!(s.prebuild(Tab::PDOM, 2, fresh), None, "already built");
+        assert!(s.has(Tab::PDOM, fresh) && !s.has(Tab::pass("dce"), fresh));
+        // Showing a view built ahead keeps it (same generation, nothing rebuilt).
+        let g = s.iter().nth(2).unwrap().unwrap().generation;
+        assert_eq!(s.show(Tab::PDOM, 2, SAME), 2);
+        assert_eq!(s.iter().nth(2).unwrap().unwrap().generation, g);
+        // A view opened next replaces a view built ahead and never shown (CDG's or DOM's),
+        // not the CFG the user left.
+        let i = s.show(Tab::pass("dce"), 2, SAME);
+        assert!(i == 1 || i == 3, "slot {i}");
+        assert_eq!(tabs(&s)[0], Some("cfg"));
     }
 
     #[test]

@@ -129,11 +129,13 @@ pub fn use_row_window(n: usize, body: NodeRef) -> (Window, f64) {
 #[hook]
 pub fn use_reveal(index: Option<usize>, row_px: f64, body: NodeRef) {
     #[cfg(target_arch = "wasm32")]
-    use_effect_with(index, move |&index| {
-        if let Some(i) = index {
-            dom::reveal(&body, i, row_px);
-        }
-    });
+    {
+        use_effect_with(index, move |&index| {
+            if let Some(i) = index {
+                dom::reveal(&body, i, row_px);
+            }
+        });
+    }
     #[cfg(not(target_arch = "wasm32"))]
     let _ = (index, row_px, body);
 }
