@@ -111,6 +111,13 @@ const SLOTS: usize = 4;
 #[cfg(feature = "full")]
 pub const AHEAD_BLOCKS: usize = 250;
 
+/// A view is built ahead only after this many ticks of [`TICK_MS`] without an edit, an
+/// analysis or a layout under way.
+#[cfg(feature = "full")]
+const QUIET_TICKS: u32 = 10;
+#[cfg(feature = "full")]
+const TICK_MS: u64 = 100;
+
 /// Whether building `tab`'s view ahead of time is worth a slot: its drawings or tables grow
 /// with the function (the CFG's is always built; Types, Ownership and copy elimination list
 /// only what the function declares or refuse Bril, in a few ms).
@@ -171,9 +178,9 @@ fn same_analysis(a: &State, b: &State) -> bool {
 /// `content-visibility: hidden` (not rendered, not focusable, not in the accessibility tree).
 ///
 /// Views are also built ahead of time, hidden, once an analysis of a large function is done
-/// and the page is idle ([`analysis_idle`]): the views nearest the one shown whose building
-/// grows with the function, one per task, in the slots that are free or hold a view of an
-/// older program. Building a view of a 1,000-block function costs 150–300 ms (Yew, parsing
+/// and the page is idle ([`analysis_idle`], then a second without typing): the views nearest
+/// the one shown whose building grows with the function, one per task, in the slots that are
+/// free or hold a view of an older program. Building a view of a 1,000-block function costs 150–300 ms (Yew, parsing
 /// its drawings, style and layout, which a hidden view's drawings get when they measure
 /// themselves); its first opening then only shows it, as for a view left.
 #[cfg(feature = "full")]
@@ -223,13 +230,21 @@ fn use_ahead(slots: Rc<std::cell::RefCell<keep::Slots<SlotProps>>>, live: SlotPr
                     return;
                 }
                 for tab in prefetch::order(start.state.tab).into_iter().filter(|&t| worth_ahead(t)) {
-                    // After the worker's layouts (a view built now finds its graphs laid out),
-                    // in a task of its own; never for a program no longer shown.
-                    loop {
-                        yew::platform::time::sleep(std::time::Duration::from_millis(100)).await;
-                        if crate::graph::web::layouts_pending() == 0 || round.get() != this {
-                            break;
+                    // Only once the user has not typed for a while and the worker's layouts are
+                    // done (a view built now finds its graphs laid out), each view in a task of
+                    // its own; never for a program no longer shown. Building one is a long
+                    // task: a keystroke in the middle of it would wait for it.
+                    let mut quiet = 0;
+                    let mut text = latest.borrow().state.doc.source.clone();
+                    while quiet < QUIET_TICKS {
+                        yew::platform::time::sleep(std::time::Duration::from_millis(TICK_MS)).await;
+                        let now = latest.borrow();
+                        if round.get() != this || !same_analysis(&now.state, &start.state) {
+                            return;
                         }
+                        let idle = now.state.jobs.current.is_none() && crate::graph::web::layouts_pending() == 0;
+                        quiet = if idle && now.state.doc.source == text { quiet + 1 } else { 0 };
+                        text = now.state.doc.source.clone();
                     }
                     let now = latest.borrow().clone();
                     if round.get() != this || !same_analysis(&now.state, &start.state) {
