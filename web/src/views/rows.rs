@@ -106,11 +106,15 @@ pub fn use_row_window(n: usize, body: NodeRef) -> (Window, f64) {
                 }
             }
         };
-        // After each render: the row height (a theme or lecture mode changes it) and the band.
+        // After each render of a long table: the row height (a theme or lecture mode changes
+        // it) and the band, measured in a task of its own, once every effect of the render has
+        // changed the page (measuring here would lay the page out twice in a step's frame).
         {
-            let update = update.clone();
+            let (update, pending) = (update.clone(), use_mut_ref(|| None::<gloo::timers::callback::Timeout>));
             use_effect(move || {
-                update();
+                if n > ALL_ROWS {
+                    *pending.borrow_mut() = Some(gloo::timers::callback::Timeout::new(0, update));
+                }
             });
         }
         use_effect_with((n, body.clone()), move |(n, body)| {
