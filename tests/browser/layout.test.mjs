@@ -103,7 +103,7 @@ test('lecture mode at 1024×768: the LCM graph beside its whole table, code ≥ 
   // Dominators in lecture mode: the trees get the height (the table is beside them).
   await page.click('#tab-dom');
   await page.waitForSelector('.view-dom svg g.node');
-  for (const pane of ['.dom-search .graph-view', '.dom-tree .graph-view']) {
+  for (const pane of ['.view .dom-search .graph-view', '.view .dom-tree .graph-view']) {
     const b = await box(page, pane);
     inside(b, screen, pane);
     assert.ok(b.h >= 400, `${pane} is ${b.h} px high`);

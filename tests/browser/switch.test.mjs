@@ -66,7 +66,7 @@ test('a view left keeps its zoom and selection, and never shows an older program
   await page.waitForSelector('.view-dom .dom-tree .graph-view:not(.pending) svg g.node', WAIT);
   // Select a block (in the table), then zoom the tree.
   const pick = (await blocks(page, '.view-dom .dom-tree'))[3];
-  await page.click(`#lt-table tbody tr[data-block="${pick}"] th`);
+  await page.click(`.view .lt-steps tbody tr[data-block="${pick}"] th`);
   await page.waitForSelector(`.view-dom .dom-tree g.node.selected[data-id="${pick}"]`);
   await page.click('.view-dom .dom-tree .zoom-in');
   const zoomed = await page.getAttribute('.view-dom .dom-tree .graph-stage', 'style');

@@ -229,7 +229,9 @@ fn use_browser_sync(state: &UseReducerHandle<State>, dispatch: Callback<Action>)
 /// shown, the passes the current view did not need, one per task, and the pipeline of the
 /// before/after view — so switching views later finds them done; last, the layouts of the
 /// graphs the other views draw ([`crate::views::prefetch`]), so that opening one does not wait
-/// for the layout worker. A newer edit or analysis cancels what is left of the older one.
+/// for the layout worker; then it tells the view pane, which may build views ahead of time
+/// ([`crate::views::analysis_idle`]). A newer edit or analysis cancels what is left of the
+/// older one.
 #[hook]
 fn use_slices(state: &UseReducerHandle<State>, dispatch: Callback<Action>) {
     let step = state.jobs.current.as_ref().map(|j| (j.id, j.step.index()));
@@ -290,6 +292,11 @@ fn use_slices(state: &UseReducerHandle<State>, dispatch: Callback<Action>) {
                             crate::graph::web::prefetch_layout(graph, &style);
                         }
                     });
+                }
+                // Then the view pane may build other views ahead of time.
+                #[cfg(feature = "full")]
+                if !cancelled.get() {
+                    crate::views::analysis_idle();
                 }
             });
         }

@@ -44,7 +44,7 @@ fn text(el: &Element, selector: &str) -> String {
 
 /// `(vertex, idom cell)` for every row of the table.
 fn idoms(root: &Element) -> Vec<(String, String)> {
-    all(root, "#lt-table tbody tr")
+    all(root, ".lt-steps tbody tr")
         .iter()
         .map(|r| (r.get_attribute("data-block").unwrap(), text(r, "td.idom")))
         .collect()
@@ -60,7 +60,7 @@ async fn the_dominator_tab_shows_both_panes_and_the_table_at_its_step() {
     assert_eq!(all(&root, ".dom-search svg g.node").len(), 6);
     assert_eq!(all(&root, ".dom-tree svg g.node").len(), 6);
     assert!(idoms(&root).iter().all(|(_, idom)| idom.is_empty()), "{:?}", idoms(&root));
-    assert!(all(&root, "#lt-table td.dfs").iter().all(|c| c.text_content().unwrap_or_default().is_empty()));
+    assert!(all(&root, ".lt-steps td.dfs").iter().all(|c| c.text_content().unwrap_or_default().is_empty()));
 
     let root = render(at(Tab::DOM, StepCmd::Last)).await;
     let got = idoms(&root);
@@ -88,18 +88,18 @@ async fn the_post_dominator_tab_draws_the_virtual_exit() {
     // The edge from the virtual exit to done (the block that returns) is drawn.
     let edge = format!(r#".dom-search svg path.edge[data-from="{VIRTUAL_EXIT}"][data-to="done"]"#);
     assert_eq!(all(&root, &edge).len(), 1);
-    assert!(text(&root, "#frontier-note").starts_with("Click a block"));
+    assert!(text(&root, ".frontier-note").starts_with("Click a block"));
 }
 
 #[wasm_bindgen_test]
 async fn the_selected_block_shows_its_frontier() {
     let state = at(Tab::DOM, StepCmd::Last).apply(Action::SelectBlock(Some("odd".into())));
     let root = render(state).await;
-    assert!(text(&root, "#frontier-note").starts_with("DF(odd) = {next}"), "{}", text(&root, "#frontier-note"));
+    assert!(text(&root, ".frontier-note").starts_with("DF(odd) = {next}"), "{}", text(&root, ".frontier-note"));
     let marked: Vec<String> =
         all(&root, ".dom-tree svg g.node.frontier").iter().map(|g| g.get_attribute("data-id").unwrap()).collect();
     assert_eq!(marked, ["next"]);
-    assert_eq!(all(&root, r#"#lt-table tr.selected[data-block="odd"]"#).len(), 1);
+    assert_eq!(all(&root, r#".lt-steps tr.selected[data-block="odd"]"#).len(), 1);
 }
 
 #[wasm_bindgen_test]

@@ -129,6 +129,12 @@ pub fn prefetch_layout(graph: Rc<Graph>, style: &Style) {
     }
 }
 
+/// How many layouts are queued or running, prefetches included: `0` when the worker is idle
+/// (views are built ahead of time only then: web/src/views/mod.rs).
+pub fn layouts_pending() -> usize {
+    with_service(|s| s.sched.pending()).unwrap_or(0)
+}
+
 /// The program changed: the prefetches are of the old one. Drops them; one the worker is
 /// laying out is abandoned with its worker (a new one starts at once), so that the new
 /// program's layout does not wait for it.

@@ -211,6 +211,9 @@ fn outcome_box(id: &'static str, title: &str, o: Option<&Outcome>) -> Html {
     }
 }
 
+/// Lines per chunk of a column (see [`DiffPanes`]).
+const CHUNK: usize = 64;
+
 #[derive(Properties, PartialEq)]
 struct PanesProps {
     cmp: Rc<Compare>,
@@ -229,8 +232,18 @@ fn diff_panes(props: &PanesProps) -> Html {
             None => html! { <div {class}><span class="ln" /><span class="code" /></div> },
         }
     };
-    let after = html! { { for c.rows.iter().map(|r| line(r, false)) } };
-    let before = html! { { for c.rows.iter().map(|r| line(r, true)) } };
+    // Lines in chunks the page skips while they are out of view (`content-visibility: auto`,
+    // static/css/dce.css): a 1,000-block function's 4,000 lines are styled and laid out only
+    // where the panes show them, which took most of the view's first opening.
+    let side = |before: bool| {
+        html! {
+            { for c.rows.chunks(CHUNK).map(|rows| {
+                let style = format!("--n: {}", rows.len());
+                html! { <div class="dl-chunk" {style}>{ for rows.iter().map(|r| line(r, before)) }</div> }
+            }) }
+        }
+    };
+    let (before, after) = (side(true), side(false));
     html! {
         <div class="diff-panes">
             <div class="diff-col" id="before-code" aria-label="before">

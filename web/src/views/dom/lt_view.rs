@@ -105,8 +105,8 @@ pub fn lt_view(props: &ViewProps) -> Html {
                 </section>
             </div>
             <div class="dom-side">
-                <LtTable rows={rows(&a.function, &order, &state, &sel)} {onselect} />
-                { frontier_note(a, kind, &sel) }
+                <LtTable rows={rows(&a.function, &order, &state, &sel)} {onselect} id={format!("{slug}-lt-table")} />
+                { frontier_note(a, kind, &sel, slug) }
             </div>
         </div>
     }
@@ -128,15 +128,17 @@ fn legend(kind: DomKind) -> Html {
     }
 }
 
-/// The selected block's (post-)dominance frontier, in words.
-fn frontier_note(a: &Analysis, kind: DomKind, sel: &Selection) -> Html {
+/// The selected block's (post-)dominance frontier, in words (`#<slug>-frontier-note`: one per
+/// view, as both trees' views can be in the page).
+fn frontier_note(a: &Analysis, kind: DomKind, sel: &Selection, slug: &str) -> Html {
+    let id = format!("{slug}-frontier-note");
     let f = &a.function;
     let Some(b) = sel.block else {
         let what = match kind {
             DomKind::Dominators => "dominance frontier DF",
             DomKind::PostDominators => "post-dominance frontier PDF (the blocks it is control dependent on)",
         };
-        return html! { <p id="frontier-note" class="frontier-note muted">{ format!("Click a block to see its {what}.") }</p> };
+        return html! { <p {id} class="frontier-note muted">{ format!("Click a block to see its {what}.") }</p> };
     };
     let b = b.name(f);
     let members: Vec<String> = sel.frontier.iter().map(|&v| v.name(f)).collect();
@@ -157,5 +159,5 @@ fn frontier_note(a: &Analysis, kind: DomKind, sel: &Selection) -> Html {
             if members.len() == 1 { "it" } else { "them" }
         ),
     };
-    html! { <p id="frontier-note" class="frontier-note">{ text }</p> }
+    html! { <p {id} class="frontier-note">{ text }</p> }
 }

@@ -7,7 +7,7 @@
 //! [`optlab_core::dom::DomNode::name`].
 //!
 //! - [`graphs`]: the drawings (searched graph, tree, CDG), laid out once per program;
-//!   [`decor`]: what a step adds to them; [`table`]: the `#lt-table` rows.
+//!   [`decor`]: what a step adds to them; [`table`]: the Lengauer–Tarjan table's rows.
 //! - [`lt_view`], [`cdg_view`]: the components.
 
 pub mod cdg_view;

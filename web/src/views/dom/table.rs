@@ -1,12 +1,14 @@
-//! The Lengauer–Tarjan table (`#lt-table`): one row per vertex — DFS number, DFS parent,
+//! The Lengauer–Tarjan table (`#dom-lt-table`, `#pdom-lt-table`): one row per vertex — DFS number, DFS parent,
 //! semidominator, immediate dominator — as known at the current step, the cell this step
 //! filled marked.
 //!
 //! Rows are computed as plain data ([`rows`], tested natively) and each is its own component,
 //! so a step re-renders only the rows it changed: a thousand-block function steps without
-//! rebuilding a thousand rows.
+//! rebuilding a thousand rows. A table longer than [`crate::views::rows::ALL_ROWS`] is drawn
+//! a window at a time (only the rows its pane shows and some around them are in the page).
 
 use super::decor::Selection;
+use crate::views::rows::{spacer, use_reveal, use_row_window};
 use optlab_core::dom::replay::{Column, Idom, LtState};
 use optlab_core::dom::DomNode;
 use optlab_core::Function;
@@ -14,7 +16,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// One row, as shown.
-#[derive(Clone, Debug, Default, PartialEq, Properties)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Row {
     pub vertex: AttrValue,
     /// The DFS number, `unreachable` once the search is over without reaching the vertex.
@@ -82,8 +84,17 @@ pub fn rows(f: &Function, order: &[DomNode], st: &LtState, sel: &Selection) -> V
         .collect()
 }
 
+#[derive(Properties, PartialEq)]
+struct LtRowProps {
+    row: Row,
+    /// `aria-rowindex`: the row's place in the whole table (the header is 1), which a screen
+    /// reader needs when only some rows are in the page.
+    index: usize,
+}
+
 #[function_component(LtRow)]
-fn lt_row(r: &Row) -> Html {
+fn lt_row(props: &LtRowProps) -> Html {
+    let r = &props.row;
     let mark = |c: Column| (r.changed == Some(c)).then_some("changed");
     let class = classes!(
         r.current.then_some("current"),
@@ -92,7 +103,7 @@ fn lt_row(r: &Row) -> Html {
         r.frontier.then_some("frontier"),
     );
     html! {
-        <tr {class} data-block={r.vertex.clone()}>
+        <tr {class} data-block={r.vertex.clone()} aria-rowindex={props.index.to_string()}>
             <th scope="row">{ r.vertex.clone() }</th>
             <td class={classes!("dfs", mark(Column::Dfs))}>{ r.dfs.clone() }</td>
             <td class={classes!("parent", mark(Column::Dfs))}>{ r.parent.clone() }</td>
@@ -113,6 +124,24 @@ pub struct LtTableProps {
     pub rows: Vec<Row>,
     /// A row was clicked: its vertex's name.
     pub onselect: Callback<String>,
+    /// The table's id: `<tab>-lt-table`, one per view, so that the Dominators and
+    /// Post-dominators views can both stay in the page (web/src/views/keep.rs).
+    pub id: AttrValue,
+}
+
+/// The widest text each column can hold at any step, in characters (a cell holds a vertex's
+/// name, a DFS number or `unreachable`, or `= idom(name)`): a table drawn a window at a time
+/// sets its columns this wide, so they keep their width as it scrolls and steps.
+pub fn column_chars(rows: &[Row]) -> [usize; 5] {
+    let name = rows.iter().map(|r| r.vertex.chars().count()).max().unwrap_or(0);
+    let digits = rows.len().max(1).ilog10() as usize + 1;
+    [
+        name.max("vertex".len()),
+        digits.max("unreachable".len()),
+        name.max("parent".len()),
+        name.max("sdom".len()),
+        (name + "= idom()".len()).max("idom".len()),
+    ]
 }
 
 #[function_component(LtTable)]
@@ -126,14 +155,29 @@ pub fn lt_table(props: &LtTableProps) -> Html {
             }
         })
     };
+    // A long table is drawn a window at a time (crate::views::rows): rows as the pane
+    // scrolls to them, spacers for the others.
+    let n = props.rows.len();
+    let body = use_node_ref();
+    let (win, row_px) = use_row_window(n, body.clone());
+    let widths = win.partial(n).then(|| column_chars(&props.rows));
+    use_reveal(props.rows.iter().position(|r| r.selected), row_px, body.clone());
+    let head = |k: usize, name: &'static str| {
+        let style = widths.as_ref().map(|w| format!("width: {}ch", w[k]));
+        html! { <th scope="col" {style}>{ name }</th> }
+    };
     html! {
-        <table id="lt-table" class="lt-table">
+        <table id={props.id.clone()} class="lt-table lt-steps" aria-rowcount={(n + 1).to_string()}>
             <thead>
-                <tr><th scope="col">{ "vertex" }</th><th scope="col">{ "dfs" }</th><th scope="col">{ "parent" }</th>
-                    <th scope="col">{ "sdom" }</th><th scope="col">{ "idom" }</th></tr>
+                <tr aria-rowindex="1">{ head(0, "vertex") }{ head(1, "dfs") }{ head(2, "parent") }
+                    { head(3, "sdom") }{ head(4, "idom") }</tr>
             </thead>
-            <tbody {onclick}>
-                { for props.rows.iter().map(|r| html! { <LtRow key={r.vertex.as_str()} ..r.clone() /> }) }
+            <tbody {onclick} ref={body}>
+                { spacer(win.start, row_px, 5) }
+                { for props.rows[win.start..win.end].iter().enumerate().map(|(i, r)| html! {
+                    <LtRow key={r.vertex.as_str()} index={win.start + i + 2} row={r.clone()} />
+                }) }
+                { spacer(n - win.end, row_px, 5) }
             </tbody>
         </table>
     }
