@@ -131,13 +131,12 @@ pub fn lower(f: &Function, ft: &FunctionTypes, decls: &Decls) -> Result<Lowering
     }
     let cx = storage::Cx::with_cfg(f, ft, decls, cfg)?;
     let values = storage::allocate(&cx)?;
-    let out = rewrite::rewrite(&cx, &values)?;
+    let mut out = rewrite::rewrite(&cx, &values)?;
     // What the input's tables are still needed for; they are freed before the output is
     // read back (its parse is the pass's peak of memory), all but the input lines, which
     // the rewrites show as their `before`.
     let n_out = cx.sig.indirect_results();
     let lines = cx.into_lines();
-    let mut out = out;
     let mut function = reparse(&out.text)?;
     // The rewrites' text, copied out now that the parser's memory is free again.
     let rewrites = out.take_rewrites(f, lines);
