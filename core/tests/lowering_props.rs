@@ -439,6 +439,12 @@ fn malformed_input_is_refused_by_name() {
             "sil [ossa] @f : $@convention(thin) <T> (@in T) -> () {\nbb0(%0 : @owned $T):\n  %1 = alloc_stack $T\n  destroy_value %0 : $T\n  %3 = tuple ()\n  return %3 : $()\n}\n",
             "the input's own alloc_stack and dealloc_stack are not nested",
         ),
+        (
+            // `P` undeclared: the existential is not known to be address-only, but the
+            // archetype it opens is, so the opened value would get a slot nothing writes.
+            "sil [ossa] @f : $@convention(thin) (@in P) -> () {\nbb0(%0 : @owned $P):\n  %b = begin_borrow %0 : $P\n  %o = open_existential_value %b : $P to $@opened(\"EF755EF2-B636-11E7-B7B4-A45E60ECC541\", P) Self\n  %c = copy_value %o : $@opened(\"EF755EF2-B636-11E7-B7B4-A45E60ECC541\", P) Self\n  end_borrow %b : $P\n  destroy_value %c : $@opened(\"EF755EF2-B636-11E7-B7B4-A45E60ECC541\", P) Self\n  destroy_value %0 : $P\n  %r = tuple ()\n  return %r : $()\n}\n",
+            "cannot lower `%o`: it is address-only, and `open_existential_value` reads it in place from `%b`, whose type `$P` is not known to be address-only",
+        ),
     ];
     for (text, want) in cases {
         let m = match parse_module(Lang::Sil, "bad.sil", text) {
@@ -452,4 +458,25 @@ fn malformed_input_is_refused_by_name() {
             Err(r) => assert!(r.message.contains(want), "{}\nwanted: {want}", r.message),
         }
     }
+}
+
+/// The input's own slot allocated before two slots of an opened type (each opened value
+/// with a storage of its own, as when the `enum` that would hold one lost its operand):
+/// the input's `dealloc_stack` must wait for both, not only the innermost (found by the
+/// fuzzer as "dealloc_stack of %2 is not the most recent live alloc_stack").
+#[test]
+fn the_inputs_slot_outlives_every_opened_slot_inside_it() {
+    let opened = "$@opened(\"EF755EF2-B636-11E7-B7B4-A45E60ECC541\", P) Self";
+    let text = format!(
+        "protocol P {{\n  func foo()\n}}\n\nsil [ossa] @f : $@convention(thin) (@in P) -> () {{\nbb0(%0 : @owned $P):\n  %2 = alloc_stack $P\n  %3 = copy_value %0 : $P\n  store %3 to [init] %2 : $*P\n  %b = begin_borrow %0 : $P\n  %o = open_existential_value %b : $P to {opened}\n  %c = copy_value %o : {opened}\n  %d = copy_value %o : {opened}\n  end_borrow %b : $P\n  destroy_value %c : {opened}\n  destroy_value %d : {opened}\n  destroy_addr %2 : $*P\n  dealloc_stack %2 : $*P\n  destroy_value %0 : $P\n  %r = tuple ()\n  return %r : $()\n}}\n"
+    );
+    let m = parse_module(Lang::Sil, "nest.sil", &text).unwrap_or_else(|d| panic!("{d:?}"));
+    let env = env_of(&m);
+    let f = &m.functions[0];
+    let l = lower(f, &FunctionTypes::new(f, env.clone()), &env.decls).unwrap_or_else(|r| panic!("{r:?}"));
+    let problems = verify_lowered(&l.function, &optlab_core::sil::lowering::signature_types(&l.function, env.clone()));
+    assert!(problems.is_empty(), "{problems:?}\n{}", l.text);
+    let deallocs: Vec<&str> = l.text.lines().filter(|x| x.trim_start().starts_with("dealloc_stack")).collect();
+    assert_eq!(deallocs.len(), 3, "{}", l.text);
+    assert!(deallocs[2].contains("dealloc_stack %2 "), "the input's slot is freed last:\n{}", l.text);
 }

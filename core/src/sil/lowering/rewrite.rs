@@ -1286,7 +1286,8 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
     }
     let late: Vec<(usize, InstId)> = w.late_order.iter().map(|&k| (k, w.late[&k].0)).collect();
     // The input's own `dealloc_stack`s of slots allocated before a late slot, inside its
-    // region: moved after the late slot's.
+    // region: moved after the late slot's — the outermost such slot's (the first in slot
+    // order), since every late slot after it is freed before it.
     let before = |a: InstId, b: InstId| -> bool {
         match (cx.pos(a), cx.pos(b)) {
             (Some((ba, ka)), Some((bb, kb))) if ba == bb => ka < kb,
@@ -1300,7 +1301,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
                 continue;
             }
             let Some(alloc) = f.insts[d].args.first().and_then(|&x| cx.def_inst(x)) else { continue };
-            if let Some(&(k, _)) = late.iter().rev().find(|&&(_, o)| before(alloc, o) && before(o, d)) {
+            if let Some(&(k, _)) = late.iter().find(|&&(_, o)| before(alloc, o) && before(o, d)) {
                 let line = cx.canon.fragment(w.line(d));
                 w.deferred.entry(k).or_default().push(line);
                 w.deferred_insts.insert(d);

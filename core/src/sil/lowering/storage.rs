@@ -673,6 +673,20 @@ fn decide(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)>, stack
             let i = &f.insts[inst];
             let op0 = i.args.first().copied();
             let opaque0 = op0.is_some_and(|a| cx.is_opaque(a));
+            // A projection or forward of an address-only value reads its operand in place, so
+            // the operand must have storage too. One that is not address-only here has a type
+            // the type table could not classify (an undeclared `P` opening to an address-only
+            // archetype): lowering it would leave the result's slot never written (found by
+            // the fuzzer), so the function is refused with the type to declare.
+            let in_place = matches!(&i.op, Op::Sil(SilOp::BeginBorrow | SilOp::MoveValue | SilOp::CopyValue | SilOp::UncheckedEnumData | SilOp::StructExtract | SilOp::TupleExtract | SilOp::DestructureStruct | SilOp::DestructureTuple))
+                || matches!(&i.op, Op::Sil(SilOp::Other(o)) if o == "open_existential_value");
+            if let (true, false, Some(a)) = (in_place, opaque0, op0) {
+                let t = cx.ty(a).unwrap_or("?");
+                return Err(Refusal::at(
+                    inst,
+                    format!("cannot lower `{name}`: it is address-only, and `{}` reads it in place from `{}`, whose type `${t}` is not known to be address-only: declare that type", i.op, cx.name(a)),
+                ));
+            }
             match &i.op {
                 Op::Sil(SilOp::BeginBorrow | SilOp::MoveValue) if opaque0 => {
                     let a = op0.unwrap();
