@@ -109,6 +109,8 @@ impl Pipeline {
             };
             stages.push(r);
         }
+        // Let go of the last analyses before the input is copied (the peak of a large run).
+        drop(carried);
         PipelineRun { input: f.clone(), stages }
     }
 
