@@ -409,7 +409,14 @@ fn run_stage(stage: &str, n: usize) {
             let lcfg = Cfg::new(&lf);
             if stage == "copyprop-lcm" {
                 let out = copyprop::run(&lf, &lcfg).expect("copy propagation runs");
-                note = format!("{} copies, {} rewrites, {} deleted", out.stats.copies, out.stats.rewrites, out.stats.deleted);
+                // The available-copies table's size (listed in- and out-set entries): what
+                // the pass's time follows (see BENCHMARKS.md on this stage's exponent).
+                let listed = |s: &copyprop::FactSet<copyprop::CopyId>| if let copyprop::FactSet::Listed(v) = s { v.len() } else { 0 };
+                let entries: usize = out.avail.facts.ins.values().chain(out.avail.facts.outs.values()).map(listed).sum();
+                note = format!(
+                    "{} copies, {} rewrites, {} deleted, {entries} table entries",
+                    out.stats.copies, out.stats.rewrites, out.stats.deleted
+                );
                 drop(out);
                 measure(|| copyprop::run(&lf, &lcfg).expect("copy propagation runs"))
             } else {

@@ -4,10 +4,13 @@
 //! pipeline goes on, so every stage exists and the before/after view can compare any two.
 //!
 //! The first pass reads the analyses the caller built for the input (the web app's, shared
-//! with its views); each later pass gets fresh analyses of the function it receives, without
-//! the dominator constructions' traces, which only the views of the input step through.
+//! with its views); each later pass gets analyses of the function it receives, without the
+//! dominator constructions' traces, which only the views of the input step through — the
+//! previous stage's, when its pass left the control-flow graph as it was (copy propagation
+//! before DCE), else fresh ones. A stage's input that the previous stage returned verified
+//! is not verified again.
 
-use super::{by_slug, run, slugs, Analyses, Options, Pass, PassRun};
+use super::{by_slug, run, run_checked, slugs, Analyses, Options, Outcome, Pass, PassRun};
 use crate::ir::{Function, Module};
 
 /// The pipeline the lab proposes: partial redundancy elimination, then the copies it leaves
@@ -84,16 +87,30 @@ impl Pipeline {
     /// the input already; running the first pass again would double the work of an edit).
     pub fn run_reusing(&self, f: &Function, a: &Analyses, opts: &Options, known: &[PassRun]) -> PipelineRun {
         let mut stages: Vec<PassRun> = Vec::with_capacity(self.passes.len());
+        // The analyses of the previous stage's input, handed on when its pass left the graph
+        // as it was (`Analyses::for_same_graph`).
+        let mut carried: Option<Analyses> = None;
         for (k, pass) in self.passes.iter().enumerate() {
             let input = stages.last().map_or(f, |s| &*s.function);
             let r = if k == 0 {
                 let slug = pass.info().slug;
                 known.iter().find(|r| r.pass.slug == slug).cloned().unwrap_or_else(|| run(*pass, input, a, opts))
             } else {
-                run(*pass, input, &Analyses::untraced(input, a.type_env.clone()), opts)
+                let ak = carried
+                    .take()
+                    .and_then(|c| c.for_same_graph(input))
+                    .unwrap_or_else(|| Analyses::untraced(input, a.type_env.clone()));
+                // A stage that ran returned a verified function (`passes::run` checked it, or
+                // the pass did); one that did not returned its input, checked no further.
+                let verified = stages.last().is_some_and(|s| s.outcome == Outcome::Ran);
+                let r = run_checked(*pass, input, &ak, opts, verified);
+                carried = Some(ak);
+                r
             };
             stages.push(r);
         }
+        // Let go of the last analyses before the input is copied (the peak of a large run).
+        drop(carried);
         PipelineRun { input: f.clone(), stages }
     }
 
@@ -151,5 +168,70 @@ impl PipelineRun {
 
     pub fn output(&self) -> &Function {
         self.function_at(self.stages.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::passes::run;
+    use crate::print::{print_function, Naming};
+
+    /// The reference: every later stage on fresh analyses, every input and output verified
+    /// by `passes::run` (the pipeline before analyses were handed on and checks skipped).
+    fn reference(p: &Pipeline, f: &Function, a: &Analyses, opts: &Options) -> Vec<PassRun> {
+        let mut stages: Vec<PassRun> = Vec::new();
+        for (k, pass) in p.passes.iter().enumerate() {
+            let input = stages.last().map_or(f, |s| &*s.function);
+            let r = if k == 0 { run(*pass, input, a, opts) } else { run(*pass, input, &Analyses::untraced(input, a.type_env.clone()), opts) };
+            stages.push(r);
+        }
+        stages
+    }
+
+    fn same(got: &PipelineRun, want: &[PassRun], what: &str) {
+        assert_eq!(got.stages.len(), want.len(), "{what}");
+        for (k, (g, w)) in got.stages.iter().zip(want).enumerate() {
+            assert_eq!(g.outcome, w.outcome, "{what} stage {k}");
+            assert_eq!(g.counts, w.counts, "{what} stage {k}");
+            assert_eq!(g.steps, w.steps, "{what} stage {k}");
+            assert_eq!(print_function(&g.function, Naming::User), print_function(&w.function, Naming::User), "{what} stage {k}");
+            assert_eq!(g.detail.trace_json(), w.detail.trace_json(), "{what} stage {k}");
+        }
+    }
+
+    /// Handing analyses on and skipping repeated checks changes nothing a stage produces:
+    /// functions, outcomes, counts, step texts and traces, on generated Bril and SIL and on
+    /// the Bril benchmarks, for the default pipeline and for ones that repeat passes.
+    #[test]
+    fn a_pipeline_equals_its_stages_run_on_fresh_analyses() {
+        let pipelines = ["lcm,copyprop,dce", "copyprop,dce,dce", "dce,copyprop,copyprop,lcm,dce"].map(|p| Pipeline::parse(p).expect("pipeline"));
+        let opts = Options::default();
+        let mut modules = Vec::new();
+        for seed in 0..30u64 {
+            modules.push((format!("generated {seed}"), crate::testgen::generate(seed, &crate::testgen::GenConfig::default()).module));
+        }
+        for (n, seed) in [(30, 1), (120, 2)] {
+            for (lang, text) in [(crate::ir::Lang::Bril, crate::testgen::scale::bril_program(n, seed)), (crate::ir::Lang::Sil, crate::testgen::scale::sil_program(n, seed))] {
+                modules.push((format!("scale {lang:?} {n}"), crate::parse_module(lang, "t", &text).expect("parses")));
+            }
+        }
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/bril/benchmarks/core");
+        for path in std::fs::read_dir(&dir).into_iter().flatten().flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "bril")).take(25) {
+            if let Ok(m) = crate::parse_module(crate::ir::Lang::Bril, "b.bril", &std::fs::read_to_string(&path).unwrap_or_default()) {
+                modules.push((path.display().to_string(), m));
+            }
+        }
+        let mut compared = 0;
+        for (what, m) in &modules {
+            for f in m.bodies() {
+                let a = Analyses::new(f);
+                for p in &pipelines {
+                    same(&p.run(f, &a, &opts), &reference(p, f, &a, &opts), &format!("{what} @{} {p}", f.name));
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 100, "{compared}");
     }
 }

@@ -1,6 +1,6 @@
 //! Copy propagation behind the pass contract ([`crate::passes::Pass`]).
 
-use super::{run, step_texts, CopyPropError};
+use super::{run_verified, step_texts, CopyPropError};
 use crate::ir::{Function, Lang};
 use crate::passes::{Analyses, Count, Detail, Options, Outcome, Pass, PassInfo, PassRun};
 use crate::steps::Steps;
@@ -23,8 +23,14 @@ impl Pass for CopyProp {
         &INFO
     }
 
+    /// `run` verifies its result and fails otherwise.
+    fn verifies_output(&self) -> bool {
+        true
+    }
+
     fn run(&self, f: &Function, a: &Analyses, _opts: &Options) -> PassRun {
-        let out = match run(f, &a.cfg) {
+        // `passes::run` verified `f`.
+        let out = match run_verified(f, &a.cfg) {
             Ok(out) => out,
             Err(e @ (CopyPropError::NotBril { .. } | CopyPropError::Malformed { .. })) => {
                 return PassRun::not_run(&INFO, f, Outcome::Refused(e.to_string()))

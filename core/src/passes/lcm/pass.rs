@@ -1,6 +1,6 @@
 //! Lazy Code Motion behind the pass contract ([`crate::passes::Pass`]).
 
-use super::{run_function, Edit, LcmError, Options as LcmOptions, Step};
+use super::{run_verified, Edit, LcmError, Options as LcmOptions, Step};
 use crate::ir::{Function, Lang};
 use crate::passes::{Analyses, Count, Detail, Options, Outcome, Pass, PassInfo, PassRun};
 
@@ -22,9 +22,15 @@ impl Pass for Lcm {
         &INFO
     }
 
+    /// `run_function` verifies its result (and its SSA form on SIL) and fails otherwise.
+    fn verifies_output(&self) -> bool {
+        true
+    }
+
     fn run(&self, f: &Function, _a: &Analyses, opts: &Options) -> PassRun {
-        // LCM works on its own graph (critical edges split), not on the shared analyses.
-        let out = match run_function(f, &LcmOptions { commute: opts.commute }) {
+        // LCM works on its own graph (critical edges split), not on the shared analyses;
+        // `passes::run` verified `f`.
+        let out = match run_verified(f, &LcmOptions { commute: opts.commute }) {
             Ok(out) => out,
             Err(e @ (LcmError::Unsupported { .. } | LcmError::Malformed { .. } | LcmError::UnknownExpr { .. })) => {
                 return PassRun::not_run(&INFO, f, Outcome::Refused(e.to_string()))

@@ -249,7 +249,8 @@ pub fn transform_sil(
         let mut inst = g.insts.get(*first).ok_or("an occurrence outside the function")?.clone();
         let name = names.fresh();
         let v = f.add_value(name.clone(), Some(x.ty.clone()), ValueDef::Var);
-        inst.results = vec![v];
+        inst.results.clear();
+        inst.results.push(v);
         inst.span = crate::diag::Span::DUMMY;
         temps.push(Temp { expr: e, value: v, name });
         Ok(f.add_inst(inst))
@@ -414,11 +415,20 @@ pub fn transform_sil(
     let live_in = |b: BlockId, m: usize| live[b.index() * words + m / 64] >> (m % 64) & 1 != 0;
     let mut idf_tag = vec![0u32; nb];
     let (mut memo_tag, mut memo): (Vec<u32>, Vec<Option<ValueId>>) = (vec![0; nb], vec![None; nb]);
+    // The value at the exit of each block that defines the expression or has its phi,
+    // valid where the tag is the expression's: the walks up the dominator tree below ask
+    // every block they pass, and a hash lookup per step was most of step 7.
+    let (mut out_tag, mut out_val): (Vec<u32>, Vec<ValueId>) = (vec![0; nb], vec![ValueId(0); nb]);
     for (m, &e) in rewritten.iter().enumerate() {
         let tag = m as u32 + 1;
         let dels = std::mem::take(&mut deleted[e.0 as usize]);
         let defs = std::mem::take(&mut defs_of[e.0 as usize]);
-        let last_def = |b: BlockId| defs.get(&b).and_then(|d| d.last()).map(|d| d.1);
+        for (b, d) in &defs {
+            if let Some(&(_, v)) = d.last() {
+                out_tag[b.index()] = tag;
+                out_val[b.index()] = v;
+            }
+        }
         // Phis: the iterated dominance frontier of the defining blocks, where live.
         let mut phi_at: Vec<BlockId> = Vec::new();
         let mut work: Vec<BlockId> = defs.keys().copied().collect();
@@ -441,12 +451,18 @@ pub fn transform_sil(
             let v = f.add_value(name.clone(), Some(ex.list[e].ty.clone()), ValueDef::Param { block: j, index });
             f.blocks[j].params.push(v);
             phi.insert(j, v);
+            if out_tag[j.index()] != tag {
+                // A block's own last definition wins over its phi at its exit.
+                out_tag[j.index()] = tag;
+                out_val[j.index()] = v;
+            }
             temps.push(Temp { expr: e, value: v, name });
             edits.push(Edit::Phi { expr: e, block: j, value: v });
         }
         // The value at the exit of a block: its last definition, else its phi, else the value
         // at the exit of its immediate dominator (remembered along the way up).
         let (memo_tag, memo) = (&mut memo_tag, &mut memo);
+        let (out_tag, out_val) = (&out_tag, &out_val);
         let mut at_out = |b: BlockId| -> Option<ValueId> {
             let mut path = Vec::new();
             let mut cur = Some(b);
@@ -455,8 +471,8 @@ pub fn transform_sil(
                 if memo_tag[c.index()] == tag {
                     break memo[c.index()];
                 }
-                if let Some(v) = last_def(c).or_else(|| phi.get(&c).copied()) {
-                    break Some(v);
+                if out_tag[c.index()] == tag {
+                    break Some(out_val[c.index()]);
                 }
                 path.push(c);
                 cur = dt.idom(c);
