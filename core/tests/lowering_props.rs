@@ -445,6 +445,12 @@ fn malformed_input_is_refused_by_name() {
             "sil [ossa] @f : $@convention(thin) (@in P) -> () {\nbb0(%0 : @owned $P):\n  %b = begin_borrow %0 : $P\n  %o = open_existential_value %b : $P to $@opened(\"EF755EF2-B636-11E7-B7B4-A45E60ECC541\", P) Self\n  %c = copy_value %o : $@opened(\"EF755EF2-B636-11E7-B7B4-A45E60ECC541\", P) Self\n  end_borrow %b : $P\n  destroy_value %c : $@opened(\"EF755EF2-B636-11E7-B7B4-A45E60ECC541\", P) Self\n  destroy_value %0 : $P\n  %r = tuple ()\n  return %r : $()\n}\n",
             "cannot lower `%o`: it is address-only, and `open_existential_value` reads it in place from `%b`, whose type `$P` is not known to be address-only",
         ),
+        (
+            // A result convention that is not one (`@in` where `@out` was): no address for
+            // the address-only result to leave through.
+            "struct SI<T> {\n  var element: T\n}\n\nsil [ossa] @f : $@convention(thin) <T> (@in SI<T>) -> @in T {\nbb0(%0 : @owned $SI<T>):\n  (%e) = destructure_struct %0 : $SI<T>\n  return %e : $T\n}\n",
+            "@f returns `T` directly, but it is address-only: an address-only result is `@out`",
+        ),
     ];
     for (text, want) in cases {
         let m = match parse_module(Lang::Sil, "bad.sil", text) {

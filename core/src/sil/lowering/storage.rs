@@ -132,6 +132,12 @@ impl<'a> Cx<'a> {
         if sig.yields && super::sig::yields_indirect(&h.ty).is_none_or(|ys| ys.iter().any(|i| !i)) {
             return Err(Refusal::new("a coroutine that yields by value (`@yields` without `@in…`) is not lowered here"));
         }
+        // An address-only result leaves through an `@out` address; one written with another
+        // convention (a fuzzed `@in`) has no address to go to, and its value would be left
+        // returned by name after its definition became an address.
+        if let Some((_, t)) = sig.results.iter().find(|(indirect, t)| !indirect && ft.class_of(&t.to_string()) == Class::AddressOnly) {
+            return Err(Refusal::new(format!("@{} returns `{t}` directly, but it is address-only: an address-only result is `@out`", f.name)));
+        }
         if let Some(entry) = f.entry() {
             let n = f.blocks[entry].params.len();
             if n != sig.params.len() && n == sig.params.len() + sig.indirect_results() {
@@ -681,11 +687,8 @@ fn decide(cx: &Cx, v: ValueId, done: &HashMap<ValueId, (Storage, String)>, stack
             let in_place = matches!(&i.op, Op::Sil(SilOp::BeginBorrow | SilOp::MoveValue | SilOp::CopyValue | SilOp::UncheckedEnumData | SilOp::StructExtract | SilOp::TupleExtract | SilOp::DestructureStruct | SilOp::DestructureTuple))
                 || matches!(&i.op, Op::Sil(SilOp::Other(o)) if o == "open_existential_value");
             if let (true, false, Some(a)) = (in_place, opaque0, op0) {
-                let t = cx.ty(a).unwrap_or("?");
-                return Err(Refusal::at(
-                    inst,
-                    format!("cannot lower `{name}`: it is address-only, and `{}` reads it in place from `{}`, whose type `${t}` is not known to be address-only: declare that type", i.op, cx.name(a)),
-                ));
+                let why = cx.ty(a).map_or("whose type is not written".to_string(), |t| format!("whose type `${t}` is not known to be address-only: declare that type"));
+                return Err(Refusal::at(inst, format!("cannot lower `{name}`: it is address-only, and `{}` reads it in place from `{}`, {why}", i.op, cx.name(a))));
             }
             match &i.op {
                 Op::Sil(SilOp::BeginBorrow | SilOp::MoveValue) if opaque0 => {
