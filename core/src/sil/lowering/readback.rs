@@ -58,10 +58,12 @@ struct Pending {
     span: Span,
 }
 
-/// A statement of the body: a block label line or an instruction line (token ranges).
+/// A statement of the body: a block label line or an instruction line.
 enum Stmt {
+    /// The label line's tokens.
     Label(std::ops::Range<usize>),
-    Inst(std::ops::Range<usize>),
+    /// Where the instruction line's first token is.
+    Inst(usize),
 }
 
 const OPERAND: &str = "%_optlab_o";
@@ -77,59 +79,57 @@ pub(super) fn read(text: &str) -> Option<Function> {
         None => return None,
     };
     let (name, header) = read_header(header_line)?;
-    // Every token of the body, once; statements are ranges of it.
+    // The statements, by lines: a label line's tokens are kept (every label is known before
+    // any instruction is read: a branch may come before its target); an instruction line
+    // is lexed when it is read, into one buffer (the tokens of a whole 10^5-block function
+    // at once were hundreds of MB).
     let mut toks: Vec<Token> = Vec::new();
     let mut stmts: Vec<Stmt> = Vec::new();
-    let mut lex = Lexer::new(text, body_start);
-    let close;
-    loop {
-        let start = toks.len();
-        let mut t = lex.next_token();
-        while t.kind != Kind::Newline && t.kind != Kind::Eof {
-            if t.kind == Kind::Error || t.is_punct("{") {
-                return None;
-            }
-            toks.push(t);
-            t = lex.next_token();
-        }
-        let line = start..toks.len();
-        if line.is_empty() {
-            if t.kind == Kind::Eof {
-                return None;
-            }
+    let mut close = None;
+    let mut at = body_start;
+    while at < text.len() {
+        let end = text[at..].find('\n').map_or(text.len(), |k| at + k);
+        let line = &text[at..end];
+        let lo = at;
+        at = end + 1;
+        let trimmed = line.trim_start_matches([' ', '\t']);
+        if trimmed.is_empty() || trimmed.starts_with("//") {
             continue;
         }
-        let first = &toks[line.start];
-        if first.is_punct("}") {
-            if line.len() != 1 {
-                return None;
-            }
-            close = first.span;
+        if close.is_some() {
             // Nothing but blank lines (and comments) after the body.
-            loop {
-                let t = lex.next_token();
-                match t.kind {
-                    Kind::Newline => {}
-                    Kind::Eof => break,
-                    _ => return None,
-                }
-            }
-            break;
-        }
-        // A statement that goes on after a `,` or stops at a `}` is read by the parser
-        // differently from a line.
-        if toks[start..].iter().any(|t| t.is_punct("}")) || toks.last().is_some_and(|t| t.is_punct(",")) {
             return None;
         }
-        // The rewrite writes labels in column 0 and instructions indented.
-        let column0 = first.span.lo as usize == 0 || text.as_bytes().get(first.span.lo as usize - 1) == Some(&b'\n');
-        let label_end = split_label(&toks[line.clone()]);
-        match (column0, label_end) {
-            (true, Some(n)) if n == line.len() => stmts.push(Stmt::Label(line)),
-            (false, None) => stmts.push(Stmt::Inst(line)),
-            _ => return None,
+        if trimmed.len() != line.len() {
+            stmts.push(Stmt::Inst(lo + line.len() - trimmed.len()));
+            continue;
         }
+        let start = toks.len();
+        let mut lex = Lexer::new(text, lo);
+        loop {
+            let t = lex.next_token();
+            match t.kind {
+                Kind::Newline | Kind::Eof => break,
+                Kind::Error => return None,
+                _ => toks.push(t),
+            }
+        }
+        let first = &toks[start];
+        if first.is_punct("}") {
+            if toks.len() - start != 1 {
+                return None;
+            }
+            close = Some(first.span);
+            continue;
+        }
+        // The rewrite writes labels in column 0, alone on their line, and instructions
+        // indented.
+        if split_label(&toks[start..]) != Some(toks.len() - start) {
+            return None;
+        }
+        stmts.push(Stmt::Label(start..toks.len()));
     }
+    let close = close?;
     let mut f = Function::new(name, Lang::Sil);
     f.sil = Some(header);
     // From the `sil` keyword through the closing `}`.
@@ -168,6 +168,7 @@ pub(super) fn read(text: &str) -> Option<Function> {
     let mut targets: Vec<BlockId> = Vec::new();
     let mut result_ids: Vec<ValueId> = Vec::new();
     let mut pending: Vec<Pending> = Vec::with_capacity(n_insts);
+    let mut buf: Vec<Token> = Vec::new();
     let mut cur: Option<BlockId> = None;
     let mut next_block = 0u32;
     for (k, s) in stmts.iter().enumerate() {
@@ -187,9 +188,25 @@ pub(super) fn read(text: &str) -> Option<Function> {
                 }
                 cur = Some(b);
             }
-            Stmt::Inst(r) => {
+            Stmt::Inst(pos) => {
                 let b = cur?;
-                let line = &toks[r.clone()];
+                buf.clear();
+                let mut lex = Lexer::new(text, *pos);
+                loop {
+                    let t = lex.next_token();
+                    match t.kind {
+                        Kind::Newline | Kind::Eof => break,
+                        // A statement that goes on after a `,`, stops at a `}` or opens a
+                        // region is read by the parser differently from a line.
+                        Kind::Error => return None,
+                        _ if t.is_punct("{") || t.is_punct("}") => return None,
+                        _ => buf.push(t),
+                    }
+                }
+                if buf.last().is_none_or(|t| t.is_punct(",")) || split_label(&buf).is_some() {
+                    return None;
+                }
+                let line = &buf[..];
                 let ends_block = !matches!(stmts.get(k + 1), Some(Stmt::Inst(_)));
                 let (results, rest) = split_results(line)?;
                 let prefix = line.len() - rest.len();
@@ -266,6 +283,8 @@ pub(super) fn read(text: &str) -> Option<Function> {
             }
         }
     }
+    drop(buf);
+    drop(labels);
     drop(toks);
     // Pass 2: operands resolved, `undef`s made, instructions placed, in text order.
     for p in pending {
