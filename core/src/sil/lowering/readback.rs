@@ -582,7 +582,7 @@ mod tests {
         const GTY: &str = "$@convention(thin) <τ_0_0> (@in_guaranteed τ_0_0, Builtin.Int1) -> @out τ_0_0";
         let mut r = Rng::new(seed);
         let mut out = String::from("sil_stage raw\n\nimport Builtin\n\nstruct Pair<T> { var x: T; var y: T }\n\nenum Optional<T> {\n  case none\n  case some(T)\n}\n\n");
-        out.push_str(&format!("sil [ossa] @id : $@convention(thin) <T> (@in_guaranteed T, Builtin.Int1) -> @out T {{\nbb0(%a : @guaranteed $T, %f : $Builtin.Int1):\n  %c = copy_value %a : $T\n  return %c : $T\n}}\n\n"));
+        out.push_str("sil [ossa] @id : $@convention(thin) <T> (@in_guaranteed T, Builtin.Int1) -> @out T {\nbb0(%a : @guaranteed $T, %f : $Builtin.Int1):\n  %c = copy_value %a : $T\n  return %c : $T\n}\n\n");
         out.push_str("sil [ossa] @g : $@convention(thin) <T> (@in T, Builtin.Int1) -> @out T {\nbb0(%x0 : @owned $T, %flag : $Builtin.Int1):\n");
         let (mut n, mut labels, mut cur) = (0usize, 0usize, "%x0".to_string());
         let mut v = || {

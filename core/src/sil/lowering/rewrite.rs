@@ -11,7 +11,7 @@ use crate::entity::EntityVec;
 use crate::ir::{BlockId, InstId, Op, SilOp, ValueDef, ValueId};
 use std::borrow::Cow;
 use super::fxhash::{FxMap, FxSet};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 pub(super) struct Out {
     pub text: String,
@@ -1544,6 +1544,7 @@ fn opened_id(ty: &str) -> Option<&str> {
 mod tests {
     use super::*;
     use crate::testgen::gen::Rng;
+    use std::collections::HashSet;
 
     /// The first version: a search from `_1` on every call. Obviously right, quadratic.
     fn fresh_by_search(taken: &mut HashSet<String>, base: &str) -> String {
