@@ -44,8 +44,17 @@ impl Hasher for Fx {
     fn write_usize(&mut self, i: usize) {
         self.add(i as u64);
     }
+    /// Mixed once more at the end (MurmurHash3's finalizer): the multiply leaves a word's
+    /// low bits depending on its inputs' low bits only, and the table picks buckets by the
+    /// low bits — names that differ only past their first bytes (`bb12345`, `bb12346`)
+    /// all fell into a few buckets.
     fn finish(&self) -> u64 {
-        self.0
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
     }
 }
 
@@ -73,17 +82,20 @@ pub(super) type FxSet<K> = std::collections::HashSet<K, FxBuild>;
 mod tests {
     use super::*;
 
-    /// Equal keys hash equally (one table's seed), and different short names do not all
-    /// land together: the tables stay usable as maps.
+    /// Equal keys hash equally (one table's seed), and names that differ only in their last
+    /// characters spread over the low bits (the bucket index) and the top bits (the tag)
+    /// alike: the tables stay usable as maps.
     #[test]
     fn equal_names_hash_equally_and_names_spread() {
         let b = FxBuild::default();
-        let names: Vec<String> = (0..4096).map(|k| format!("v{k}_addr")).collect();
+        let names: Vec<String> = (0..4096).map(|k| format!("bb{}", 10_000 + k)).collect();
         for n in &names {
             assert_eq!(b.hash_one(n.as_str()), b.hash_one(n.clone()));
         }
-        let buckets: std::collections::HashSet<u64> = names.iter().map(|n| b.hash_one(n) >> 52).collect();
-        assert!(buckets.len() > 2048, "{} of 4096 top-12-bit buckets used", buckets.len());
+        for (what, bits) in [("low", 0u32), ("top", 52)] {
+            let buckets: std::collections::HashSet<u64> = names.iter().map(|n| (b.hash_one(n) >> bits) & 0xfff).collect();
+            assert!(buckets.len() > 2048, "{} of 4096 {what} 12-bit buckets used", buckets.len());
+        }
         let mut m: FxMap<&str, usize> = FxMap::default();
         for (k, n) in names.iter().enumerate() {
             m.insert(n, k);
