@@ -20,13 +20,16 @@
 //!    `inject_enum_addr`, and so on. Copies appear only where the input copied; moves
 //!    (`copy_addr [take]`) only where a value must be moved into storage it was not built in.
 //!
-//! The rewritten function is printed and read back by the SIL parser, so the output is SIL
+//! The rewritten function is printed and read back as the SIL parser reads it (one parse per
+//! distinct shape of line, [`readback`]), so the output is SIL
 //! the lab can show, run and check like any input (with [`verify_lowered`] on top of the IR
 //! verifier); its blocks are laid out in reverse postorder, as `sil-opt -emit-sorted-sil`
 //! prints them.
 
 mod canon;
 pub mod copyelim;
+mod fxhash;
+mod readback;
 mod rewrite;
 mod sig;
 pub mod storage;
@@ -137,7 +140,12 @@ pub fn lower(f: &Function, ft: &FunctionTypes, decls: &Decls) -> Result<Lowering
     // the rewrites show as their `before`.
     let n_out = cx.sig.indirect_results();
     let lines = cx.into_lines();
-    let mut function = reparse(&out.text)?;
+    // Read back by shapes of lines (see [`readback`]); the parser reads what that reader
+    // does not, and is the reference it is tested against.
+    let mut function = match readback::read(&out.text) {
+        Some(f) => f,
+        None => reparse(&out.text)?,
+    };
     // The rewrites' text, copied out now that the parser's memory is free again.
     let rewrites = out.take_rewrites(f, lines);
     // Blocks in reverse postorder (successors tried in operand order), then the unreachable

@@ -10,7 +10,8 @@ use super::{OpaqueValue, Refusal, Rewrite, StackSlot};
 use crate::entity::EntityVec;
 use crate::ir::{BlockId, InstId, Op, SilOp, ValueDef, ValueId};
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use super::fxhash::{FxMap, FxSet};
+use std::collections::HashMap;
 
 pub(super) struct Out {
     pub text: String,
@@ -78,27 +79,27 @@ struct W<'c, 'a> {
     /// The function's stack slots, in allocation order.
     stacks: Vec<StackSlot>,
     /// Instructions a rewrite of an earlier one already took care of, with why.
-    folded: HashMap<InstId, String>,
+    folded: FxMap<InstId, String>,
     /// `end_borrow`s to emit after an instruction.
-    pending: HashMap<InstId, Vec<String>>,
+    pending: FxMap<InstId, Vec<String>>,
     /// Lines to emit at the start of a block (a `try_apply`'s cleanups in its successors).
-    block_start: HashMap<BlockId, Vec<String>>,
+    block_start: FxMap<BlockId, Vec<String>>,
     /// New parameter lists (a `try_apply`'s normal block receives only the direct results).
-    block_params: HashMap<BlockId, Vec<String>>,
+    block_params: FxMap<BlockId, Vec<String>>,
     /// The stack slot a loadable source of an `unconditional_checked_cast` goes through.
-    cast_slots: HashMap<InstId, String>,
+    cast_slots: FxMap<InstId, String>,
     /// Slots of a type opened from an existential: allocated right after the instruction
     /// that opens it (the type exists only from there), freed where that block's
     /// dominance ends. Slot index → the opening instruction and its block.
-    late: HashMap<usize, (InstId, BlockId)>,
+    late: FxMap<usize, (InstId, BlockId)>,
     /// The late slots' indexes, ascending: the walks over them at every branch and exit
     /// must not visit every slot (that was quadratic: a lowered function has a slot per
     /// few blocks).
     late_order: Vec<usize>,
     /// The input's `dealloc_stack`s moved after a late slot's, to keep the stack nested
     /// (what Swift's StackNesting does after the pass): per slot, the lines.
-    deferred: HashMap<usize, Vec<String>>,
-    deferred_insts: HashSet<InstId>,
+    deferred: FxMap<usize, Vec<String>>,
+    deferred_insts: FxSet<InstId>,
 }
 
 fn trim_pct(s: &str) -> &str {
@@ -109,17 +110,17 @@ fn trim_pct(s: &str) -> &str {
 struct Fresh<'a> {
     /// The names in use, without their `%`: the input's borrowed from it (a copy of every
     /// value's name was a tenth of the rewrite at 10^4 blocks), the new ones owned.
-    taken: HashSet<Cow<'a, str>>,
+    taken: FxSet<Cow<'a, str>>,
     /// Per base, the k below which every `%base_k` is taken: names are only ever added, so
     /// the search resumes there (from 1 each time, n calls with one base — `%result` for
     /// each unused call result — were quadratic).
-    next: HashMap<String, usize>,
+    next: FxMap<String, usize>,
 }
 
 impl<'a> Fresh<'a> {
     /// `taken`: the names in use, as values store them (without the `%` they print with).
     fn new(taken: impl IntoIterator<Item = Cow<'a, str>>) -> Fresh<'a> {
-        Fresh { taken: taken.into_iter().collect(), next: HashMap::new() }
+        Fresh { taken: taken.into_iter().collect(), next: FxMap::default() }
     }
 
     fn fresh(&mut self, base: &str) -> String {
@@ -1200,15 +1201,15 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         after: Vec::new(),
         out_names: Vec::new(),
         stacks: Vec::new(),
-        folded: HashMap::new(),
-        pending: HashMap::new(),
-        block_start: HashMap::new(),
-        block_params: HashMap::new(),
-        cast_slots: HashMap::new(),
-        late: HashMap::new(),
+        folded: FxMap::default(),
+        pending: FxMap::default(),
+        block_start: FxMap::default(),
+        block_params: FxMap::default(),
+        cast_slots: FxMap::default(),
+        late: FxMap::default(),
         late_order: Vec::new(),
-        deferred: HashMap::new(),
-        deferred_insts: HashSet::new(),
+        deferred: FxMap::default(),
+        deferred_insts: FxSet::default(),
     };
     let n_out = cx.sig.indirect_results();
     for k in 0..n_out {
@@ -1229,13 +1230,13 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         .collect();
     // Each value's slot, found by one walk per value (asking every value about every slot
     // was quadratic: 27 s at 10^4 blocks).
-    let mut members: HashMap<ValueId, Vec<String>> = HashMap::new();
+    let mut members: FxMap<ValueId, Vec<String>> = FxMap::default();
     for o in values {
         if let Some(r) = root_of(&w.st, o.value) {
             members.entry(r).or_default().push(o.name.clone());
         }
     }
-    let lexical: HashSet<ValueId> = lexical.iter().flat_map(|&x| [Some(x), root_of(&w.st, x)]).flatten().collect();
+    let lexical: FxSet<ValueId> = lexical.iter().flat_map(|&x| [Some(x), root_of(&w.st, x)]).flatten().collect();
     for &(_, v) in &slots {
         let n = w.fresh(&format!("{}_addr", cx.name(v)));
         let t = w.ty(v);
@@ -1280,7 +1281,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         w.late_order.push(k);
     }
     // The late slots allocated after each instruction, in slot order.
-    let mut late_after: HashMap<InstId, Vec<usize>> = HashMap::new();
+    let mut late_after: FxMap<InstId, Vec<usize>> = FxMap::default();
     for &k in &w.late_order {
         late_after.entry(w.late[&k].0).or_default().push(k);
     }
@@ -1544,6 +1545,7 @@ fn opened_id(ty: &str) -> Option<&str> {
 mod tests {
     use super::*;
     use crate::testgen::gen::Rng;
+    use std::collections::HashSet;
 
     /// The first version: a search from `_1` on every call. Obviously right, quadratic.
     fn fresh_by_search(taken: &mut HashSet<String>, base: &str) -> String {
