@@ -28,12 +28,18 @@
 
 mod canon;
 pub mod copyelim;
-mod fxhash;
 mod readback;
 mod rewrite;
 mod sig;
 pub mod storage;
 mod verify;
+
+/// The pass's name and id tables: about a million lookups of value names at 10^5 blocks
+/// (the names in use when it makes new ones; every operand when it reads its output back),
+/// where std's SipHash was a tenth of the work. foldhash is seeded per process, so names
+/// chosen to collide in one run need not collide in another.
+type FastMap<K, V> = foldhash::HashMap<K, V>;
+type FastSet<K> = foldhash::HashSet<K>;
 
 pub use canon::Canon;
 pub use sig::{ParamConv, Sig};

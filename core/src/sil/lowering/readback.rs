@@ -23,7 +23,7 @@
 use crate::diag::Span;
 use crate::ir::{Block, BlockId, Function, Inst, Lang, SilHeader, Type, ValueDef, ValueId};
 use crate::parse::sil::lexer::{Kind, Lexer, Token};
-use super::fxhash::FxMap;
+use super::FastMap;
 use std::fmt::Write;
 
 /// What an operand slot of a template is filled with.
@@ -140,7 +140,7 @@ pub(super) fn read(text: &str) -> Option<Function> {
     let n_insts = stmts.iter().filter(|s| matches!(s, Stmt::Inst(_))).count();
     f.insts = crate::entity::EntityVec::with_capacity(n_insts);
     // Pass 1: blocks, their arguments and every result, in text order.
-    let mut block_ids: FxMap<&str, BlockId> = FxMap::default();
+    let mut block_ids: FastMap<&str, BlockId> = FastMap::default();
     let mut params_of: Vec<Vec<&str>> = Vec::new();
     let mut labels: Vec<Vec<Param>> = Vec::new();
     for s in &stmts {
@@ -160,9 +160,9 @@ pub(super) fn read(text: &str) -> Option<Function> {
             labels.push(ps);
         }
     }
-    let mut values: FxMap<&str, ValueId> = FxMap::with_capacity_and_hasher(stmts.len(), Default::default());
+    let mut values: FastMap<&str, ValueId> = FastMap::with_capacity_and_hasher(stmts.len(), Default::default());
     let mut templates: Vec<Template> = Vec::new();
-    let mut by_key: FxMap<String, u32> = FxMap::default();
+    let mut by_key: FastMap<String, u32> = FastMap::default();
     let mut key = String::new();
     let mut operands: Vec<&str> = Vec::new();
     let mut targets: Vec<BlockId> = Vec::new();
@@ -337,7 +337,7 @@ fn src<'a>(text: &'a str, t: &Token) -> &'a str {
 }
 
 /// A template slot's value in the function being built.
-fn fill(f: &mut Function, values: &FxMap<&str, ValueId>, ops: &[&str], s: &Slot) -> Option<ValueId> {
+fn fill(f: &mut Function, values: &FastMap<&str, ValueId>, ops: &[&str], s: &Slot) -> Option<ValueId> {
     match s {
         Slot::Operand(k) => values.get(ops.get(*k as usize)?).copied(),
         Slot::Undef(ty) => Some(f.add_undef(ty.clone())),

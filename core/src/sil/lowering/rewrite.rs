@@ -10,7 +10,7 @@ use super::{OpaqueValue, Refusal, Rewrite, StackSlot};
 use crate::entity::EntityVec;
 use crate::ir::{BlockId, InstId, Op, SilOp, ValueDef, ValueId};
 use std::borrow::Cow;
-use super::fxhash::{FxMap, FxSet};
+use super::{FastMap, FastSet};
 use std::collections::HashMap;
 
 pub(super) struct Out {
@@ -79,27 +79,27 @@ struct W<'c, 'a> {
     /// The function's stack slots, in allocation order.
     stacks: Vec<StackSlot>,
     /// Instructions a rewrite of an earlier one already took care of, with why.
-    folded: FxMap<InstId, String>,
+    folded: FastMap<InstId, String>,
     /// `end_borrow`s to emit after an instruction.
-    pending: FxMap<InstId, Vec<String>>,
+    pending: FastMap<InstId, Vec<String>>,
     /// Lines to emit at the start of a block (a `try_apply`'s cleanups in its successors).
-    block_start: FxMap<BlockId, Vec<String>>,
+    block_start: FastMap<BlockId, Vec<String>>,
     /// New parameter lists (a `try_apply`'s normal block receives only the direct results).
-    block_params: FxMap<BlockId, Vec<String>>,
+    block_params: FastMap<BlockId, Vec<String>>,
     /// The stack slot a loadable source of an `unconditional_checked_cast` goes through.
-    cast_slots: FxMap<InstId, String>,
+    cast_slots: FastMap<InstId, String>,
     /// Slots of a type opened from an existential: allocated right after the instruction
     /// that opens it (the type exists only from there), freed where that block's
     /// dominance ends. Slot index → the opening instruction and its block.
-    late: FxMap<usize, (InstId, BlockId)>,
+    late: FastMap<usize, (InstId, BlockId)>,
     /// The late slots' indexes, ascending: the walks over them at every branch and exit
     /// must not visit every slot (that was quadratic: a lowered function has a slot per
     /// few blocks).
     late_order: Vec<usize>,
     /// The input's `dealloc_stack`s moved after a late slot's, to keep the stack nested
     /// (what Swift's StackNesting does after the pass): per slot, the lines.
-    deferred: FxMap<usize, Vec<String>>,
-    deferred_insts: FxSet<InstId>,
+    deferred: FastMap<usize, Vec<String>>,
+    deferred_insts: FastSet<InstId>,
 }
 
 fn trim_pct(s: &str) -> &str {
@@ -110,17 +110,17 @@ fn trim_pct(s: &str) -> &str {
 struct Fresh<'a> {
     /// The names in use, without their `%`: the input's borrowed from it (a copy of every
     /// value's name was a tenth of the rewrite at 10^4 blocks), the new ones owned.
-    taken: FxSet<Cow<'a, str>>,
+    taken: FastSet<Cow<'a, str>>,
     /// Per base, the k below which every `%base_k` is taken: names are only ever added, so
     /// the search resumes there (from 1 each time, n calls with one base — `%result` for
     /// each unused call result — were quadratic).
-    next: FxMap<String, usize>,
+    next: FastMap<String, usize>,
 }
 
 impl<'a> Fresh<'a> {
     /// `taken`: the names in use, as values store them (without the `%` they print with).
     fn new(taken: impl IntoIterator<Item = Cow<'a, str>>) -> Fresh<'a> {
-        Fresh { taken: taken.into_iter().collect(), next: FxMap::default() }
+        Fresh { taken: taken.into_iter().collect(), next: FastMap::default() }
     }
 
     fn fresh(&mut self, base: &str) -> String {
@@ -1201,15 +1201,15 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         after: Vec::new(),
         out_names: Vec::new(),
         stacks: Vec::new(),
-        folded: FxMap::default(),
-        pending: FxMap::default(),
-        block_start: FxMap::default(),
-        block_params: FxMap::default(),
-        cast_slots: FxMap::default(),
-        late: FxMap::default(),
+        folded: FastMap::default(),
+        pending: FastMap::default(),
+        block_start: FastMap::default(),
+        block_params: FastMap::default(),
+        cast_slots: FastMap::default(),
+        late: FastMap::default(),
         late_order: Vec::new(),
-        deferred: FxMap::default(),
-        deferred_insts: FxSet::default(),
+        deferred: FastMap::default(),
+        deferred_insts: FastSet::default(),
     };
     let n_out = cx.sig.indirect_results();
     for k in 0..n_out {
@@ -1230,13 +1230,13 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         .collect();
     // Each value's slot, found by one walk per value (asking every value about every slot
     // was quadratic: 27 s at 10^4 blocks).
-    let mut members: FxMap<ValueId, Vec<String>> = FxMap::default();
+    let mut members: FastMap<ValueId, Vec<String>> = FastMap::default();
     for o in values {
         if let Some(r) = root_of(&w.st, o.value) {
             members.entry(r).or_default().push(o.name.clone());
         }
     }
-    let lexical: FxSet<ValueId> = lexical.iter().flat_map(|&x| [Some(x), root_of(&w.st, x)]).flatten().collect();
+    let lexical: FastSet<ValueId> = lexical.iter().flat_map(|&x| [Some(x), root_of(&w.st, x)]).flatten().collect();
     for &(_, v) in &slots {
         let n = w.fresh(&format!("{}_addr", cx.name(v)));
         let t = w.ty(v);
@@ -1281,7 +1281,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         w.late_order.push(k);
     }
     // The late slots allocated after each instruction, in slot order.
-    let mut late_after: FxMap<InstId, Vec<usize>> = FxMap::default();
+    let mut late_after: FastMap<InstId, Vec<usize>> = FastMap::default();
     for &k in &w.late_order {
         late_after.entry(w.late[&k].0).or_default().push(k);
     }

@@ -1,6 +1,6 @@
 //! Steps 1 and 2 of AddressLowering: which values are opaque, and where each one lives.
 
-use super::fxhash::FxMap;
+use super::FastMap;
 use super::canon::Canon;
 use super::sig::{parse_subs, ParamConv, Sig};
 use super::Refusal;
@@ -568,14 +568,14 @@ fn balanced(s: &str, open: char, close: char) -> Option<usize> {
 /// Step 2: storage for every opaque value, users before definitions.
 pub(super) fn allocate(cx: &Cx) -> Result<Vec<OpaqueValue>, Refusal> {
     let f = cx.f;
-    let mut storage: FxMap<ValueId, (Storage, String)> = FxMap::default();
+    let mut storage: FastMap<ValueId, (Storage, String)> = FastMap::default();
     let mut stacks = 0usize;
     for &v in cx.order.iter().rev() {
         let s = decide(cx, v, &storage, &mut stacks)?;
         storage.insert(v, s);
     }
     // Stack slots are numbered in program order (the order the `alloc_stack`s print).
-    let mut renumber = FxMap::default();
+    let mut renumber = FastMap::default();
     for &v in &cx.order {
         if let Some((Storage::Stack { index }, _)) = storage.get(&v) {
             let n = renumber.len();
@@ -608,7 +608,7 @@ fn case_name(imm: &Imm, line: &str) -> String {
     line.split(", ").find(|p| p.trim_start().starts_with('#')).map(|p| p.trim().to_string()).unwrap_or_default()
 }
 
-fn decide(cx: &Cx, v: ValueId, done: &FxMap<ValueId, (Storage, String)>, stacks: &mut usize) -> Result<(Storage, String), Refusal> {
+fn decide(cx: &Cx, v: ValueId, done: &FastMap<ValueId, (Storage, String)>, stacks: &mut usize) -> Result<(Storage, String), Refusal> {
     let f = cx.f;
     let name = cx.name(v);
     match f.values[v].def {
@@ -833,7 +833,7 @@ pub(super) fn is_return_tuple(cx: &Cx, v: ValueId) -> bool {
 
 /// Whether a value stored in `s` may be built before its user is defined: the storage's
 /// root must already exist where `v` is defined.
-fn root_ready(cx: &Cx, s: &Storage, v: ValueId, done: &FxMap<ValueId, (Storage, String)>, depth: usize) -> bool {
+fn root_ready(cx: &Cx, s: &Storage, v: ValueId, done: &FastMap<ValueId, (Storage, String)>, depth: usize) -> bool {
     if depth > 64 {
         return false;
     }
@@ -853,7 +853,7 @@ fn reads_in_place(op: &Op) -> bool {
     matches!(op, Op::Sil(SilOp::CopyValue | SilOp::BeginBorrow | SilOp::DebugValue | SilOp::FixLifetime | SilOp::EndBorrow | SilOp::SelectEnum))
 }
 
-fn use_projection(cx: &Cx, v: ValueId, done: &FxMap<ValueId, (Storage, String)>) -> Option<(Storage, String)> {
+fn use_projection(cx: &Cx, v: ValueId, done: &FastMap<ValueId, (Storage, String)>) -> Option<(Storage, String)> {
     let f = cx.f;
     let all = cx.real_uses(v);
     let us: Vec<Use> = all.iter().copied().filter(|(i, _)| !reads_in_place(&f.insts[*i].op)).collect();
