@@ -12,16 +12,19 @@
 mod branch;
 mod op;
 mod pieces;
+mod text;
 mod verify;
 
 pub use branch::{branch_pieces, ArgTypes};
 pub use op::{BrilOp, Effect, Op, SilOp};
 pub use pieces::Pieces;
+pub use text::{Interner, Text};
 pub use verify::verify;
 
 use crate::diag::{SourceFile, Span};
 use crate::entity::EntityVec;
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 use std::fmt;
 use std::sync::Arc;
 
@@ -79,7 +82,8 @@ pub enum Type {
     Float,
     Char,
     Ptr(Box<Type>),
-    Sil(String),
+    /// Shared text: see [`Text`].
+    Sil(Text),
 }
 
 impl fmt::Display for Type {
@@ -111,8 +115,9 @@ pub enum Imm {
     Bool(bool),
     Float(f64),
     Char(char),
-    /// A name: SIL builtin name, field (`#Int32._value`), enum case, string literal text.
-    Name(String),
+    /// A name: SIL builtin name, field (`#Int32._value`), enum case, string literal text
+    /// (shared text: see [`Text`]).
+    Name(Text),
     /// A SIL tuple element index.
     Index(u32),
 }
@@ -148,16 +153,24 @@ pub enum Piece {
     SuccArg(u32, u32),
 }
 
+/// A short list of values: an instruction's results or operands, a successor's arguments.
+/// Up to four are kept inline (the list is as big as a `Vec`), so nearly every instruction
+/// owns no heap block for them: cloning or dropping a function of 10^5 blocks was mostly
+/// allocating, copying and freeing such small vectors (issue 17). It derefs to a slice and
+/// has `push`, `extend`, `insert`, `retain`, … like a `Vec`; build one from a `Vec` or an
+/// iterator with `.into()` / `collect()`.
+pub type ValueList = SmallVec<[ValueId; 4]>;
+
 /// A control-flow edge out of a terminator, with SIL block arguments.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Succ {
     pub block: BlockId,
-    pub args: Vec<ValueId>,
+    pub args: ValueList,
 }
 
 impl Succ {
     pub fn to(block: BlockId) -> Succ {
-        Succ { block, args: Vec::new() }
+        Succ { block, args: ValueList::new() }
     }
 }
 
@@ -167,9 +180,9 @@ impl Succ {
 pub struct Inst {
     pub op: Op,
     /// Defined values: SIL results; the Bril destination variable (at most one).
-    pub results: Vec<ValueId>,
+    pub results: ValueList,
     /// Value operands, in source order (for SIL `apply`, the callee first).
-    pub args: Vec<ValueId>,
+    pub args: ValueList,
     /// Successor blocks (terminators only).
     pub succs: Vec<Succ>,
     pub imm: Imm,
@@ -191,8 +204,8 @@ impl Inst {
     pub fn new(op: Op) -> Inst {
         Inst {
             op,
-            results: Vec::new(),
-            args: Vec::new(),
+            results: ValueList::new(),
+            args: ValueList::new(),
             succs: Vec::new(),
             imm: Imm::None,
             funcs: Vec::new(),

@@ -423,7 +423,7 @@ fn derived(inst: &Inst, names: &Names) -> String {
         Imm::Bool(b) => b.to_string(),
         Imm::Float(x) => format!("{x:?}"),
         Imm::Char(c) => c.to_string(),
-        Imm::Name(n) => n.clone(),
+        Imm::Name(n) => n.to_string(),
         Imm::Index(i) => i.to_string(),
     };
     let name = inst.op.name();

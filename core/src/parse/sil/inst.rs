@@ -10,7 +10,7 @@
 use super::lexer::{Kind, Token};
 use std::borrow::Cow;
 use crate::diag::{Diagnostic, Span};
-use crate::ir::{Imm, Piece, SilOp, Type};
+use crate::ir::{Imm, Interner, Piece, SilOp, Type};
 use std::collections::HashSet;
 
 /// An operand before name resolution.
@@ -54,7 +54,7 @@ pub(super) type InstOutcome = (Results, Result<ParsedInst, Option<Diagnostic>>);
 
 /// `ends_block`: the instruction is the last of its block, so an opcode we do not model may
 /// be its terminator (see [`structure`]).
-pub(super) fn parse_inst(toks: &[Token], labels: &HashSet<Cow<'_, str>>, ends_block: bool) -> InstOutcome {
+pub(super) fn parse_inst(toks: &[Token], labels: &HashSet<Cow<'_, str>>, ends_block: bool, texts: &mut Interner) -> InstOutcome {
     let span = match (toks.first(), toks.last()) {
         (Some(a), Some(b)) => a.span.to(b.span),
         _ => Span::DUMMY,
@@ -76,7 +76,7 @@ pub(super) fn parse_inst(toks: &[Token], labels: &HashSet<Cow<'_, str>>, ends_bl
         return (results, Err(None));
     }
     let rest = strip_debug_info(rest);
-    match parse_body(rest, labels, span, &results, ends_block) {
+    match parse_body(rest, labels, span, &results, ends_block, texts) {
         // The names move into the instruction (a copy was an allocation per result): the
         // list returned beside it is only for a failed parse.
         Ok(mut p) => {
@@ -287,7 +287,7 @@ impl<'t, 's> P<'t, 's> {
             }
         }
         if let (Operand::Undef(ty), Some(a)) = (&mut op, &ann) {
-            *ty = Some(Type::Sil(a.clone()));
+            *ty = Some(Type::Sil(a.as_str().into()));
         }
         Ok((op, ann))
     }
@@ -466,6 +466,7 @@ fn parse_body(
     span: Span,
     results: &[(String, Span)],
     ends_block: bool,
+    texts: &mut Interner,
 ) -> PResult<ParsedInst> {
     let end = toks
         .last()
@@ -490,7 +491,14 @@ fn parse_body(
         end,
     };
     let f = structure(&op, &mut p, ends_block)?;
-    let result_tys = (0..results.len()).map(|k| f.result_tys.get(k).cloned().flatten().map(Type::Sil)).collect();
+    // Types and names go through the module's interner, so every instruction and value of
+    // one type shares its text (see `ir::Text`).
+    let result_tys =
+        (0..results.len()).map(|k| f.result_tys.get(k).and_then(Option::as_deref).map(|t| Type::Sil(texts.intern(t)))).collect();
+    let imm = match f.imm {
+        Imm::Name(n) => Imm::Name(texts.intern(&n)),
+        imm => imm,
+    };
     Ok(ParsedInst {
         pieces: pieces(toks, &p.roles),
         op,
@@ -498,9 +506,9 @@ fn parse_body(
         result_tys,
         operands: p.operands,
         succs: p.succs,
-        imm: f.imm,
+        imm,
         funcs: f.funcs,
-        ty: f.ty.map(Type::Sil),
+        ty: f.ty.as_deref().map(|t| Type::Sil(texts.intern(t))),
         attrs: f.attrs,
         span,
     })
@@ -540,7 +548,7 @@ fn structure(op: &SilOp, p: &mut P, ends_block: bool) -> PResult<Fields> {
             let enc = p.expect_kind(Kind::Ident, "a string encoding such as `utf8`")?;
             let s = p.expect_kind(Kind::Str, "a string literal")?;
             f.attrs.push(enc.text.to_string());
-            f.imm = Imm::Name(s.str_content().to_string());
+            f.imm = Imm::Name(s.str_content().into());
             p.finish(op)?;
         }
         Struct => {
@@ -569,7 +577,7 @@ fn structure(op: &SilOp, p: &mut P, ends_block: bool) -> PResult<Fields> {
             p.operand()?;
             p.expect_punct(",", &ctx("before the field"))?;
             let field = p.expect_kind(Kind::Hash, "a field such as `#S.field`")?;
-            f.imm = Imm::Name(field.text.to_string());
+            f.imm = Imm::Name((&*field.text).into());
             p.forwarding_tail()?;
             p.finish(op)?;
         }
@@ -605,7 +613,7 @@ fn structure(op: &SilOp, p: &mut P, ends_block: bool) -> PResult<Fields> {
             let ty = p.ty("after `enum`")?;
             p.expect_punct(",", &ctx("before the case"))?;
             let case = p.expect_kind(Kind::Hash, "an enum case such as `#E.a!enumelt`")?;
-            f.imm = Imm::Name(case.text.to_string());
+            f.imm = Imm::Name((&*case.text).into());
             if p.peek().is_some_and(|t| t.is_punct(",")) && !p.peek_at(1).is_some_and(|t| t.is_ident("forwarding")) {
                 p.pos += 1;
                 p.operand()?;
@@ -617,7 +625,7 @@ fn structure(op: &SilOp, p: &mut P, ends_block: bool) -> PResult<Fields> {
         }
         Builtin => {
             let n = p.expect_kind(Kind::Str, "the builtin's name as a string")?;
-            f.imm = Imm::Name(n.str_content().to_string());
+            f.imm = Imm::Name(n.str_content().into());
             p.subs()?;
             p.operand_list(&ctx("before the builtin's operands"))?;
             p.expect_punct(":", "and the result type after the builtin's operands")?;
@@ -656,7 +664,7 @@ fn structure(op: &SilOp, p: &mut P, ends_block: bool) -> PResult<Fields> {
             p.operand()?;
             if p.eat_punct(",") {
                 let m = p.expect_kind(Kind::Str, "a failure message string")?;
-                f.imm = Imm::Name(m.str_content().to_string());
+                f.imm = Imm::Name(m.str_content().into());
             }
             p.finish(op)?;
         }
@@ -788,7 +796,7 @@ fn structure(op: &SilOp, p: &mut P, ends_block: bool) -> PResult<Fields> {
             let rest_attrs = p.generic(terminator);
             f.attrs.extend(rest_attrs);
             if let Some(h) = p.toks.iter().find(|t| t.kind == Kind::Hash) {
-                f.imm = Imm::Name(h.text.to_string());
+                f.imm = Imm::Name((&*h.text).into());
             }
             if op.name().ends_with("function_ref") {
                 f.funcs = p.toks.iter().filter(|t| t.kind == Kind::Global).map(|t| t.global_name()).collect();
@@ -825,7 +833,7 @@ fn float_imm(text: &str, ty: &str) -> Option<Imm> {
     } else if ty.ends_with("FPIEEE32") {
         Imm::Float(f32::from_bits(bits as u32) as f64)
     } else {
-        Imm::Name(text.to_string())
+        Imm::Name(text.into())
     })
 }
 

@@ -83,7 +83,7 @@ pub fn transform(g: &Function, graph: &Graph, ex: &Exprs, p: &Predicates, splits
         let x = &ex.list[e];
         let mut inst = Inst::new(x.op.clone());
         inst.results = temp_of[e.0 as usize].into_iter().collect();
-        inst.args = x.arg_values.clone();
+        inst.args = x.arg_values[..].into();
         inst.ty = Some(x.ty.clone());
         f.add_inst(inst)
     };
@@ -249,7 +249,7 @@ pub fn transform_sil(
         let mut inst = g.insts.get(*first).ok_or("an occurrence outside the function")?.clone();
         let name = names.fresh();
         let v = f.add_value(name.clone(), Some(x.ty.clone()), ValueDef::Var);
-        inst.results = vec![v];
+        inst.results = std::iter::once(v).collect();
         inst.span = crate::diag::Span::DUMMY;
         temps.push(Temp { expr: e, value: v, name });
         Ok(f.add_inst(inst))
