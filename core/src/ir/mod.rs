@@ -153,6 +153,12 @@ pub enum Piece {
     SuccArg(u32, u32),
 }
 
+/// The name of a value or a block: kept inline up to 23 bytes (`3`, `x`, `bb12`, `loop`), so
+/// a function of 10^5 blocks holds no heap block per name and a clone of it copies names
+/// without allocating (they were most of a clone's allocations once operands were inline:
+/// issue 17). It derefs to `str`, compares with `str`/`String`, and converts with `.into()`.
+pub type Name = smol_str::SmolStr;
+
 /// A short list of values: an instruction's results or operands, a successor's arguments.
 /// Up to four are kept inline (the list is as big as a `Vec`), so nearly every instruction
 /// owns no heap block for them: cloning or dropping a function of 10^5 blocks was mostly
@@ -257,8 +263,8 @@ pub enum ValueDef {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ValueData {
-    /// The user's name without sigil (`x`, `3`, `instance_1`).
-    pub name: String,
+    /// The user's name without sigil (`x`, `3`, `instance_1`); see [`Name`].
+    pub name: Name,
     pub ty: Option<Type>,
     pub def: ValueDef,
     /// SIL ownership annotation of a block argument (`owned`, `guaranteed`, …).
@@ -274,8 +280,8 @@ pub struct ValueData {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Block {
     /// The label without sigil (`bb1`, `bbTrampoline1`, `loop`); Bril's unlabeled blocks get
-    /// `b<index>` as Bril's own tools name them.
-    pub name: String,
+    /// `b<index>` as Bril's own tools name them. See [`Name`].
+    pub name: Name,
     /// False for a Bril block that had no label in the source (printed without one).
     pub labeled: bool,
     pub params: Vec<ValueId>,
@@ -287,7 +293,7 @@ pub struct Block {
 }
 
 impl Block {
-    pub fn new(name: impl Into<String>) -> Block {
+    pub fn new(name: impl Into<Name>) -> Block {
         Block {
             name: name.into(),
             labeled: true,
@@ -368,7 +374,7 @@ impl Function {
         b
     }
 
-    pub fn add_value(&mut self, name: impl Into<String>, ty: Option<Type>, def: ValueDef) -> ValueId {
+    pub fn add_value(&mut self, name: impl Into<Name>, ty: Option<Type>, def: ValueDef) -> ValueId {
         self.values.push(ValueData { name: name.into(), ty, def, ownership: None, decl: None, span: Span::DUMMY })
     }
 
@@ -427,7 +433,7 @@ impl Function {
     /// name it. An id outside the arena is printed as the id, so a stale id in a trace or a
     /// selection still reads as something instead of panicking.
     pub fn block_name(&self, b: BlockId) -> String {
-        self.blocks.get(b).map_or_else(|| b.to_string(), |blk| blk.name.clone())
+        self.blocks.get(b).map_or_else(|| b.to_string(), |blk| blk.name.to_string())
     }
 
     /// The block as the code refers to it: Bril `.loop`, SIL `bb3` (sentences that quote the
@@ -435,7 +441,7 @@ impl Function {
     pub fn block_in_code(&self, b: BlockId) -> String {
         match self.blocks.get(b) {
             Some(blk) if self.lang == Lang::Bril => format!(".{}", blk.name),
-            Some(blk) => blk.name.clone(),
+            Some(blk) => blk.name.to_string(),
             None => b.to_string(),
         }
     }
@@ -445,7 +451,7 @@ impl Function {
         match self.values.get(v) {
             Some(d) if d.def == ValueDef::Undef => "undef".into(),
             Some(d) if self.lang == Lang::Sil => format!("%{}", d.name),
-            Some(d) => d.name.clone(),
+            Some(d) => d.name.to_string(),
             None => v.to_string(),
         }
     }

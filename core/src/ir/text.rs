@@ -23,6 +23,11 @@ impl Text {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// Whether the two are one allocation (equal text interned once, or clones of one).
+    pub fn shares_with(&self, other: &Text) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 impl Default for Text {
@@ -166,8 +171,9 @@ mod tests {
         let a = i.intern("Builtin.Int64");
         let b = i.intern(&String::from("Builtin.Int64"));
         let c = i.intern("Builtin.Int1");
-        assert!(Arc::ptr_eq(&a.0, &b.0));
-        assert!(!Arc::ptr_eq(&a.0, &c.0));
+        assert!(a.shares_with(&b));
+        assert!(!a.shares_with(&c));
+        assert!(!a.shares_with(&Text::from("Builtin.Int64")));
         assert_eq!(a, "Builtin.Int64");
         assert_eq!(a, String::from("Builtin.Int64"));
         assert_ne!(a, c);

@@ -246,7 +246,7 @@ impl<'f> Names<'f> {
         if let Some(n) = self.blocks.get(&b) {
             return format!("bb{n}");
         }
-        self.f.blocks.get(b).map_or_else(|| b.to_string(), |blk| blk.name.clone())
+        self.f.blocks.get(b).map_or_else(|| b.to_string(), |blk| blk.name.to_string())
     }
 
     /// [`Names::value`] appended to `out` (the printer's common case, without a string per

@@ -969,6 +969,48 @@ fn join_plain(toks: &[Token]) -> String {
 mod tests {
     use super::*;
 
+    /// Every instruction and value of one type, and every builtin of one name, share one
+    /// text after parsing, and so do the copies a clone makes (what keeps a clone of a large
+    /// function from allocating per instruction); the clone is still equal to the original.
+    #[test]
+    fn parsed_types_and_names_are_shared_and_survive_a_clone() {
+        use crate::ir::{Lang, Text};
+        let src = "sil @f : $@convention(thin) (Builtin.Int64) -> Builtin.Int64 {\nbb0(%0 : $Builtin.Int64):\n  %1 = builtin \"add_Int64\"(%0 : $Builtin.Int64, %0 : $Builtin.Int64) : $Builtin.Int64\n  %2 = builtin \"add_Int64\"(%1 : $Builtin.Int64, %0 : $Builtin.Int64) : $Builtin.Int64\n  %3 = integer_literal $Builtin.Int64, 7\n  br bb1(%2 : $Builtin.Int64)\nbb1(%4 : $Builtin.Int64):\n  return %4 : $Builtin.Int64\n}\n";
+        let m = crate::parse_module(Lang::Sil, "t.sil", src).expect("parses");
+        let f = &m.functions[0];
+        let tys: Vec<&Text> = f
+            .values
+            .values()
+            .filter_map(|d| match &d.ty {
+                Some(Type::Sil(t)) => Some(t),
+                _ => None,
+            })
+            .chain(f.insts.values().filter_map(|i| match &i.ty {
+                Some(Type::Sil(t)) => Some(t),
+                _ => None,
+            }))
+            .collect();
+        // %0, %1, %2, %3, %4 and the literal's own type.
+        assert!(tys.len() >= 6, "{tys:?}");
+        assert!(tys.iter().all(|t| t.as_str() == "Builtin.Int64" && t.shares_with(tys[0])), "{tys:?}");
+        let names: Vec<&Text> = f
+            .insts
+            .values()
+            .filter_map(|i| match &i.imm {
+                Imm::Name(n) => Some(n),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(names.len(), 2);
+        assert!(names[0] == "add_Int64" && names[0].shares_with(names[1]));
+        let g = f.clone();
+        assert_eq!(&g, f);
+        let (Some(Type::Sil(a)), Some(Type::Sil(b))) = (&f.values.values().next().unwrap().ty, &g.values.values().next().unwrap().ty) else {
+            panic!("typed parameter")
+        };
+        assert!(a.shares_with(b));
+    }
+
     #[test]
     fn integers_parse_negative_hex_and_wide() {
         assert_eq!(parse_int("-1"), Some(-1));

@@ -793,7 +793,7 @@ impl<'a> Parser<'a> {
                                 let ty = tys.next().flatten();
                                 let v = f.add_value(String::new(), ty, ValueDef::Undef);
                                 define(self, &mut f, &rn, rs, v);
-                                f.values[v].name = rn;
+                                f.values[v].name = rn.into();
                                 ids.push(v);
                             }
                             pending.push((b, pi, ids));

@@ -366,7 +366,7 @@ impl<'f> Exprs<'f> {
                 let sil_text = if f.lang == Lang::Sil { sil_text(f, inst, c.ty) } else { None };
                 let e = list.push(Expr {
                     op: c.op,
-                    args: c.names.iter().map(|&v| f.values.get(v).map_or_else(String::new, |d| d.name.clone())).collect(),
+                    args: c.names.iter().map(|&v| f.values.get(v).map_or_else(String::new, |d| d.name.to_string())).collect(),
                     arg_values: c.values,
                     ty: c.ty.clone(),
                     traps,

@@ -249,7 +249,7 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
         .iter()
         .map(|&b| BlockInfo {
             id: b,
-            name: g.blocks[b].name.clone(),
+            name: g.blocks[b].name.to_string(),
             reachable: graph.reachable.contains(b),
             new: new_blocks.contains(b),
         })

@@ -77,7 +77,7 @@ pub fn split_critical_edges(f: &mut Function) -> Splits {
     // The block names, collected only if a block is added (a large function usually needs
     // none).
     let mut taken: Option<HashSet<String>> = None;
-    let names = |f: &Function| -> HashSet<String> { f.blocks.values().map(|b| b.name.clone()).collect() };
+    let names = |f: &Function| -> HashSet<String> { f.blocks.values().map(|b| b.name.to_string()).collect() };
 
     let mut g = Graph::new(f);
     let sil = f.lang == Lang::Sil;
