@@ -148,15 +148,27 @@ impl<'de> Deserialize<'de> for Text {
 /// Hands out one [`Text`] per distinct string: the parser's, so that every instruction and
 /// value of the same type shares one allocation.
 #[derive(Default)]
-pub struct Interner(HashSet<Text>);
+pub struct Interner {
+    set: HashSet<Text>,
+    /// The last text handed out: consecutive lines mostly repeat a type
+    /// (`$Builtin.Int64` operand after operand), and a comparison is cheaper than a hash.
+    last: Option<Text>,
+}
 
 impl Interner {
     pub fn intern(&mut self, s: &str) -> Text {
-        if let Some(t) = self.0.get(s) {
+        if let Some(t) = self.last.as_ref().filter(|t| t.as_str() == s) {
             return t.clone();
         }
-        let t = Text::from(s);
-        self.0.insert(t.clone());
+        let t = match self.set.get(s) {
+            Some(t) => t.clone(),
+            None => {
+                let t = Text::from(s);
+                self.set.insert(t.clone());
+                t
+            }
+        };
+        self.last = Some(t.clone());
         t
     }
 }
@@ -171,6 +183,9 @@ mod tests {
         let a = i.intern("Builtin.Int64");
         let b = i.intern(&String::from("Builtin.Int64"));
         let c = i.intern("Builtin.Int1");
+        // Back to a text seen before the last one: the same allocation again.
+        assert!(i.intern("Builtin.Int64").shares_with(&a));
+        assert!(i.intern("Builtin.Int1").shares_with(&c));
         assert!(a.shares_with(&b));
         assert!(!a.shares_with(&c));
         assert!(!a.shares_with(&Text::from("Builtin.Int64")));

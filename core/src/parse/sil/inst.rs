@@ -10,7 +10,7 @@
 use super::lexer::{Kind, Token};
 use std::borrow::Cow;
 use crate::diag::{Diagnostic, Span};
-use crate::ir::{Imm, Interner, Piece, SilOp, Type};
+use crate::ir::{Imm, Interner, Name, Piece, SilOp, Type};
 use std::collections::HashSet;
 
 /// An operand before name resolution.
@@ -33,7 +33,7 @@ pub(super) struct SuccSyn {
 #[derive(Clone, Debug)]
 pub(super) struct ParsedInst {
     pub op: SilOp,
-    pub results: Vec<(String, Span)>,
+    pub results: Results,
     /// The type of each result, where the instruction states or implies it.
     pub result_tys: Vec<Option<Type>>,
     pub operands: Vec<Operand>,
@@ -67,7 +67,7 @@ pub(super) fn parse_inst(toks: &[Token], labels: &HashSet<Cow<'_, str>>, ends_bl
             let names = toks[..eq]
                 .iter()
                 .filter(|t| t.kind == Kind::Value)
-                .map(|t| (t.value_name().to_string(), t.span))
+                .map(|t| (Name::new(t.value_name()), t.span))
                 .collect();
             return (names, Err(Some(d)));
         }
@@ -88,13 +88,13 @@ pub(super) fn parse_inst(toks: &[Token], labels: &HashSet<Cow<'_, str>>, ends_bl
 }
 
 /// Result names with their spans.
-type Results = Vec<(String, Span)>;
+type Results = Vec<(Name, Span)>;
 
 /// Splits `%r = …` / `(%a, %b) = …` off the front.
 fn split_results<'t, 's>(toks: &'t [Token<'s>]) -> Result<(Results, &'t [Token<'s>]), Diagnostic> {
     let is_eq = |k: usize| toks.get(k).is_some_and(|t| t.is_punct("="));
     if toks.first().is_some_and(|t| t.kind == Kind::Value) && is_eq(1) {
-        return Ok((vec![(toks[0].value_name().to_string(), toks[0].span)], &toks[2..]));
+        return Ok((vec![(Name::new(toks[0].value_name()), toks[0].span)], &toks[2..]));
     }
     if !toks.first().is_some_and(|t| t.is_punct("(")) {
         return Ok((Vec::new(), toks));
@@ -113,7 +113,7 @@ fn split_results<'t, 's>(toks: &'t [Token<'s>]) -> Result<(Results, &'t [Token<'
     for (k, t) in inner.iter().enumerate() {
         let want_value = k % 2 == 0;
         if want_value && t.kind == Kind::Value {
-            results.push((t.value_name().to_string(), t.span));
+            results.push((Name::new(t.value_name()), t.span));
         } else if !want_value && t.is_punct(",") && k + 1 < inner.len() {
         } else {
             let what = if want_value { "a result name `%name`" } else { "`,` or `)` in the result list" };
@@ -464,7 +464,7 @@ fn parse_body(
     toks: &[Token],
     labels: &HashSet<Cow<'_, str>>,
     span: Span,
-    results: &[(String, Span)],
+    results: &[(Name, Span)],
     ends_block: bool,
     texts: &mut Interner,
 ) -> PResult<ParsedInst> {

@@ -19,7 +19,7 @@ use std::borrow::Cow;
 use self::lexer::{collapse, scan_type, string_len, Kind, Lexer, Token, KEPT_ERRORS};
 use self::scan::{DECL_WORDS, LINKAGES};
 use crate::diag::{Diagnostic, Diagnostics, SourceFile, Span};
-use crate::ir::{Interner, ValueList, 
+use crate::ir::{Interner, Name, ValueList, 
     Block, BlockId, Function, Inst, Item, Lang, Module, Op, SilHeader, SilOp, Succ, Type, ValueDef, ValueId,
 };
 use std::collections::{HashMap, HashSet};
@@ -75,7 +75,7 @@ struct Parser<'a> {
 
 /// A block parameter as written.
 struct ParamSyn {
-    name: String,
+    name: Name,
     span: Span,
     ty: String,
     ownership: Option<String>,
@@ -86,7 +86,7 @@ enum Stmt<'a> {
     /// resolve) but its arity is unknown.
     /// `poison` names the arguments of a bad label, whose uses are then not reported.
     Label {
-        name: String,
+        name: Name,
         span: Span,
         params: Vec<ParamSyn>,
         bad: bool,
@@ -617,7 +617,7 @@ impl<'a> Parser<'a> {
         } else {
             Vec::new()
         };
-        Stmt::Label { name: name.text.to_string(), span: name.span, params, bad, poison }
+        Stmt::Label { name: Name::new(&*name.text), span: name.span, params, bad, poison }
     }
 
     fn label_params(&mut self, toks: &[Token]) -> Option<Vec<ParamSyn>> {
@@ -663,7 +663,7 @@ impl<'a> Parser<'a> {
                 };
                 k += 1;
                 params.push(ParamSyn {
-                    name: v.value_name().to_string(),
+                    name: Name::new(v.value_name()),
                     span: v.span,
                     ty: ty.type_text().to_string(),
                     ownership: if own.is_empty() { None } else { Some(own.join(" @")) },
@@ -793,7 +793,7 @@ impl<'a> Parser<'a> {
                                 let ty = tys.next().flatten();
                                 let v = f.add_value(String::new(), ty, ValueDef::Undef);
                                 define(self, &mut f, &rn, rs, v);
-                                f.values[v].name = rn.into();
+                                f.values[v].name = rn;
                                 ids.push(v);
                             }
                             pending.push((b, pi, ids));
@@ -803,7 +803,7 @@ impl<'a> Parser<'a> {
                             if let Some(d) = d {
                                 self.error(d.span, d.message);
                             }
-                            poisoned.extend(results.into_iter().map(|(n, _)| n));
+                            poisoned.extend(results.into_iter().map(|(n, _)| n.to_string()));
                         }
                     }
                 }
