@@ -241,8 +241,15 @@ impl<'t, 's> P<'t, 's> {
     }
     /// A `$type`; returns its text without `$`.
     fn ty(&mut self, context: &str) -> PResult<String> {
-        let t = self.expect_kind(Kind::Type, &format!("a type `$T` {context}"))?;
-        Ok(t.type_text().to_string())
+        // The message is made only when it is needed: formatting it for every typed
+        // instruction was an allocation and a free each.
+        match self.peek() {
+            Some(t) if t.kind == Kind::Type => {
+                self.pos += 1;
+                Ok(t.type_text().to_string())
+            }
+            _ => self.err(&format!("a type `$T` {context}")),
+        }
     }
     /// Bracketed attributes: `[take]`, `[modify] [dynamic]`.
     fn attrs(&mut self) -> PResult<Vec<String>> {
