@@ -21,7 +21,7 @@ fn parse_ok(name: &str, text: &str) -> Module {
 }
 
 fn block_names(f: &Function) -> Vec<(String, bool)> {
-    f.layout.iter().map(|&b| (f.blocks[b].name.clone(), f.blocks[b].labeled)).collect()
+    f.layout.iter().map(|&b| (f.blocks[b].name.to_string(), f.blocks[b].labeled)).collect()
 }
 
 #[test]
@@ -97,7 +97,7 @@ fn blocks_are_named_as_bril_names_them() {
     let f = &m.functions[0];
     let succ = |name: &str| -> Vec<String> {
         let b = f.block_by_name(name).unwrap();
-        f.successors(b).iter().map(|&s| f.blocks[s].name.clone()).collect()
+        f.successors(b).iter().map(|&s| f.blocks[s].name.to_string()).collect()
     };
     assert_eq!(succ("entry"), ["loop"]);
     assert_eq!(succ("loop"), ["body", "exit"]);

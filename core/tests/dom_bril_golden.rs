@@ -44,7 +44,7 @@ fn ours(f: &Function) -> [Golden; 3] {
     let cfg = Cfg::new(f);
     let dt = DomTree::dominators(f, &cfg);
     let df = dom::frontier(&cfg, &dt);
-    let name = |b: BlockId| f.blocks[b].name.clone();
+    let name = |b: BlockId| f.blocks[b].name.to_string();
     let sorted = |v: Vec<String>| {
         let mut v = v;
         v.sort();

@@ -56,7 +56,7 @@ fn check_example(name: &str) -> Vec<LcmOutput> {
 
 fn set(o: &LcmOutput, p: Pred, expr: &str) -> Vec<String> {
     let e = o.expr_by_text(expr).unwrap();
-    o.blocks().iter().filter(|&&b| o.preds.holds(p, b, e)).map(|&b| o.split.blocks[b].name.clone()).collect()
+    o.blocks().iter().filter(|&&b| o.preds.holds(p, b, e)).map(|&b| o.split.blocks[b].name.to_string()).collect()
 }
 
 fn nodes(ns: &[u32]) -> Vec<String> {
@@ -185,7 +185,7 @@ fn edit_blocks(o: &LcmOutput, insert: bool) -> Vec<String> {
             _ => None,
         })
         .map(|b| {
-            let name = o.split.blocks[b].name.clone();
+            let name = o.split.blocks[b].name.to_string();
             name.strip_prefix("bb").map_or(name.clone(), |k| format!("n{k}"))
         })
         .collect();

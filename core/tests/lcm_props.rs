@@ -769,7 +769,7 @@ fn naive_sil_predicates(f: &Function, g: &NaiveGraph, texts: &[Option<String>], 
     let trap_name = ["sdiv_Int64", "srem_Int64"].into_iter().find(|t| text.contains(&format!("\"{t}\"")));
     let (mut ncomp, mut xcomp, mut transp) = (vec![false; n], vec![false; n], vec![true; n]);
     for (k, &b) in g.blocks.iter().enumerate() {
-        let mut killed = k != 0 && f.blocks[b].params.iter().any(|&p| operands.contains(&f.values[p].name));
+        let mut killed = k != 0 && f.blocks[b].params.iter().any(|&p| operands.contains(&f.values[p].name.to_string()));
         let mut available = false;
         for i in f.blocks[b].all_insts() {
             let inst = &f.insts[i];
@@ -779,7 +779,7 @@ fn naive_sil_predicates(f: &Function, g: &NaiveGraph, texts: &[Option<String>], 
                 }
                 available = true;
             }
-            let defines = inst.results.iter().any(|&r| operands.contains(&f.values[r].name));
+            let defines = inst.results.iter().any(|&r| operands.contains(&f.values[r].name.to_string()));
             let barrier = trap_name.is_some_and(|t| match &inst.imm {
                 Imm::Name(other) if inst.op == Op::Sil(optlab_core::ir::SilOp::Builtin) => {
                     other != t && (other.starts_with("sdiv") || other.starts_with("srem"))

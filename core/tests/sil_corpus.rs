@@ -382,7 +382,7 @@ fn printing_follows_edits_and_falls_back_to_structure() {
     // A fresh `br` with arguments takes its types from the target's parameters.
     let mut br = Inst::new(Op::Sil(SilOp::Br));
     let u = f.add_undef(None);
-    br.succs.push(Succ { block: bb6, args: vec![u] });
+    br.succs.push(Succ { block: bb6, args: vec![u].into() });
     let nb = f.add_inst(br);
     f.blocks[tramp].term = Some(nb);
     let text = print_function(&f, Naming::User);
@@ -403,13 +403,13 @@ fn printing_follows_edits_and_falls_back_to_structure() {
     lit.results.push(r);
     let lit = g.add_inst(lit);
     let mut tup = Inst::new(Op::Sil(SilOp::Tuple));
-    tup.args = vec![p0, r];
+    tup.args = vec![p0, r].into();
     let tr = g.add_value("t", None, ValueDef::Undef);
     tup.results.push(tr);
     let tup = g.add_inst(tup);
     let mut st = Inst::new(Op::Sil(SilOp::Struct));
     st.ty = Some(Type::Sil("Pair".into()));
-    st.args = vec![p0];
+    st.args = vec![p0].into();
     let sr = g.add_value("s", None, ValueDef::Undef);
     st.results.push(sr);
     let st = g.add_inst(st);

@@ -332,7 +332,7 @@ impl LFunc<'_> {
     }
 
     fn var_name(&self, slot: Slot) -> String {
-        self.f.values.as_slice().get(slot as usize).map_or_else(|| format!("%{slot}"), |v| v.name.clone())
+        self.f.values.as_slice().get(slot as usize).map_or_else(|| format!("%{slot}"), |v| v.name.to_string())
     }
 }
 

@@ -12,16 +12,19 @@
 mod branch;
 mod op;
 mod pieces;
+mod text;
 mod verify;
 
 pub use branch::{branch_pieces, ArgTypes};
 pub use op::{BrilOp, Effect, Op, SilOp};
 pub use pieces::Pieces;
+pub use text::{Interner, Text};
 pub use verify::verify;
 
 use crate::diag::{SourceFile, Span};
 use crate::entity::EntityVec;
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 use std::fmt;
 use std::sync::Arc;
 
@@ -79,7 +82,8 @@ pub enum Type {
     Float,
     Char,
     Ptr(Box<Type>),
-    Sil(String),
+    /// Shared text: see [`Text`].
+    Sil(Text),
 }
 
 impl fmt::Display for Type {
@@ -111,8 +115,9 @@ pub enum Imm {
     Bool(bool),
     Float(f64),
     Char(char),
-    /// A name: SIL builtin name, field (`#Int32._value`), enum case, string literal text.
-    Name(String),
+    /// A name: SIL builtin name, field (`#Int32._value`), enum case, string literal text
+    /// (shared text: see [`Text`]).
+    Name(Text),
     /// A SIL tuple element index.
     Index(u32),
 }
@@ -148,16 +153,30 @@ pub enum Piece {
     SuccArg(u32, u32),
 }
 
+/// The name of a value or a block: kept inline up to 23 bytes (`3`, `x`, `bb12`, `loop`), so
+/// a function of 10^5 blocks holds no heap block per name and a clone of it copies names
+/// without allocating (they were most of a clone's allocations once operands were inline:
+/// issue 17). It derefs to `str`, compares with `str`/`String`, and converts with `.into()`.
+pub type Name = smol_str::SmolStr;
+
+/// A short list of values: an instruction's results or operands, a successor's arguments.
+/// Up to four are kept inline (the list is as big as a `Vec`), so nearly every instruction
+/// owns no heap block for them: cloning or dropping a function of 10^5 blocks was mostly
+/// allocating, copying and freeing such small vectors (issue 17). It derefs to a slice and
+/// has `push`, `extend`, `insert`, `retain`, … like a `Vec`; build one from a `Vec` or an
+/// iterator with `.into()` / `collect()`.
+pub type ValueList = SmallVec<[ValueId; 4]>;
+
 /// A control-flow edge out of a terminator, with SIL block arguments.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Succ {
     pub block: BlockId,
-    pub args: Vec<ValueId>,
+    pub args: ValueList,
 }
 
 impl Succ {
     pub fn to(block: BlockId) -> Succ {
-        Succ { block, args: Vec::new() }
+        Succ { block, args: ValueList::new() }
     }
 }
 
@@ -167,9 +186,9 @@ impl Succ {
 pub struct Inst {
     pub op: Op,
     /// Defined values: SIL results; the Bril destination variable (at most one).
-    pub results: Vec<ValueId>,
+    pub results: ValueList,
     /// Value operands, in source order (for SIL `apply`, the callee first).
-    pub args: Vec<ValueId>,
+    pub args: ValueList,
     /// Successor blocks (terminators only).
     pub succs: Vec<Succ>,
     pub imm: Imm,
@@ -191,8 +210,8 @@ impl Inst {
     pub fn new(op: Op) -> Inst {
         Inst {
             op,
-            results: Vec::new(),
-            args: Vec::new(),
+            results: ValueList::new(),
+            args: ValueList::new(),
             succs: Vec::new(),
             imm: Imm::None,
             funcs: Vec::new(),
@@ -244,8 +263,8 @@ pub enum ValueDef {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ValueData {
-    /// The user's name without sigil (`x`, `3`, `instance_1`).
-    pub name: String,
+    /// The user's name without sigil (`x`, `3`, `instance_1`); see [`Name`].
+    pub name: Name,
     pub ty: Option<Type>,
     pub def: ValueDef,
     /// SIL ownership annotation of a block argument (`owned`, `guaranteed`, …).
@@ -261,8 +280,8 @@ pub struct ValueData {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Block {
     /// The label without sigil (`bb1`, `bbTrampoline1`, `loop`); Bril's unlabeled blocks get
-    /// `b<index>` as Bril's own tools name them.
-    pub name: String,
+    /// `b<index>` as Bril's own tools name them. See [`Name`].
+    pub name: Name,
     /// False for a Bril block that had no label in the source (printed without one).
     pub labeled: bool,
     pub params: Vec<ValueId>,
@@ -274,7 +293,7 @@ pub struct Block {
 }
 
 impl Block {
-    pub fn new(name: impl Into<String>) -> Block {
+    pub fn new(name: impl Into<Name>) -> Block {
         Block {
             name: name.into(),
             labeled: true,
@@ -355,7 +374,7 @@ impl Function {
         b
     }
 
-    pub fn add_value(&mut self, name: impl Into<String>, ty: Option<Type>, def: ValueDef) -> ValueId {
+    pub fn add_value(&mut self, name: impl Into<Name>, ty: Option<Type>, def: ValueDef) -> ValueId {
         self.values.push(ValueData { name: name.into(), ty, def, ownership: None, decl: None, span: Span::DUMMY })
     }
 
@@ -414,7 +433,7 @@ impl Function {
     /// name it. An id outside the arena is printed as the id, so a stale id in a trace or a
     /// selection still reads as something instead of panicking.
     pub fn block_name(&self, b: BlockId) -> String {
-        self.blocks.get(b).map_or_else(|| b.to_string(), |blk| blk.name.clone())
+        self.blocks.get(b).map_or_else(|| b.to_string(), |blk| blk.name.to_string())
     }
 
     /// The block as the code refers to it: Bril `.loop`, SIL `bb3` (sentences that quote the
@@ -422,7 +441,7 @@ impl Function {
     pub fn block_in_code(&self, b: BlockId) -> String {
         match self.blocks.get(b) {
             Some(blk) if self.lang == Lang::Bril => format!(".{}", blk.name),
-            Some(blk) => blk.name.clone(),
+            Some(blk) => blk.name.to_string(),
             None => b.to_string(),
         }
     }
@@ -432,7 +451,7 @@ impl Function {
         match self.values.get(v) {
             Some(d) if d.def == ValueDef::Undef => "undef".into(),
             Some(d) if self.lang == Lang::Sil => format!("%{}", d.name),
-            Some(d) => d.name.clone(),
+            Some(d) => d.name.to_string(),
             None => v.to_string(),
         }
     }

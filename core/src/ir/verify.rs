@@ -143,7 +143,7 @@ mod tests {
         let lit = f.add_inst(lit);
         f.blocks[b0].insts.push(lit);
         let mut br = Inst::new(Op::Sil(SilOp::Br));
-        br.succs.push(Succ { block: b1, args: vec![v] });
+        br.succs.push(Succ { block: b1, args: vec![v].into() });
         let br = f.add_inst(br);
         f.blocks[b0].term = Some(br);
         let mut ret = Inst::new(Op::Sil(SilOp::Return));

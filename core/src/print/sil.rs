@@ -246,7 +246,7 @@ impl<'f> Names<'f> {
         if let Some(n) = self.blocks.get(&b) {
             return format!("bb{n}");
         }
-        self.f.blocks.get(b).map_or_else(|| b.to_string(), |blk| blk.name.clone())
+        self.f.blocks.get(b).map_or_else(|| b.to_string(), |blk| blk.name.to_string())
     }
 
     /// [`Names::value`] appended to `out` (the printer's common case, without a string per
@@ -423,7 +423,7 @@ fn derived(inst: &Inst, names: &Names) -> String {
         Imm::Bool(b) => b.to_string(),
         Imm::Float(x) => format!("{x:?}"),
         Imm::Char(c) => c.to_string(),
-        Imm::Name(n) => n.clone(),
+        Imm::Name(n) => n.to_string(),
         Imm::Index(i) => i.to_string(),
     };
     let name = inst.op.name();

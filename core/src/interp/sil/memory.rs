@@ -133,7 +133,7 @@ impl Machine<'_> {
         };
         let has = |a: &str| inst.attrs.iter().any(|x| x == a);
         let name_imm = || match &inst.imm {
-            Imm::Name(n) => Some(n.clone()),
+            Imm::Name(n) => Some(n.to_string()),
             _ => None,
         };
         let text: String = inst.sil.iter().filter_map(|p| if let Piece::Text(t) = p { Some(t.as_str()) } else { None }).collect();

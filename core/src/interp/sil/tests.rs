@@ -19,7 +19,7 @@ impl Asm {
     fn block(&mut self, name: &str, params: &[(&str, &str)]) -> BlockId {
         let b = self.f.add_block(Block::new(name));
         for (k, (p, ty)) in params.iter().enumerate() {
-            let v = self.f.add_value(*p, Some(Type::Sil(ty.to_string())), ValueDef::Param { block: b, index: k as u32 });
+            let v = self.f.add_value(*p, Some(Type::Sil((*ty).into())), ValueDef::Param { block: b, index: k as u32 });
             self.vals.insert(p.to_string(), v);
             self.f.blocks[b].params.push(v);
         }
@@ -53,7 +53,7 @@ impl Asm {
         inst.results = results.iter().map(|r| self.v(r)).collect();
         inst.args = args.iter().map(|a| self.v(a)).collect();
         inst.imm = imm;
-        inst.ty = ty.map(|t| Type::Sil(t.to_string()));
+        inst.ty = ty.map(|t| Type::Sil(t.into()));
         let id = self.f.add_inst(inst);
         if self.f.insts[id].is_terminator() {
             self.f.blocks[b].term = Some(id);
@@ -83,7 +83,7 @@ impl Asm {
         let b = self.bb(name);
         self.f.layout.push(b);
         for (k, (p, ty)) in params.iter().enumerate() {
-            let v = self.f.add_value(*p, Some(Type::Sil(ty.to_string())), ValueDef::Param { block: b, index: k as u32 });
+            let v = self.f.add_value(*p, Some(Type::Sil((*ty).into())), ValueDef::Param { block: b, index: k as u32 });
             self.vals.insert(p.to_string(), v);
             self.f.blocks[b].params.push(v);
         }
@@ -270,7 +270,7 @@ fn malformed_ir_is_an_error_not_a_panic() {
 
     let mut f = checked_add();
     let i = f.blocks[f.layout[0]].insts[0];
-    f.insts[i].args = vec![ValueId(4242)];
+    f.insts[i].args = vec![ValueId(4242)].into();
     let m = module(vec![f], &[]);
     let r = run_values(&m, "add", &[int32(1), int32(2)], &RunConfig::default());
     assert!(matches!(r.result.error.unwrap().kind, ErrorKind::Malformed(_)));

@@ -10,7 +10,7 @@
 use super::lexer::{Kind, Token};
 use std::borrow::Cow;
 use crate::diag::{Diagnostic, Span};
-use crate::ir::{Imm, Piece, SilOp, Type};
+use crate::ir::{Imm, Interner, Name, Piece, SilOp, Type};
 use std::collections::HashSet;
 
 /// An operand before name resolution.
@@ -33,7 +33,7 @@ pub(super) struct SuccSyn {
 #[derive(Clone, Debug)]
 pub(super) struct ParsedInst {
     pub op: SilOp,
-    pub results: Vec<(String, Span)>,
+    pub results: Results,
     /// The type of each result, where the instruction states or implies it.
     pub result_tys: Vec<Option<Type>>,
     pub operands: Vec<Operand>,
@@ -54,7 +54,7 @@ pub(super) type InstOutcome = (Results, Result<ParsedInst, Option<Diagnostic>>);
 
 /// `ends_block`: the instruction is the last of its block, so an opcode we do not model may
 /// be its terminator (see [`structure`]).
-pub(super) fn parse_inst(toks: &[Token], labels: &HashSet<Cow<'_, str>>, ends_block: bool) -> InstOutcome {
+pub(super) fn parse_inst(toks: &[Token], labels: &HashSet<Cow<'_, str>>, ends_block: bool, texts: &mut Interner) -> InstOutcome {
     let span = match (toks.first(), toks.last()) {
         (Some(a), Some(b)) => a.span.to(b.span),
         _ => Span::DUMMY,
@@ -67,7 +67,7 @@ pub(super) fn parse_inst(toks: &[Token], labels: &HashSet<Cow<'_, str>>, ends_bl
             let names = toks[..eq]
                 .iter()
                 .filter(|t| t.kind == Kind::Value)
-                .map(|t| (t.value_name().to_string(), t.span))
+                .map(|t| (Name::new(t.value_name()), t.span))
                 .collect();
             return (names, Err(Some(d)));
         }
@@ -76,7 +76,7 @@ pub(super) fn parse_inst(toks: &[Token], labels: &HashSet<Cow<'_, str>>, ends_bl
         return (results, Err(None));
     }
     let rest = strip_debug_info(rest);
-    match parse_body(rest, labels, span, &results, ends_block) {
+    match parse_body(rest, labels, span, &results, ends_block, texts) {
         // The names move into the instruction (a copy was an allocation per result): the
         // list returned beside it is only for a failed parse.
         Ok(mut p) => {
@@ -88,13 +88,13 @@ pub(super) fn parse_inst(toks: &[Token], labels: &HashSet<Cow<'_, str>>, ends_bl
 }
 
 /// Result names with their spans.
-type Results = Vec<(String, Span)>;
+type Results = Vec<(Name, Span)>;
 
 /// Splits `%r = …` / `(%a, %b) = …` off the front.
 fn split_results<'t, 's>(toks: &'t [Token<'s>]) -> Result<(Results, &'t [Token<'s>]), Diagnostic> {
     let is_eq = |k: usize| toks.get(k).is_some_and(|t| t.is_punct("="));
     if toks.first().is_some_and(|t| t.kind == Kind::Value) && is_eq(1) {
-        return Ok((vec![(toks[0].value_name().to_string(), toks[0].span)], &toks[2..]));
+        return Ok((vec![(Name::new(toks[0].value_name()), toks[0].span)], &toks[2..]));
     }
     if !toks.first().is_some_and(|t| t.is_punct("(")) {
         return Ok((Vec::new(), toks));
@@ -113,7 +113,7 @@ fn split_results<'t, 's>(toks: &'t [Token<'s>]) -> Result<(Results, &'t [Token<'
     for (k, t) in inner.iter().enumerate() {
         let want_value = k % 2 == 0;
         if want_value && t.kind == Kind::Value {
-            results.push((t.value_name().to_string(), t.span));
+            results.push((Name::new(t.value_name()), t.span));
         } else if !want_value && t.is_punct(",") && k + 1 < inner.len() {
         } else {
             let what = if want_value { "a result name `%name`" } else { "`,` or `)` in the result list" };
@@ -241,8 +241,15 @@ impl<'t, 's> P<'t, 's> {
     }
     /// A `$type`; returns its text without `$`.
     fn ty(&mut self, context: &str) -> PResult<String> {
-        let t = self.expect_kind(Kind::Type, &format!("a type `$T` {context}"))?;
-        Ok(t.type_text().to_string())
+        // The message is made only when it is needed: formatting it for every typed
+        // instruction was an allocation and a free each.
+        match self.peek() {
+            Some(t) if t.kind == Kind::Type => {
+                self.pos += 1;
+                Ok(t.type_text().to_string())
+            }
+            _ => self.err(&format!("a type `$T` {context}")),
+        }
     }
     /// Bracketed attributes: `[take]`, `[modify] [dynamic]`.
     fn attrs(&mut self) -> PResult<Vec<String>> {
@@ -287,7 +294,7 @@ impl<'t, 's> P<'t, 's> {
             }
         }
         if let (Operand::Undef(ty), Some(a)) = (&mut op, &ann) {
-            *ty = Some(Type::Sil(a.clone()));
+            *ty = Some(Type::Sil(a.as_str().into()));
         }
         Ok((op, ann))
     }
@@ -464,8 +471,9 @@ fn parse_body(
     toks: &[Token],
     labels: &HashSet<Cow<'_, str>>,
     span: Span,
-    results: &[(String, Span)],
+    results: &[(Name, Span)],
     ends_block: bool,
+    texts: &mut Interner,
 ) -> PResult<ParsedInst> {
     let end = toks
         .last()
@@ -490,7 +498,14 @@ fn parse_body(
         end,
     };
     let f = structure(&op, &mut p, ends_block)?;
-    let result_tys = (0..results.len()).map(|k| f.result_tys.get(k).cloned().flatten().map(Type::Sil)).collect();
+    // Types and names go through the module's interner, so every instruction and value of
+    // one type shares its text (see `ir::Text`).
+    let result_tys =
+        (0..results.len()).map(|k| f.result_tys.get(k).and_then(Option::as_deref).map(|t| Type::Sil(texts.intern(t)))).collect();
+    let imm = match f.imm {
+        Imm::Name(n) => Imm::Name(texts.intern(&n)),
+        imm => imm,
+    };
     Ok(ParsedInst {
         pieces: pieces(toks, &p.roles),
         op,
@@ -498,9 +513,9 @@ fn parse_body(
         result_tys,
         operands: p.operands,
         succs: p.succs,
-        imm: f.imm,
+        imm,
         funcs: f.funcs,
-        ty: f.ty.map(Type::Sil),
+        ty: f.ty.as_deref().map(|t| Type::Sil(texts.intern(t))),
         attrs: f.attrs,
         span,
     })
@@ -540,7 +555,7 @@ fn structure(op: &SilOp, p: &mut P, ends_block: bool) -> PResult<Fields> {
             let enc = p.expect_kind(Kind::Ident, "a string encoding such as `utf8`")?;
             let s = p.expect_kind(Kind::Str, "a string literal")?;
             f.attrs.push(enc.text.to_string());
-            f.imm = Imm::Name(s.str_content().to_string());
+            f.imm = Imm::Name(s.str_content().into());
             p.finish(op)?;
         }
         Struct => {
@@ -569,7 +584,7 @@ fn structure(op: &SilOp, p: &mut P, ends_block: bool) -> PResult<Fields> {
             p.operand()?;
             p.expect_punct(",", &ctx("before the field"))?;
             let field = p.expect_kind(Kind::Hash, "a field such as `#S.field`")?;
-            f.imm = Imm::Name(field.text.to_string());
+            f.imm = Imm::Name((&*field.text).into());
             p.forwarding_tail()?;
             p.finish(op)?;
         }
@@ -605,7 +620,7 @@ fn structure(op: &SilOp, p: &mut P, ends_block: bool) -> PResult<Fields> {
             let ty = p.ty("after `enum`")?;
             p.expect_punct(",", &ctx("before the case"))?;
             let case = p.expect_kind(Kind::Hash, "an enum case such as `#E.a!enumelt`")?;
-            f.imm = Imm::Name(case.text.to_string());
+            f.imm = Imm::Name((&*case.text).into());
             if p.peek().is_some_and(|t| t.is_punct(",")) && !p.peek_at(1).is_some_and(|t| t.is_ident("forwarding")) {
                 p.pos += 1;
                 p.operand()?;
@@ -617,7 +632,7 @@ fn structure(op: &SilOp, p: &mut P, ends_block: bool) -> PResult<Fields> {
         }
         Builtin => {
             let n = p.expect_kind(Kind::Str, "the builtin's name as a string")?;
-            f.imm = Imm::Name(n.str_content().to_string());
+            f.imm = Imm::Name(n.str_content().into());
             p.subs()?;
             p.operand_list(&ctx("before the builtin's operands"))?;
             p.expect_punct(":", "and the result type after the builtin's operands")?;
@@ -656,7 +671,7 @@ fn structure(op: &SilOp, p: &mut P, ends_block: bool) -> PResult<Fields> {
             p.operand()?;
             if p.eat_punct(",") {
                 let m = p.expect_kind(Kind::Str, "a failure message string")?;
-                f.imm = Imm::Name(m.str_content().to_string());
+                f.imm = Imm::Name(m.str_content().into());
             }
             p.finish(op)?;
         }
@@ -788,7 +803,7 @@ fn structure(op: &SilOp, p: &mut P, ends_block: bool) -> PResult<Fields> {
             let rest_attrs = p.generic(terminator);
             f.attrs.extend(rest_attrs);
             if let Some(h) = p.toks.iter().find(|t| t.kind == Kind::Hash) {
-                f.imm = Imm::Name(h.text.to_string());
+                f.imm = Imm::Name((&*h.text).into());
             }
             if op.name().ends_with("function_ref") {
                 f.funcs = p.toks.iter().filter(|t| t.kind == Kind::Global).map(|t| t.global_name()).collect();
@@ -825,7 +840,7 @@ fn float_imm(text: &str, ty: &str) -> Option<Imm> {
     } else if ty.ends_with("FPIEEE32") {
         Imm::Float(f32::from_bits(bits as u32) as f64)
     } else {
-        Imm::Name(text.to_string())
+        Imm::Name(text.into())
     })
 }
 
@@ -960,6 +975,48 @@ fn join_plain(toks: &[Token]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every instruction and value of one type, and every builtin of one name, share one
+    /// text after parsing, and so do the copies a clone makes (what keeps a clone of a large
+    /// function from allocating per instruction); the clone is still equal to the original.
+    #[test]
+    fn parsed_types_and_names_are_shared_and_survive_a_clone() {
+        use crate::ir::{Lang, Text};
+        let src = "sil @f : $@convention(thin) (Builtin.Int64) -> Builtin.Int64 {\nbb0(%0 : $Builtin.Int64):\n  %1 = builtin \"add_Int64\"(%0 : $Builtin.Int64, %0 : $Builtin.Int64) : $Builtin.Int64\n  %2 = builtin \"add_Int64\"(%1 : $Builtin.Int64, %0 : $Builtin.Int64) : $Builtin.Int64\n  %3 = integer_literal $Builtin.Int64, 7\n  br bb1(%2 : $Builtin.Int64)\nbb1(%4 : $Builtin.Int64):\n  return %4 : $Builtin.Int64\n}\n";
+        let m = crate::parse_module(Lang::Sil, "t.sil", src).expect("parses");
+        let f = &m.functions[0];
+        let tys: Vec<&Text> = f
+            .values
+            .values()
+            .filter_map(|d| match &d.ty {
+                Some(Type::Sil(t)) => Some(t),
+                _ => None,
+            })
+            .chain(f.insts.values().filter_map(|i| match &i.ty {
+                Some(Type::Sil(t)) => Some(t),
+                _ => None,
+            }))
+            .collect();
+        // %0, %1, %2, %3, %4 and the literal's own type.
+        assert!(tys.len() >= 6, "{tys:?}");
+        assert!(tys.iter().all(|t| t.as_str() == "Builtin.Int64" && t.shares_with(tys[0])), "{tys:?}");
+        let names: Vec<&Text> = f
+            .insts
+            .values()
+            .filter_map(|i| match &i.imm {
+                Imm::Name(n) => Some(n),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(names.len(), 2);
+        assert!(names[0] == "add_Int64" && names[0].shares_with(names[1]));
+        let g = f.clone();
+        assert_eq!(&g, f);
+        let (Some(Type::Sil(a)), Some(Type::Sil(b))) = (&f.values.values().next().unwrap().ty, &g.values.values().next().unwrap().ty) else {
+            panic!("typed parameter")
+        };
+        assert!(a.shares_with(b));
+    }
 
     #[test]
     fn integers_parse_negative_hex_and_wide() {

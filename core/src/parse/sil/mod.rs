@@ -19,7 +19,7 @@ use std::borrow::Cow;
 use self::lexer::{collapse, scan_type, string_len, Kind, Lexer, Token, KEPT_ERRORS};
 use self::scan::{DECL_WORDS, LINKAGES};
 use crate::diag::{Diagnostic, Diagnostics, SourceFile, Span};
-use crate::ir::{
+use crate::ir::{Interner, Name, ValueList, 
     Block, BlockId, Function, Inst, Item, Lang, Module, Op, SilHeader, SilOp, Succ, Type, ValueDef, ValueId,
 };
 use std::collections::{HashMap, HashSet};
@@ -75,7 +75,7 @@ struct Parser<'a> {
 
 /// A block parameter as written.
 struct ParamSyn {
-    name: String,
+    name: Name,
     span: Span,
     ty: String,
     ownership: Option<String>,
@@ -86,7 +86,7 @@ enum Stmt<'a> {
     /// resolve) but its arity is unknown.
     /// `poison` names the arguments of a bad label, whose uses are then not reported.
     Label {
-        name: String,
+        name: Name,
         span: Span,
         params: Vec<ParamSyn>,
         bad: bool,
@@ -617,7 +617,7 @@ impl<'a> Parser<'a> {
         } else {
             Vec::new()
         };
-        Stmt::Label { name: name.text.to_string(), span: name.span, params, bad, poison }
+        Stmt::Label { name: Name::new(&*name.text), span: name.span, params, bad, poison }
     }
 
     fn label_params(&mut self, toks: &[Token]) -> Option<Vec<ParamSyn>> {
@@ -663,7 +663,7 @@ impl<'a> Parser<'a> {
                 };
                 k += 1;
                 params.push(ParamSyn {
-                    name: v.value_name().to_string(),
+                    name: Name::new(v.value_name()),
                     span: v.span,
                     ty: ty.type_text().to_string(),
                     ownership: if own.is_empty() { None } else { Some(own.join(" @")) },
@@ -724,6 +724,8 @@ impl<'a> Parser<'a> {
             f.values[v].span = span;
         };
         let mut cur: Option<BlockId> = None;
+        // One shared text per distinct type and name in the function (see `ir::Text`).
+        let mut texts = Interner::default();
         // Branch targets by name, filled as blocks are made: resolving through
         // `Function::block_by_name` (a scan of the layout) made a function of 10^5 blocks
         // take minutes. A duplicate label resolves to its first block, as the scan did.
@@ -734,7 +736,7 @@ impl<'a> Parser<'a> {
         let mut bad_blocks: HashSet<BlockId> = HashSet::new();
         // Sized at once too: a parsed instruction is a few hundred bytes, and doubling this
         // vector was the largest single peak of reading back AddressLowering's output.
-        let mut pending: Vec<(BlockId, ParsedInst, Vec<ValueId>)> = Vec::with_capacity(n_insts);
+        let mut pending: Vec<(BlockId, ParsedInst, ValueList)> = Vec::with_capacity(n_insts);
         let mut stmts = stmts.into_iter().peekable();
         while let Some(s) = stmts.next() {
             // Only the last instruction of a block may be an unknown terminator.
@@ -753,7 +755,7 @@ impl<'a> Parser<'a> {
                     for (k, p) in params.into_iter().enumerate() {
                         let v = f.add_value(
                             p.name.clone(),
-                            Some(Type::Sil(p.ty)),
+                            Some(Type::Sil(texts.intern(&p.ty))),
                             ValueDef::Param { block: b, index: k as u32 },
                         );
                         f.values[v].ownership = p.ownership;
@@ -779,13 +781,13 @@ impl<'a> Parser<'a> {
                             b
                         }
                     };
-                    let (results, outcome) = inst::parse_inst(&toks, &labels, ends_block);
+                    let (results, outcome) = inst::parse_inst(&toks, &labels, ends_block, &mut texts);
                     match outcome {
                         Ok(mut pi) => {
                             // The names and types move into the values (copies of them were
                             // two allocations per result, and the pending instructions held
                             // them to the end).
-                            let mut ids = Vec::with_capacity(pi.results.len());
+                            let mut ids = ValueList::with_capacity(pi.results.len());
                             let mut tys = std::mem::take(&mut pi.result_tys).into_iter();
                             for (rn, rs) in std::mem::take(&mut pi.results) {
                                 let ty = tys.next().flatten();
@@ -801,7 +803,7 @@ impl<'a> Parser<'a> {
                             if let Some(d) = d {
                                 self.error(d.span, d.message);
                             }
-                            poisoned.extend(results.into_iter().map(|(n, _)| n));
+                            poisoned.extend(results.into_iter().map(|(n, _)| n.to_string()));
                         }
                     }
                 }

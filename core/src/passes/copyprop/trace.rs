@@ -259,7 +259,7 @@ pub fn apply_event(f: &mut Function, index: usize, e: &Event) -> Result<(), Repl
                 return fail(index, format!("{inst} is not a copy of {from}"));
             }
             x.op = Op::Bril(op.clone());
-            x.args.clone_from(args);
+            x.args = args[..].into();
             x.imm = Imm::None;
             Ok(())
         }

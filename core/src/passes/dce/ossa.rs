@@ -116,7 +116,7 @@ pub(crate) fn make_end(f: &Function, kind: EndKind, v: ValueId, ty: Option<Strin
     inst.sil.push(crate::ir::Piece::Text(name.into()));
     inst.sil.push(crate::ir::Piece::Arg(0));
     let ty = ty.or_else(|| match f.values.get(v).and_then(|d| d.ty.as_ref()) {
-        Some(Type::Sil(t)) => Some(t.clone()),
+        Some(Type::Sil(t)) => Some(t.to_string()),
         _ => None,
     });
     if let Some(t) = ty {

@@ -293,7 +293,7 @@ fn ossa_dead_arguments(
 
 fn value_type(f: &Function, v: ValueId) -> Option<String> {
     match f.values.get(v).and_then(|d| d.ty.as_ref()) {
-        Some(crate::ir::Type::Sil(t)) => Some(t.clone()),
+        Some(crate::ir::Type::Sil(t)) => Some(t.to_string()),
         _ => None,
     }
 }

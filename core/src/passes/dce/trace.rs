@@ -175,7 +175,7 @@ pub(crate) fn make_jump(f: &Function, target: BlockId, args: Vec<ValueId>, span:
             inst
         }
     };
-    inst.succs.push(Succ { block: target, args });
+    inst.succs.push(Succ { block: target, args: args.into() });
     inst.span = span;
     inst
 }

@@ -172,7 +172,7 @@ fn candidate_key<'f>(f: &'f Function, inst: &'f Inst, opts: &Options, names: &Na
     let ty = inst.ty.as_ref()?;
     // Every operand must be a value of `f` (an id outside it is the empty name, as before).
     let name = |v: ValueId| f.values.get(v).map_or("", |d| d.name.as_str());
-    let mut values = inst.args.clone();
+    let mut values = inst.args.to_vec();
     if opts.commute && inst.op.is_commutative() {
         values.sort_by(|&a, &b| name(a).cmp(name(b)));
     }
@@ -246,7 +246,7 @@ fn sil_candidate<'f>(f: &'f Function, inst: &'f Inst, names: &Names<'f>, trivial
         SilOp::Builtin => {
             let Imm::Name(name) = &inst.imm else { return None };
             if sil_builtin_traps(name) {
-                trap = Some(name.clone());
+                trap = Some(name.to_string());
             } else if inst.effect() != Effect::Pure {
                 return None;
             }
@@ -272,7 +272,7 @@ fn sil_candidate<'f>(f: &'f Function, inst: &'f Inst, names: &Names<'f>, trivial
             _ => return None,
         }
     }
-    Some(Cand { op: inst.op.clone(), shape, names: ids, values: inst.args.clone(), ty, trap })
+    Some(Cand { op: inst.op.clone(), shape, names: ids, values: inst.args.to_vec(), ty, trap })
 }
 
 /// The text of a SIL expression, made once per expression, not per occurrence. (Insertions
@@ -366,7 +366,7 @@ impl<'f> Exprs<'f> {
                 let sil_text = if f.lang == Lang::Sil { sil_text(f, inst, c.ty) } else { None };
                 let e = list.push(Expr {
                     op: c.op,
-                    args: c.names.iter().map(|&v| f.values.get(v).map_or_else(String::new, |d| d.name.clone())).collect(),
+                    args: c.names.iter().map(|&v| f.values.get(v).map_or_else(String::new, |d| d.name.to_string())).collect(),
                     arg_values: c.values,
                     ty: c.ty.clone(),
                     traps,
@@ -423,7 +423,7 @@ impl<'f> Exprs<'f> {
     fn own_trap(&self, inst: &Inst) -> Option<String> {
         match (&inst.op, &inst.imm) {
             (Op::Bril(op), _) if may_trap(op) => Some(op.name().to_string()),
-            (Op::Sil(SilOp::Builtin), Imm::Name(n)) if sil_builtin_traps(n) => Some(n.clone()),
+            (Op::Sil(SilOp::Builtin), Imm::Name(n)) if sil_builtin_traps(n) => Some(n.to_string()),
             _ => None,
         }
     }

@@ -261,7 +261,7 @@ pub(crate) fn run_verified(f: &Function, opts: &Options) -> Result<LcmOutput, Lc
         .iter()
         .map(|&b| BlockInfo {
             id: b,
-            name: g.blocks[b].name.clone(),
+            name: g.blocks[b].name.to_string(),
             reachable: graph.reachable.contains(b),
             new: new_blocks.contains(b),
         })

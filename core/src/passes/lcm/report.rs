@@ -94,7 +94,7 @@ pub fn rows(o: &LcmOutput, e: ExprId) -> Vec<JsonRow> {
         .map(|&b| {
             let h = |p: Pred| o.preds.holds(p, b, e);
             JsonRow {
-                label: o.split.blocks[b].name.clone(),
+                label: o.split.blocks[b].name.to_string(),
                 ncomp: h(Pred::NComp),
                 xcomp: h(Pred::XComp),
                 transp: h(Pred::Transp),
@@ -120,7 +120,7 @@ pub fn json_report(outputs: &[LcmOutput]) -> JsonReport {
             .iter()
             .map(|o| JsonFunction {
                 name: o.name.clone(),
-                blocks: o.blocks().iter().map(|&b| o.split.blocks[b].name.clone()).collect(),
+                blocks: o.blocks().iter().map(|&b| o.split.blocks[b].name.to_string()).collect(),
                 expressions: o.exprs.iter().map(|(e, x)| JsonExpr { expr: x.text(), blocks: rows(o, e) }).collect(),
             })
             .collect(),

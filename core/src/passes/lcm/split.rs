@@ -77,7 +77,7 @@ pub fn split_critical_edges(f: &mut Function) -> Splits {
     // The block names, collected only if a block is added (a large function usually needs
     // none).
     let mut taken: Option<HashSet<String>> = None;
-    let names = |f: &Function| -> HashSet<String> { f.blocks.values().map(|b| b.name.clone()).collect() };
+    let names = |f: &Function| -> HashSet<String> { f.blocks.values().map(|b| b.name.to_string()).collect() };
 
     let mut g = Graph::new(f);
     let sil = f.lang == Lang::Sil;
@@ -136,7 +136,7 @@ pub fn split_critical_edges(f: &mut Function) -> Splits {
                 succ.block = nb;
                 // SIL: the new block passes the edge's arguments on (`cond_br %c, bb5, …`
                 // then `bb5: br bb2(%x)`); they are defined where the edge starts.
-                moved_args = std::mem::take(&mut succ.args);
+                moved_args = std::mem::take(&mut succ.args).into_vec();
             }
         }
         splits.edges.push(SplitEdge { from: b, to: s, block: nb });
@@ -183,7 +183,7 @@ pub fn unsplit_if_empty(f: &mut Function, e: &SplitEdge) -> bool {
     // SIL: the arguments the split block passed (perhaps new ones) go back onto the edge.
     let args = match block.term {
         Some(t) if f.lang == Lang::Sil => f.insts[t].succs.first().map(|s| s.args.clone()).unwrap_or_default(),
-        _ => Vec::new(),
+        _ => Default::default(),
     };
     if let Some(term) = f.blocks[e.from].term {
         for succ in f.insts[term].succs.iter_mut().filter(|x| x.block == e.block) {
@@ -200,7 +200,7 @@ pub fn unsplit_if_empty(f: &mut Function, e: &SplitEdge) -> bool {
 /// A SIL `br target(args)` with its printed form.
 pub(crate) fn make_br(f: &Function, target: BlockId, args: Vec<ValueId>) -> Inst {
     let mut inst = Inst::new(Op::Sil(SilOp::Br));
-    inst.succs.push(Succ { block: target, args });
+    inst.succs.push(Succ { block: target, args: args.into() });
     if let Some(p) = branch_pieces(f, &inst, ArgTypes::Argument) {
         inst.sil = p;
     }

@@ -18,7 +18,7 @@ fn lcm(text: &str) -> LcmOutput {
 /// The names of the blocks where predicate `p` holds for expression `text`.
 fn blocks_where(o: &LcmOutput, p: Pred, text: &str) -> Vec<String> {
     let e = o.expr_by_text(text).unwrap_or_else(|| panic!("no expression {text}"));
-    o.blocks().iter().filter(|&&b| o.preds.holds(p, b, e)).map(|&b| o.split.blocks[b].name.clone()).collect()
+    o.blocks().iter().filter(|&&b| o.preds.holds(p, b, e)).map(|&b| o.split.blocks[b].name.to_string()).collect()
 }
 
 fn printed(o: &LcmOutput) -> String {

@@ -67,7 +67,7 @@ pub fn transform(g: &Function, graph: &Graph, ex: &Exprs, p: &Predicates, splits
     let moved = moved_exprs(graph, p, n);
     let mut edits = Vec::new();
 
-    let mut taken: HashSet<String> = f.values.values().map(|v| v.name.clone()).collect();
+    let mut taken: HashSet<String> = f.values.values().map(|v| v.name.to_string()).collect();
     let mut temps = Vec::new();
     let mut temp_of = vec![None; n];
     for e in moved.iter() {
@@ -83,7 +83,7 @@ pub fn transform(g: &Function, graph: &Graph, ex: &Exprs, p: &Predicates, splits
         let x = &ex.list[e];
         let mut inst = Inst::new(x.op.clone());
         inst.results = temp_of[e.0 as usize].into_iter().collect();
-        inst.args = x.arg_values.clone();
+        inst.args = x.arg_values[..].into();
         inst.ty = Some(x.ty.clone());
         f.add_inst(inst)
     };
@@ -194,7 +194,7 @@ struct FreshNames {
 impl FreshNames {
     fn new(f: &Function) -> FreshNames {
         let max = f.values.values().filter_map(|v| v.name.parse::<u64>().ok()).max();
-        let taken = (max == Some(u64::MAX)).then(|| f.values.values().map(|v| v.name.clone()).collect());
+        let taken = (max == Some(u64::MAX)).then(|| f.values.values().map(|v| v.name.to_string()).collect());
         FreshNames { next: max.map_or(0, |m| m.wrapping_add(1)), taken }
     }
 

@@ -178,7 +178,7 @@ pub(super) fn read(text: &str) -> Option<Function> {
                 next_block += 1;
                 for (index, p) in std::mem::take(&mut labels[b.0 as usize]).into_iter().enumerate() {
                     let name = p.name.value_name();
-                    let v = f.add_value(name.to_string(), Some(Type::Sil(p.ty.type_text().to_string())), ValueDef::Param { block: b, index: index as u32 });
+                    let v = f.add_value(name.to_string(), Some(Type::Sil(p.ty.type_text().into())), ValueDef::Param { block: b, index: index as u32 });
                     f.values[v].ownership = p.ownership;
                     f.values[v].span = p.name.span;
                     if values.insert(&src(text, p.name)[1..], v).is_some() {

@@ -602,7 +602,7 @@ pub(super) fn allocate(cx: &Cx) -> Result<Vec<OpaqueValue>, Refusal> {
 fn case_name(imm: &Imm, line: &str) -> String {
     if let Imm::Name(n) = imm {
         if n.starts_with('#') {
-            return n.clone();
+            return n.to_string();
         }
     }
     line.split(", ").find(|p| p.trim_start().starts_with('#')).map(|p| p.trim().to_string()).unwrap_or_default()
@@ -792,7 +792,7 @@ pub(super) fn element_of(cx: &Cx, inst: InstId, result: u32, agg: ValueId) -> Op
         },
         Op::Sil(SilOp::StructExtract) => {
             let field = match &i.imm {
-                Imm::Name(n) => n.clone(),
+                Imm::Name(n) => n.to_string(),
                 _ => line.rsplit(", ").next()?.trim().to_string(),
             };
             let idx = cx.fields(cx.ty(agg)?)?.iter().position(|x| *x == field)? as u32;

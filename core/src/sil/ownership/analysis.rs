@@ -708,7 +708,7 @@ fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], tr
                         };
                         return mk(v, f, block, k, Source::Forwarded, format!("`unchecked_ownership_conversion` to {k}"));
                     }
-                    let candidates: Vec<ValueId> = if rules::forwards_all_operands(n) { i.args.clone() } else { i.args.first().copied().into_iter().collect() };
+                    let candidates: Vec<ValueId> = if rules::forwards_all_operands(n) { i.args.to_vec() } else { i.args.first().copied().into_iter().collect() };
                     let from = candidates.iter().copied().find(|&a| kind_of(a) != Kind::None);
                     let _ = index;
                     match from {
@@ -789,7 +789,7 @@ fn forwarding_kind(f: &Function, inst: &crate::ir::Inst, kind: &dyn Fn(ValueId) 
     if !rules::FORWARDING.contains(&name) {
         return Kind::None;
     }
-    let cands: Vec<ValueId> = if rules::forwards_all_operands(name) { inst.args.clone() } else { inst.args.first().copied().into_iter().collect() };
+    let cands: Vec<ValueId> = if rules::forwards_all_operands(name) { inst.args.to_vec() } else { inst.args.first().copied().into_iter().collect() };
     cands.into_iter().map(kind).find(|&k| k != Kind::None).unwrap_or(Kind::None)
 }
 
@@ -1131,7 +1131,7 @@ fn gather_guaranteed(f: &Function, fo: &FunctionOwnership, v: ValueId, stamp: &m
 /// Every use of the addresses an interior-pointer instruction projects (through further
 /// address projections): these too must be inside the borrow scope.
 fn address_uses(f: &Function, fo: &FunctionOwnership, inst: InstId, out: &mut Vec<usize>, stamp: &mut [u32], gen: u32) {
-    let mut work: Vec<ValueId> = f.insts.get(inst).map(|i| i.results.clone()).unwrap_or_default();
+    let mut work: Vec<ValueId> = f.insts.get(inst).map(|i| i.results.to_vec()).unwrap_or_default();
     while let Some(a) = work.pop() {
         if stamp.get(a.0 as usize) == Some(&gen) {
             continue;

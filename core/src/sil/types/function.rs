@@ -187,7 +187,7 @@ impl FunctionTypes {
                 let text = t.to_string();
                 if seen.contains(&text) {
                     if let Some(r) = self.rows.iter_mut().find(|r| r.text == text) {
-                        r.uses.push(Use { span: v.span, what: v.name.clone() });
+                        r.uses.push(Use { span: v.span, what: v.name.to_string() });
                     }
                     continue;
                 }
@@ -201,7 +201,7 @@ impl FunctionTypes {
                     text,
                     category: Category::Object,
                     verdict: Verdict { class: Class::Trivial, why: vec![Step { text: why.into(), at: None, source: Source::Rule }], move_only: false, stub: None },
-                    uses: vec![Use { span: v.span, what: v.name.clone() }],
+                    uses: vec![Use { span: v.span, what: v.name.to_string() }],
                 });
             }
         }

@@ -7,7 +7,7 @@ use crate::ir::{Function, Inst, Piece, Type, ValueDef, ValueId};
 /// else the `: $T` annotation the instruction was written with.
 pub fn operand_type(f: &Function, inst: &Inst, k: usize, v: ValueId) -> Option<String> {
     if let Some(Type::Sil(t)) = f.values.get(v).and_then(|d| d.ty.as_ref()) {
-        return Some(t.clone());
+        return Some(t.to_string());
     }
     let pos = inst.sil.iter().position(|p| *p == Piece::Arg(k as u32))?;
     match inst.sil.get(pos + 1)? {

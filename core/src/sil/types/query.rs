@@ -45,7 +45,7 @@ pub fn value_types(f: &Function, ft: &FunctionTypes) -> Vec<ValueType> {
     for (id, d) in f.values.iter() {
         let (ty, name) = match &d.ty {
             Some(Type::Sil(t)) => (t.trim().to_string(), format!("%{}", d.name)),
-            Some(t) => (t.to_string(), d.name.clone()),
+            Some(t) => (t.to_string(), d.name.to_string()),
             None => continue,
         };
         let (category, class) = match ft.row(&ty) {
