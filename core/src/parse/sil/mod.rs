@@ -917,8 +917,9 @@ fn source_name<'a>(src: &'a str, span: Span, sigil: usize, name: &str) -> Cow<'a
     }
 }
 
-/// If the statement starts with a block label, the index just after its `:`.
-fn split_label(toks: &[Token]) -> Option<usize> {
+/// If the statement starts with a block label, the index just after its `:` (AddressLowering's
+/// read-back splits its lines by the same rule).
+pub(crate) fn split_label(toks: &[Token]) -> Option<usize> {
     let first = toks.first()?;
     if first.kind != Kind::Ident || first.is_ident("undef") {
         return None;

@@ -23,6 +23,7 @@
 use crate::diag::Span;
 use crate::ir::{Block, BlockId, Function, Inst, Lang, SilHeader, Type, ValueDef, ValueId};
 use crate::parse::sil::lexer::{Kind, Lexer, Token};
+use crate::parse::sil::split_label;
 use super::FastMap;
 use std::fmt::Write;
 
@@ -396,34 +397,6 @@ fn label_params<'t, 's>(toks: &'t [Token<'s>]) -> Option<Vec<Param<'t, 's>>> {
         }
     }
     Some(out)
-}
-
-/// If the statement starts with a block label, the index just after its `:` (the parser's
-/// rule).
-fn split_label(toks: &[Token]) -> Option<usize> {
-    let first = toks.first()?;
-    if first.kind != Kind::Ident || first.is_ident("undef") {
-        return None;
-    }
-    let second = toks.get(1)?;
-    if second.is_punct(":") {
-        return Some(2);
-    }
-    if !second.is_punct("(") {
-        return None;
-    }
-    let mut depth = 0;
-    for (k, t) in toks.iter().enumerate().skip(1) {
-        if t.is_punct("(") {
-            depth += 1;
-        } else if t.is_punct(")") {
-            depth -= 1;
-            if depth == 0 {
-                return toks.get(k + 1).filter(|c| c.is_punct(":")).map(|_| k + 2);
-            }
-        }
-    }
-    None
 }
 
 /// `%r = …` / `(%a, %b) = …` (the parser's rule): the result name tokens and the tokens
