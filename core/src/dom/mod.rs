@@ -33,7 +33,7 @@ pub mod trace;
 
 pub use cdg::ControlDeps;
 pub use frontier::{frontier, Frontiers};
-pub use ssa::verify_ssa;
+pub use ssa::{verify_ssa, verify_ssa_on_tree};
 pub use steps::lt_steps;
 pub use trace::DomEvent;
 

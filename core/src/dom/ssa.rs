@@ -23,12 +23,26 @@ use crate::ir::{BlockId, Function, InstId, Lang, ValueDef};
 /// # Panics
 /// If `dt` is not the forward dominator tree.
 pub fn verify_ssa(f: &Function, cfg: &Cfg, dt: &DomTree) -> Result<(), Diagnostics> {
+    verify_ssa_in(f, cfg.blocks(), dt)
+}
+
+/// [`verify_ssa`] over `f`'s layout with a tree that need not be built from `f`: one whose
+/// graph has the same dominance among `f`'s blocks (LCM's split graph answers for the
+/// function before the split and after its rewrite, `passes/lcm/ssa.rs`).
+///
+/// # Panics
+/// If `dt` is not a forward dominator tree.
+pub fn verify_ssa_on_tree(f: &Function, dt: &DomTree) -> Result<(), Diagnostics> {
+    verify_ssa_in(f, &f.layout, dt)
+}
+
+fn verify_ssa_in(f: &Function, blocks: &[BlockId], dt: &DomTree) -> Result<(), Diagnostics> {
     assert_eq!(dt.kind(), DomKind::Dominators, "verify_ssa needs the dominator tree");
     if f.lang != Lang::Sil {
         return Ok(());
     }
     let mut pos: EntityVec<InstId, Option<(BlockId, usize)>> = EntityVec::filled(f.insts.len(), None);
-    for &b in cfg.blocks() {
+    for &b in blocks {
         for (k, i) in f.blocks[b].all_insts().enumerate() {
             if let Some(p) = pos.get_mut(i) {
                 *p = Some((b, k));
@@ -36,7 +50,7 @@ pub fn verify_ssa(f: &Function, cfg: &Cfg, dt: &DomTree) -> Result<(), Diagnosti
         }
     }
     let mut errs = Diagnostics::default();
-    for &b in cfg.blocks() {
+    for &b in blocks {
         if !dt.contains(b) {
             continue;
         }

@@ -188,7 +188,7 @@ pub(crate) fn run_verified(f: &Function, opts: &Options) -> Result<LcmOutput, Lc
             let dt = crate::dom::DomTree::dominators(f, &cfg);
             let message = match crate::dom::verify_ssa(f, &cfg, &dt) {
                 Err(d) => d.iter().map(|d| d.message.clone()).next().unwrap_or_default(),
-                Ok(()) => errs.into_iter().map(|e| e.message).next().unwrap_or_default(),
+                Ok(()) => errs.iter().map(|e| e.message.clone()).next().unwrap_or_default(),
             };
             return Err(LcmError::Unsupported { function: f.name.clone(), reason: format!("it is not in SSA form: {message}") });
         }
@@ -247,7 +247,7 @@ pub(crate) fn run_verified(f: &Function, opts: &Options) -> Result<LcmOutput, Lc
     if let Some(dom) = &dom {
         // Step 7 adds no edges, so the split graph's tree is the result's (`ssa.rs`).
         if let Err(errs) = ssa::check(&t.function, &dom.tree) {
-            let message = errs.into_iter().map(|e| e.message).collect::<Vec<_>>().join("; ");
+            let message = errs.iter().map(|e| e.message.clone()).collect::<Vec<_>>().join("; ");
             return Err(LcmError::Internal {
                 function: f.name.clone(),
                 message: format!("result is not in SSA form: {message}"),

@@ -15,64 +15,15 @@
 //! the two on generated and corpus functions, unchanged and broken); building those trees was
 //! a third of LCM's time on a 10^5-block SIL function.
 
+use crate::diag::Diagnostics;
 use crate::dom::DomTree;
-use crate::entity::EntityVec;
-use crate::ir::{BlockId, Function, InstId, ValueDef};
+use crate::ir::Function;
 
-/// A use whose definition does not dominate it, as `crate::dom::verify_ssa` words it.
-pub(super) struct NotSsa {
-    pub message: String,
-}
-
-/// Whether every use in a block of `f` that `tree` reaches is dominated by its definition:
-/// `crate::dom::verify_ssa`'s test, with `tree` the dominator tree of `f` or of a function
-/// whose graph differs from `f`'s only by blocks on split edges (module comment). Every
-/// failing use is reported, in the order of the reference.
-pub(super) fn check(f: &Function, tree: &DomTree) -> Result<(), Vec<NotSsa>> {
-    let mut pos: EntityVec<InstId, Option<(BlockId, u32)>> = EntityVec::filled(f.insts.len(), None);
-    for &b in &f.layout {
-        let Some(block) = f.blocks.get(b) else { continue };
-        for (k, i) in block.all_insts().enumerate() {
-            if let Some(p) = pos.get_mut(i) {
-                *p = Some((b, k as u32));
-            }
-        }
-    }
-    let mut errs = Vec::new();
-    for &b in &f.layout {
-        if !tree.contains(b) {
-            continue;
-        }
-        let Some(block) = f.blocks.get(b) else { continue };
-        for (k, i) in block.all_insts().enumerate() {
-            let Some(inst) = f.insts.get(i) else { continue };
-            for v in inst.uses() {
-                let Some(data) = f.values.get(v) else { continue };
-                let (def_block, ok) = match data.def {
-                    ValueDef::Undef | ValueDef::Var => continue,
-                    ValueDef::Param { block, .. } => (block, tree.dominates(block, b)),
-                    ValueDef::Result { inst: d, .. } => {
-                        let Some(Some((db, dk))) = pos.get(d).copied() else { continue };
-                        (db, if db == b { (dk as usize) < k } else { tree.dominates(db, b) })
-                    }
-                };
-                if !ok {
-                    let where_ = f.blocks.get(def_block).map_or("?", |blk| blk.name.as_str());
-                    errs.push(NotSsa {
-                        message: format!(
-                            "in function `{}`: `%{}` is used in `{}` by `{}`, but its definition in `{}` does not dominate the use",
-                            f.name, data.name, block.name, inst.op, where_
-                        ),
-                    });
-                }
-            }
-        }
-    }
-    if errs.is_empty() {
-        Ok(())
-    } else {
-        Err(errs)
-    }
+/// Whether every use in a block of `f` that `tree` reaches is dominated by its definition,
+/// with `tree` the dominator tree of `f` or of a function whose graph differs from `f`'s only
+/// by blocks on split edges (module comment): `crate::dom::verify_ssa`'s test and messages.
+pub(super) fn check(f: &Function, tree: &DomTree) -> Result<(), Diagnostics> {
+    crate::dom::verify_ssa_on_tree(f, tree)
 }
 
 #[cfg(test)]
@@ -128,7 +79,7 @@ mod tests {
         }
         // The result check: the same messages as the reference on the result's own tree.
         if let Ok(out) = run_function(f, &Options::default()) {
-            let got = check(&out.result, &tree).map_err(|e| e.into_iter().map(|e| e.message).collect::<Vec<_>>());
+            let got = check(&out.result, &tree).map_err(|e| e.iter().map(|e| e.message.clone()).collect::<Vec<_>>());
             assert_eq!(got, reference(&out.result), "{what}: result check");
         }
         0
@@ -185,7 +136,7 @@ mod tests {
         let mut caught = 0;
         for _ in 0..40 {
             let Some(g) = broken(&out.result, &mut rng) else { continue };
-            let got = check(&g, &tree).map_err(|e| e.into_iter().map(|e| e.message).collect::<Vec<_>>());
+            let got = check(&g, &tree).map_err(|e| e.iter().map(|e| e.message.clone()).collect::<Vec<_>>());
             let want = reference(&g);
             assert_eq!(got, want);
             caught += usize::from(want.is_err());
