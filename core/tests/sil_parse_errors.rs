@@ -34,6 +34,35 @@ fn missing_colon_after_function_name() {
     );
 }
 
+/// Swift's parser rejects a use whose type disagrees with the value's; AddressLowering took
+/// a `destructure_tuple`'s result types from such an annotation (a fuzzer's find).
+#[test]
+fn use_with_another_type() {
+    let text = "sil [ossa] @f : $@convention(thin) <T> (@in_guaranteed T, @owned (T, Int)) -> () {\n\
+                bb0(%0 : $*T, %1 : @owned $(T, Int)):\n\
+                \x20 (%2, %3) = destructure_tuple %1 : $(T, %4)\n\
+                \x20 unreachable\n}\n";
+    assert_eq!(
+        errors(text),
+        "t.sil:3:32: error: `%1` is used as `$(T, %4)`, but its type is `$(T, Int)`\n  \
+         (%2, %3) = destructure_tuple %1 : $(T, %4)\n                               ^^"
+    );
+    let addr = "sil @g : $@convention(thin) (@in Int) -> () {\nbb0(%0 : $*Int):\n  %1 = load %0 : $Int\n  unreachable\n}\n";
+    assert_eq!(errors(addr), "t.sil:3:13: error: `%0` is used as `$Int`, but its type is `$*Int`\n  %1 = load %0 : $Int\n            ^^");
+}
+
+/// `P` and `any P` are one type (Swift prints either, by version), and spacing is free.
+#[test]
+fn any_and_spacing_do_not_make_another_type() {
+    let text = "sil @f : $@convention(thin) (@in_guaranteed any P, (Int,Int)) -> () {\n\
+                bb0(%0 : $*any P, %1 : $(Int,Int)):\n\
+                \x20 %2 = open_existential_addr immutable_access %0 : $*P to $*@opened(\"01234567-89AB-CDEF-0123-000000000000\", any P) Self\n\
+                \x20 %3 = tuple_extract %1 : $(Int, Int), 0\n\
+                \x20 unreachable\n}\n";
+    let m = parse("t.sil", text).expect("parses");
+    assert_eq!(m.functions.len(), 1);
+}
+
 #[test]
 fn value_defined_twice() {
     let text = "sil @f : $() -> () {\nbb0:\n  %0 = tuple ()\n  %0 = tuple ()\n  return %0 : $()\n}\n";
@@ -279,6 +308,9 @@ t.sil:27:3: error: value `%0` defined twice
 t.sil:28:18: error: expected `,` between the successors of `cond_br`, found end of line
   cond_br %0, bb1
                  ^
+t.sil:30:19: error: `%0` is used as `$Int`, but its type is `$Builtin.Int32`
+  %3 = frobnicate %0 : $Int, %undefined
+                  ^^
 t.sil:30:30: error: use of undefined value `%undefined`
   %3 = frobnicate %0 : $Int, %undefined
                              ^^^^^^^^^^

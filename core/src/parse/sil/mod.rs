@@ -10,6 +10,7 @@
 //! Errors do not stop the parse: a bad instruction is skipped, a bad function is dropped and
 //! the next one is read, so one run reports every problem it can find.
 
+mod annot;
 mod inst;
 pub(crate) mod lexer;
 pub mod scan;
@@ -837,8 +838,13 @@ impl<'a> Parser<'a> {
             let op = Op::Sil(pi.op);
             let mut inst = Inst::new(op.clone());
             inst.results = results;
-            for o in &pi.operands {
+            for (k, o) in pi.operands.iter().enumerate() {
                 if let Some(v) = resolve(self, &mut f, o) {
+                    if let (Operand::Named(n, span), Some(Type::Sil(def))) = (o, &f.values[v].ty) {
+                        if let Some(used) = annot::annotation(&pi.pieces, k).filter(|u| !annot::same_type(u, def)) {
+                            self.error(*span, format!("`%{n}` is used as `${used}`, but its type is `${def}`"));
+                        }
+                    }
                     inst.args.push(v);
                 }
             }

@@ -435,7 +435,14 @@ fn make_template(key: &str, n_results: usize, n_ops: u32, n_labels: usize, ends_
             if k > 0 {
                 text.push_str(", ");
             }
-            text.push_str(&format!("{OPERAND}{k} : $()"));
+            // Declared as the line uses it: the parser rejects a use whose `: $T` is not the
+            // value's type.
+            let used = format!("{OPERAND}{k} : $");
+            let ty = skeleton.find(&used).map_or("()", |at| {
+                let start = at + used.len();
+                &skeleton[start..crate::parse::sil::scan::type_end(skeleton, start)]
+            });
+            text.push_str(&format!("{OPERAND}{k} : ${ty}"));
         }
         text.push(')');
     }
