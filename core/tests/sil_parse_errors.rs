@@ -51,6 +51,26 @@ fn use_with_another_type() {
     assert_eq!(errors(addr), "t.sil:3:13: error: `%0` is used as `$Int`, but its type is `$*Int`\n  %1 = load %0 : $Int\n            ^^");
 }
 
+#[test]
+fn branch_argument_of_another_type() {
+    let text = "sil @f : $@convention(thin) (Int, Builtin.Int1) -> () {\n\
+                bb0(%0 : $Int, %1 : $Builtin.Int1):\n\
+                \x20 cond_br %1, bb1(%0 : $Int), bb2(%1 : $Builtin.Int1)\n\
+                bb1(%2 : $Int):\n  unreachable\n\
+                bb2(%3 : $Int):\n  unreachable\n}\n";
+    assert_eq!(
+        errors(text),
+        "t.sil:3:35: error: `bb2` takes `$Int` as its argument 0, but `%1` is `$Builtin.Int1`\n  \
+         cond_br %1, bb1(%0 : $Int), bb2(%1 : $Builtin.Int1)\n                                  ^^"
+    );
+    let used = text.replace("bb1(%0 : $Int)", "bb1(%0 : $Int32)").replace("bb2(%1 : $Builtin.Int1)", "bb2(%0 : $Int)");
+    assert_eq!(
+        errors(&used),
+        "t.sil:3:19: error: `%0` is used as `$Int32`, but its type is `$Int`\n  \
+         cond_br %1, bb1(%0 : $Int32), bb2(%0 : $Int)\n                  ^^"
+    );
+}
+
 /// `P` and `any P` are one type (Swift prints either, by version), and spacing is free.
 #[test]
 fn any_and_spacing_do_not_make_another_type() {

@@ -11,9 +11,9 @@
 use super::scan::type_end;
 use crate::ir::Piece;
 
-/// The type written after operand `k` (`%0 : $T, …` gives `T`), if any.
-pub(super) fn annotation(pieces: &[Piece], k: usize) -> Option<&str> {
-    let at = pieces.iter().position(|p| *p == Piece::Arg(k as u32))?;
+/// The type written after the operand `piece` (`%0 : $T, …` gives `T`), if any.
+pub(super) fn annotation(pieces: &[Piece], piece: Piece) -> Option<&str> {
+    let at = pieces.iter().position(|p| *p == piece)?;
     let Some(Piece::Text(t)) = pieces.get(at + 1) else { return None };
     let t = t.trim_start().strip_prefix(':')?.trim_start();
     let start = t.strip_prefix('$').map(|_| 1)?;
@@ -63,13 +63,13 @@ mod tests {
     #[test]
     fn the_annotation_ends_where_the_operand_does() {
         let p = |t: &str| vec![Piece::Text("x ".into()), Piece::Arg(0), Piece::Text(t.into())];
-        assert_eq!(annotation(&p(" : $*T"), 0), Some("*T"));
-        assert_eq!(annotation(&p(" : $S, #S.x"), 0), Some("S"));
-        assert_eq!(annotation(&p(" : $A to $B"), 0), Some("A"));
-        assert_eq!(annotation(&p(" : $(A, B) // x"), 0), Some("(A, B)"));
-        assert_eq!(annotation(&p(" : $@callee_guaranteed () -> Int on %1"), 0), Some("@callee_guaranteed () -> Int"));
-        assert_eq!(annotation(&p(" : $Optional<Int>)"), 0), Some("Optional<Int>"));
-        assert_eq!(annotation(&p(", %1"), 0), None);
-        assert_eq!(annotation(&p(" : $T"), 1), None);
+        assert_eq!(annotation(&p(" : $*T"), Piece::Arg(0)), Some("*T"));
+        assert_eq!(annotation(&p(" : $S, #S.x"), Piece::Arg(0)), Some("S"));
+        assert_eq!(annotation(&p(" : $A to $B"), Piece::Arg(0)), Some("A"));
+        assert_eq!(annotation(&p(" : $(A, B) // x"), Piece::Arg(0)), Some("(A, B)"));
+        assert_eq!(annotation(&p(" : $@callee_guaranteed () -> Int on %1"), Piece::Arg(0)), Some("@callee_guaranteed () -> Int"));
+        assert_eq!(annotation(&p(" : $Optional<Int>)"), Piece::Arg(0)), Some("Optional<Int>"));
+        assert_eq!(annotation(&p(", %1"), Piece::Arg(0)), None);
+        assert_eq!(annotation(&p(" : $T"), Piece::Arg(1)), None);
     }
 }

@@ -21,7 +21,7 @@ use self::lexer::{collapse, scan_type, string_len, Kind, Lexer, Token, KEPT_ERRO
 use self::scan::{DECL_WORDS, LINKAGES};
 use crate::diag::{Diagnostic, Diagnostics, SourceFile, Span};
 use crate::ir::{Interner, Name, ValueList, 
-    Block, BlockId, Function, Inst, Item, Lang, Module, Op, SilHeader, SilOp, Succ, Type, ValueDef, ValueId,
+    Block, BlockId, Function, Inst, Item, Lang, Module, Op, Piece, SilHeader, SilOp, Succ, Type, ValueDef, ValueId,
 };
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -682,6 +682,33 @@ impl<'a> Parser<'a> {
     }
 
     /// Builds the function from its statements; `None` if anything was wrong.
+    /// A use written `%v : $T` where `%v`'s type is known and is not `T` (Swift's parser
+    /// rejects it too).
+    fn check_use(&mut self, f: &Function, used: Option<&str>, o: &Operand, v: ValueId) {
+        if let (Operand::Named(n, span), Some(Type::Sil(def)), Some(used)) = (o, &f.values[v].ty, used) {
+            if !annot::same_type(used, def) {
+                self.error(*span, format!("`%{n}` is used as `${used}`, but its type is `${def}`"));
+            }
+        }
+    }
+
+    /// A branch argument whose type is not the type of the target's parameter.
+    fn check_branch_arg(&mut self, f: &Function, target: BlockId, j: usize, used: Option<&str>, o: &Operand, v: ValueId) {
+        let Operand::Named(n, span) = o else { return };
+        let Some(&p) = f.blocks[target].params.get(j) else { return };
+        // The value's own type where known: a wrong annotation is `check_use`'s to report.
+        let given = match &f.values[v].ty {
+            Some(Type::Sil(t)) => Some(t.as_ref()),
+            _ => used,
+        };
+        if let (Some(given), Some(Type::Sil(want))) = (given, &f.values[p].ty) {
+            if !annot::same_type(given, want) {
+                let b = &f.blocks[target].name;
+                self.error(*span, format!("`{b}` takes `${want}` as its argument {j}, but `%{n}` is `${given}`"));
+            }
+        }
+    }
+
     fn build(
         &mut self,
         name: String,
@@ -840,16 +867,12 @@ impl<'a> Parser<'a> {
             inst.results = results;
             for (k, o) in pi.operands.iter().enumerate() {
                 if let Some(v) = resolve(self, &mut f, o) {
-                    if let (Operand::Named(n, span), Some(Type::Sil(def))) = (o, &f.values[v].ty) {
-                        if let Some(used) = annot::annotation(&pi.pieces, k).filter(|u| !annot::same_type(u, def)) {
-                            self.error(*span, format!("`%{n}` is used as `${used}`, but its type is `${def}`"));
-                        }
-                    }
+                    self.check_use(&f, annot::annotation(&pi.pieces, Piece::Arg(k as u32)), o, v);
                     inst.args.push(v);
                 }
             }
             let explicit_only = matches!(op, Op::Sil(SilOp::Br | SilOp::CondBr));
-            for s in &pi.succs {
+            for (i, s) in pi.succs.iter().enumerate() {
                 let Some(&target) = block_ids.get(s.label.as_str()) else { continue };
                 let want = f.blocks[target].params.len();
                 let mut succ = Succ::to(target);
@@ -857,8 +880,11 @@ impl<'a> Parser<'a> {
                     continue;
                 }
                 if s.explicit || explicit_only {
-                    for o in &s.args {
+                    for (j, o) in s.args.iter().enumerate() {
                         if let Some(v) = resolve(self, &mut f, o) {
+                            let used = annot::annotation(&pi.pieces, Piece::SuccArg(i as u32, j as u32));
+                            self.check_use(&f, used, o, v);
+                            self.check_branch_arg(&f, target, j, used, o, v);
                             succ.args.push(v);
                         }
                     }
