@@ -9,9 +9,8 @@
 use serde::{Serialize, Serializer};
 use std::sync::{Arc, OnceLock};
 
-/// What makes the texts of a lazy [`Steps`]: shared, so that a clone of steps not yet asked
-/// for does not make them twice over the same data.
-type Maker = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
+/// What makes the texts of a lazy [`Steps`].
+type Maker = Box<dyn Fn() -> Vec<String> + Send + Sync>;
 
 /// Step 0 is the state before anything; step `k` the state after the `k`-th event.
 ///
@@ -20,9 +19,14 @@ type Maker = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
 /// The texts may be made on first use ([`Steps::lazy`]): a pipeline runs every stage, but a
 /// view, the trace or the CLI reads the steps of few of them, and on a 10^5-block function
 /// writing every sentence of every stage was a fifth of the default pipeline. Whoever asks
-/// gets the same texts either way.
+/// gets the same texts either way. Clones share the texts (made once for all of them): a
+/// pass's run and its view's copy of the steps are one list.
 #[derive(Clone)]
 pub struct Steps {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
     texts: OnceLock<Vec<String>>,
     make: Option<Maker>,
 }
@@ -31,19 +35,19 @@ impl Steps {
     /// The steps with these descriptions, step 0 first. An empty list becomes one empty step,
     /// so that [`Steps::len`] is at least 1 and every cursor has a step to clamp to.
     pub fn new(texts: Vec<String>) -> Steps {
-        Steps { texts: OnceLock::from(at_least_one(texts)), make: None }
+        Steps { inner: Arc::new(Inner { texts: OnceLock::from(at_least_one(texts)), make: None }) }
     }
 
-    /// Steps whose texts `make` writes when they are first asked for (once; clones made
-    /// before then share `make`). `make` owns what it reads — the run's trace and input,
-    /// behind `Arc`s — so nothing is copied to defer it.
+    /// Steps whose texts `make` writes when they are first asked for, once. `make` owns what
+    /// it reads — the run's trace and input, behind `Arc`s — so nothing is copied to defer it.
     pub fn lazy(make: impl Fn() -> Vec<String> + Send + Sync + 'static) -> Steps {
-        Steps { texts: OnceLock::new(), make: Some(Arc::new(make)) }
+        Steps { inner: Arc::new(Inner { texts: OnceLock::new(), make: Some(Box::new(make)) }) }
     }
 
     /// Every text, made now if they were deferred.
     fn all(&self) -> &Vec<String> {
-        self.texts.get_or_init(|| at_least_one(self.make.as_ref().map_or_else(Vec::new, |m| m())))
+        let inner = &*self.inner;
+        inner.texts.get_or_init(|| at_least_one(inner.make.as_ref().map_or_else(Vec::new, |m| m())))
     }
 
     /// How many steps there are, step 0 included (at least 1).
@@ -77,7 +81,7 @@ impl Steps {
 
     /// Whether the texts have been made (for the tests of laziness).
     pub fn is_made(&self) -> bool {
-        self.texts.get().is_some()
+        self.inner.texts.get().is_some()
     }
 }
 
@@ -100,7 +104,7 @@ impl Eq for Steps {}
 
 impl std::fmt::Debug for Steps {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.texts.get() {
+        match self.inner.texts.get() {
             Some(texts) => f.debug_struct("Steps").field("texts", texts).finish(),
             None => f.write_str("Steps { texts: <not made yet> }"),
         }
@@ -159,8 +163,8 @@ mod tests {
         assert_eq!(headline("`unclosed: code"), "`unclosed: code");
     }
 
-    /// Lazy steps are made once, on first use, and read, compare, clone and serialize as the
-    /// same texts given at once.
+    /// Lazy steps are made once, on first use (clones included), and read, compare and
+    /// serialize as the same texts given at once.
     #[test]
     fn lazy_steps_equal_eager_ones_and_are_made_once() {
         use std::sync::atomic::{AtomicUsize, Ordering};
@@ -183,7 +187,7 @@ mod tests {
         assert_eq!(calls.load(Ordering::Relaxed), 1, "made once");
         assert_eq!(serde_json::to_value(&lazy).unwrap(), serde_json::json!({ "texts": ["Before: nothing", "Step 1: a: b"] }));
         assert_eq!(early_clone, eager);
-        assert_eq!(calls.load(Ordering::Relaxed), 2, "a clone made before first use makes its own");
+        assert_eq!(calls.load(Ordering::Relaxed), 1, "a clone made before first use shares the texts");
         assert_eq!(Steps::lazy(Vec::new).len(), 1, "an empty list is one empty step");
     }
 

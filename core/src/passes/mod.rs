@@ -105,7 +105,8 @@ pub enum Detail {
     Dce(Box<dce::DceResult>),
     /// LCM's output and its step list (the view needs the steps' positions in the trace,
     /// so they are built once, here).
-    Lcm { out: Box<lcm::LcmOutput>, steps: Box<lcm::LcmSteps> },
+    /// The output is shared with the steps' deferred texts.
+    Lcm { out: Arc<lcm::LcmOutput>, steps: Box<lcm::LcmSteps> },
     CopyProp(Box<copyprop::CopyPropOutput>),
     AddressLowering(Box<crate::sil::lowering::Lowering>),
     CopyElim(Box<crate::sil::lowering::copyelim::CopyElim>),
