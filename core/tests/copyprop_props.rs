@@ -89,7 +89,7 @@ fn replay_and_trace_agree_with_the_pass_at_every_step() {
         for m in [&g.module, &after_lcm] {
             for f in &m.functions {
                 let out = copyprop::run(f, &Cfg::new(f)).unwrap();
-                let t = &out.trace;
+                let t: &copyprop::Trace = &out.trace;
                 for k in 0..=t.events.len() {
                     let h = copyprop::try_replay_to(f, t, k).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
                     verify(&h).unwrap_or_else(|d| panic!("seed {seed}, step {k}: {d:?}"));

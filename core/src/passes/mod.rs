@@ -105,7 +105,8 @@ pub enum Detail {
     Dce(Box<dce::DceResult>),
     /// LCM's output and its step list (the view needs the steps' positions in the trace,
     /// so they are built once, here).
-    Lcm { out: Box<lcm::LcmOutput>, steps: Box<lcm::LcmSteps> },
+    /// The output is shared with the steps' deferred texts.
+    Lcm { out: Arc<lcm::LcmOutput>, steps: Box<lcm::LcmSteps> },
     CopyProp(Box<copyprop::CopyPropOutput>),
     AddressLowering(Box<crate::sil::lowering::Lowering>),
     CopyElim(Box<crate::sil::lowering::copyelim::CopyElim>),
@@ -144,13 +145,18 @@ pub struct PassRun {
 impl PassRun {
     /// A run that produced nothing, with the input returned.
     pub fn not_run(pass: &'static PassInfo, f: &Function, outcome: Outcome) -> PassRun {
+        PassRun::not_run_shared(pass, Arc::new(f.clone()), outcome)
+    }
+
+    /// [`PassRun::not_run`] returning the caller's `Arc` of the input rather than a copy.
+    pub fn not_run_shared(pass: &'static PassInfo, f: Arc<Function>, outcome: Outcome) -> PassRun {
         let text = match &outcome {
             Outcome::Ran => format!("{} on @{}", pass.title, f.name),
             Outcome::Refused(m) | Outcome::Failed(m) => m.clone(),
         };
         PassRun {
             pass,
-            function: Arc::new(f.clone()),
+            function: f,
             outcome,
             detail: Detail::None,
             counts: Vec::new(),
@@ -189,6 +195,14 @@ pub trait Pass: Sync {
     /// Runs on a verified function `f` whose analyses are `a`. Never panics.
     fn run(&self, f: &Function, a: &Analyses, opts: &Options) -> PassRun;
 
+    /// [`Pass::run`] on a function its caller holds in an `Arc` (a pipeline's stages):
+    /// a pass whose step texts read its input overrides this to keep the `Arc` in
+    /// [`Steps::lazy`] instead of writing the texts now — a copy of a 10^5-block input would
+    /// cost what the texts do.
+    fn run_shared(&self, f: &Arc<Function>, a: &Analyses, opts: &Options) -> PassRun {
+        self.run(f, a, opts)
+    }
+
     /// Whether [`Pass::run`] itself verifies the function it returns with
     /// [`Outcome::Ran`] (and fails otherwise), so that [`run`] need not check it again: on a
     /// 10^5-block function each full check costs what a small pass does.
@@ -225,7 +239,42 @@ pub fn run(pass: &dyn Pass, f: &Function, a: &Analyses, opts: &Options) -> PassR
 /// [`run`], skipping the input's check when `verified` says the caller has made it (a
 /// pipeline stage whose input is the previous stage's verified output).
 pub(crate) fn run_checked(pass: &dyn Pass, f: &Function, a: &Analyses, opts: &Options, verified: bool) -> PassRun {
+    run_contract(pass, Input::Borrowed(f), a, opts, verified)
+}
+
+/// [`run_checked`] on a function held in an `Arc` ([`Pass::run_shared`]): what a pipeline
+/// stage runs on.
+pub(crate) fn run_checked_shared(pass: &dyn Pass, f: &Arc<Function>, a: &Analyses, opts: &Options, verified: bool) -> PassRun {
+    run_contract(pass, Input::Shared(f), a, opts, verified)
+}
+
+/// A pass's input as its caller holds it.
+#[derive(Clone, Copy)]
+enum Input<'a> {
+    Borrowed(&'a Function),
+    Shared(&'a Arc<Function>),
+}
+
+impl<'a> Input<'a> {
+    fn function(self) -> &'a Function {
+        match self {
+            Input::Borrowed(f) => f,
+            Input::Shared(f) => f,
+        }
+    }
+
+    /// The input as a run returns it unchanged: the caller's `Arc` itself when there is one.
+    fn unchanged(self) -> Arc<Function> {
+        match self {
+            Input::Borrowed(f) => Arc::new(f.clone()),
+            Input::Shared(f) => f.clone(),
+        }
+    }
+}
+
+fn run_contract(pass: &dyn Pass, input: Input<'_>, a: &Analyses, opts: &Options, verified: bool) -> PassRun {
     let info = pass.info();
+    let f = input.function();
     if !info.accepts(f.lang) {
         let msg = format!(
             "{} runs on {}; @{} is {}: {}",
@@ -235,19 +284,22 @@ pub(crate) fn run_checked(pass: &dyn Pass, f: &Function, a: &Analyses, opts: &Op
             lang_name(f.lang),
             info.refusal
         );
-        return PassRun::not_run(info, f, Outcome::Refused(msg));
+        return PassRun::not_run_shared(info, input.unchanged(), Outcome::Refused(msg));
     }
     if !verified {
         if let Err(d) = verify(f) {
             let msg = format!("@{} is malformed: {}", f.name, first_message(&d));
-            return PassRun::not_run(info, f, Outcome::Refused(msg));
+            return PassRun::not_run_shared(info, input.unchanged(), Outcome::Refused(msg));
         }
     }
-    let mut r = pass.run(f, a, opts);
+    let mut r = match input {
+        Input::Borrowed(f) => pass.run(f, a, opts),
+        Input::Shared(f) => pass.run_shared(f, a, opts),
+    };
     if r.outcome == Outcome::Ran && !pass.verifies_output() {
         if let Err(d) = verify(&r.function) {
             let msg = format!("internal error in {}: the result does not verify ({})", info.title, first_message(&d));
-            r.function = Arc::new(f.clone());
+            r.function = input.unchanged();
             r.outcome = Outcome::Failed(msg);
         }
     }

@@ -100,7 +100,8 @@ pub struct CopyPropOutput {
     /// The function after the rewrite and the deletions (shared with the pass's
     /// [`crate::passes::PassRun`]).
     pub function: std::sync::Arc<Function>,
-    pub trace: Trace,
+    /// Shared with the pass's deferred step texts ([`crate::steps::Steps::lazy`]).
+    pub trace: std::sync::Arc<Trace>,
     pub stats: Stats,
     /// The available-copies analysis of the input (per-block in/out sets, the copy table).
     pub avail: AvailCopies,
@@ -195,7 +196,7 @@ pub(crate) fn run_verified(f: &Function, cfg: &Cfg) -> Result<CopyPropOutput, Co
         .collect();
     let trace = Trace { function: f.name.clone(), copies, blocks, fixpoint, rounds, events, held: held_info };
     crate::passes::shrink(&mut g);
-    Ok(CopyPropOutput { function: std::sync::Arc::new(g), trace, stats, avail: a, held })
+    Ok(CopyPropOutput { function: std::sync::Arc::new(g), trace: std::sync::Arc::new(trace), stats, avail: a, held })
 }
 
 /// Copy propagation on every function of a Bril module. A SIL module is refused with

@@ -114,7 +114,11 @@ fn event_text(g: &Function, t: &Trace, e: &Event, inst: InstId, applied: bool, b
 
 /// The step texts of a run of the pass on `f` (the original function). One line each.
 pub fn step_texts(f: &Function, out: &CopyPropOutput) -> Vec<String> {
-    let t = &out.trace;
+    trace_step_texts(f, &out.trace)
+}
+
+/// [`step_texts`] from the trace alone (what a deferred [`crate::steps::Steps`] keeps).
+pub(crate) fn trace_step_texts(f: &Function, t: &Trace) -> Vec<String> {
     let mut steps = Vec::new();
     let n_insts: usize = t.copies.iter().map(|c| c.insts.len()).sum();
     let first = if t.copies.is_empty() {

@@ -21,7 +21,7 @@ fn cp(text: &str) -> (Function, CopyPropOutput, String) {
     let replayed = try_replay_to(&f, &out.trace, usize::MAX).unwrap();
     assert_eq!(replayed, *out.function, "replay differs");
     let back: Trace = serde_json::from_str(&trace_json(&out.trace)).unwrap();
-    assert_eq!(back, out.trace);
+    assert_eq!(back, *out.trace);
     let last = out.trace.avail_at_round(usize::MAX);
     for &b in &f.layout {
         assert_eq!(last.ins[b.0 as usize], out.avail.facts.ins[b], "in-set of {b} from the trace");

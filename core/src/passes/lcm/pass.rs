@@ -50,8 +50,10 @@ impl Pass for Lcm {
             Count::of(inserted, "computation inserted", "computations inserted"),
             Count::of(deleted, "deleted", "deleted"),
         ];
-        let lcm_steps = out.steps();
+        // The texts are written when first asked for; the view's copy and the run's share them.
+        let out = std::sync::Arc::new(out);
+        let lcm_steps = super::LcmSteps::deferred(&out);
         let steps = lcm_steps.texts().clone();
-        PassRun { pass: &INFO, function: out.result.clone(), outcome: Outcome::Ran, detail: Detail::Lcm { out: Box::new(out), steps: Box::new(lcm_steps) }, counts, steps }
+        PassRun { pass: &INFO, function: out.result.clone(), outcome: Outcome::Ran, detail: Detail::Lcm { out, steps: Box::new(lcm_steps) }, counts, steps }
     }
 }

@@ -12,6 +12,7 @@ use crate::entity::{EntityRef, EntityVec};
 use crate::ir::BlockId;
 use crate::steps::Steps;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// Where a step is in the trace: before anything, or at stage `stage` (an index into
 /// `trace.steps`), and for a fixpoint stage at round `round` (`None`: the stage's result, for
@@ -107,6 +108,19 @@ pub fn marked(out: &LcmOutput, snap: &Snapshot) -> Vec<(Pred, bool, Vec<usize>)>
         .collect()
 }
 
+/// Where each step is, without its text: [`LcmSteps::build`]'s positions (a test compares
+/// the two).
+fn positions(t: &super::trace::Trace) -> Vec<Pos> {
+    let mut positions = vec![Pos::Start];
+    for (i, step) in t.steps.iter().enumerate() {
+        match fixpoint(step) {
+            Some(fp) if !fp.rounds.is_empty() => positions.extend((0..fp.rounds.len()).map(|r| Pos::Stage { stage: i, round: Some(r) })),
+            _ => positions.push(Pos::Stage { stage: i, round: None }),
+        }
+    }
+    positions
+}
+
 /// The LCM step list: one description per step ([`Steps`]) and where each step is in the
 /// trace ([`Pos`]), which [`LcmOutput::snapshot`] and the drawings replay to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -119,6 +133,21 @@ impl LcmSteps {
     /// The steps of `out`'s trace: step 0 before LCM, one step per stage of the seven, and
     /// one per round for the three greatest fixpoints.
     pub fn new(out: &LcmOutput) -> LcmSteps {
+        let (texts, positions) = LcmSteps::build(out);
+        LcmSteps { texts: Steps::new(texts), positions }
+    }
+
+    /// [`LcmSteps::new`] with the texts written when first asked for ([`Steps::lazy`]): a
+    /// pipeline's LCM stage is seldom stepped through, and on a 10^5-block function its
+    /// sentences cost a tenth of the pass. The positions, which the view's replay needs
+    /// before any text, are made now.
+    pub fn deferred(out: &Arc<LcmOutput>) -> LcmSteps {
+        let o = out.clone();
+        LcmSteps { texts: Steps::lazy(move || LcmSteps::build(&o).0), positions: positions(&out.trace) }
+    }
+
+    /// The texts and the positions of every step.
+    fn build(out: &LcmOutput) -> (Vec<String>, Vec<Pos>) {
         let t = &out.trace;
         // Dense tables by block id: a round's sentence sorts its blocks by rank (a hash
         // lookup per comparison was most of a 10^5-block pipeline's LCM steps).
@@ -166,7 +195,7 @@ impl LcmSteps {
                 }
             }
         }
-        LcmSteps { texts: Steps::new(texts), positions }
+        (texts, positions)
     }
 
     /// The descriptions, step 0 first.

@@ -312,3 +312,29 @@ fn round_sentences_equal_the_old_full_construction() {
     }
     assert!(rounds_over_eight > 0, "some round names more than eight blocks");
 }
+
+/// Deferred steps (what the pass keeps) have the positions and, once asked for, the texts
+/// of the steps written at once, on the samples and on generated Bril and SIL.
+#[test]
+fn deferred_steps_equal_the_ones_written_at_once() {
+    let mut outs = samples();
+    for seed in 1..=3u64 {
+        outs.push(lcm_of(&crate::testgen::scale::bril_program(120 * seed as usize, seed)));
+        let m = parse_module(Lang::Sil, "t.sil", &crate::testgen::scale::sil_program(60 * seed as usize, seed)).expect("SIL parses");
+        for f in m.bodies() {
+            if let Ok(o) = run_function(f, &Options::default()) {
+                outs.push(o);
+            }
+        }
+    }
+    assert!(outs.len() > 10, "{}", outs.len());
+    for o in outs {
+        let eager = o.steps();
+        let o = std::sync::Arc::new(o);
+        let deferred = LcmSteps::deferred(&o);
+        assert!(!deferred.texts().is_made(), "@{}: texts made before they were asked for", o.trace.function);
+        assert_eq!(deferred.positions(), eager.positions(), "@{}", o.trace.function);
+        assert_eq!(deferred.texts().texts(), eager.texts().texts(), "@{}", o.trace.function);
+        assert_eq!(deferred, eager);
+    }
+}
