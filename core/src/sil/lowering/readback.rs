@@ -179,7 +179,7 @@ pub(super) fn read(text: &str) -> Option<Function> {
                 next_block += 1;
                 for (index, p) in std::mem::take(&mut labels[b.0 as usize]).into_iter().enumerate() {
                     let name = p.name.value_name();
-                    let v = f.add_value(name.to_string(), Some(Type::Sil(p.ty.type_text().into())), ValueDef::Param { block: b, index: index as u32 });
+                    let v = f.add_value(name, Some(Type::Sil(p.ty.type_text().into())), ValueDef::Param { block: b, index: index as u32 });
                     f.values[v].ownership = p.ownership;
                     f.values[v].span = p.name.span;
                     if values.insert(&src(text, p.name)[1..], v).is_some() {
@@ -209,7 +209,7 @@ pub(super) fn read(text: &str) -> Option<Function> {
                 }
                 let line = &buf[..];
                 let ends_block = !matches!(stmts.get(k + 1), Some(Stmt::Inst(_)));
-                let (results, rest) = split_results(line)?;
+                let (n_results, rest) = split_results(line)?;
                 let prefix = line.len() - rest.len();
                 // The skeleton: the line with its names replaced, then what else the
                 // parse depends on (whether the line ends its block; the arguments each
@@ -257,7 +257,7 @@ pub(super) fn read(text: &str) -> Option<Function> {
                 let template = match by_key.get(key.as_str()) {
                     Some(&t) => t,
                     None => {
-                        let t = make_template(&key, results.len(), n_ops, targets.len() - labels_start as usize, ends_block, &params_of, &targets[labels_start as usize..])?;
+                        let t = make_template(&key, n_results, n_ops, targets.len() - labels_start as usize, ends_block, &params_of, &targets[labels_start as usize..])?;
                         templates.push(t);
                         by_key.insert(key.clone(), templates.len() as u32 - 1);
                         templates.len() as u32 - 1
@@ -265,8 +265,8 @@ pub(super) fn read(text: &str) -> Option<Function> {
                 };
                 let tm = &templates[template as usize];
                 let results_start = result_ids.len() as u32;
-                for (j, t) in results.iter().enumerate() {
-                    let v = f.add_value(t.value_name().to_string(), tm.result_tys.get(j).cloned().flatten(), ValueDef::Undef);
+                for (j, t) in line[..prefix].iter().filter(|t| t.kind == Kind::Value).enumerate() {
+                    let v = f.add_value(t.value_name(), tm.result_tys.get(j).cloned().flatten(), ValueDef::Undef);
                     f.values[v].span = t.span;
                     if values.insert(&src(text, t)[1..], v).is_some() {
                         return None;
@@ -399,22 +399,23 @@ fn label_params<'t, 's>(toks: &'t [Token<'s>]) -> Option<Vec<Param<'t, 's>>> {
     Some(out)
 }
 
-/// `%r = …` / `(%a, %b) = …` (the parser's rule): the result name tokens and the tokens
-/// after `=`.
-fn split_results<'t, 's>(toks: &'t [Token<'s>]) -> Option<(Vec<&'t Token<'s>>, &'t [Token<'s>])> {
+/// `%r = …` / `(%a, %b) = …` (the parser's rule): how many results, and the tokens after
+/// `=`. The results are the value tokens before `=` (a list of them per line was an
+/// allocation per line).
+fn split_results<'t, 's>(toks: &'t [Token<'s>]) -> Option<(usize, &'t [Token<'s>])> {
     let is_eq = |k: usize| toks.get(k).is_some_and(|t| t.is_punct("="));
     if toks.first().is_some_and(|t| t.kind == Kind::Value) && is_eq(1) {
-        return Some((vec![&toks[0]], &toks[2..]));
+        return Some((1, &toks[2..]));
     }
     if !toks.first().is_some_and(|t| t.is_punct("(")) {
-        return Some((Vec::new(), toks));
+        return Some((0, toks));
     }
     let close = toks.iter().position(|t| t.is_punct(")")).filter(|&c| is_eq(c + 1))?;
     let inner = &toks[1..close];
-    let mut results = Vec::new();
+    let mut results = 0;
     for (k, t) in inner.iter().enumerate() {
         if k % 2 == 0 && t.kind == Kind::Value {
-            results.push(t);
+            results += 1;
         } else if k % 2 == 1 && t.is_punct(",") && k + 1 < inner.len() {
         } else {
             return None;
