@@ -7,7 +7,6 @@ use crate::sil::types::decl::{Found, Kind};
 use crate::sil::types::ty::{self, Elem, FnTy, Req, Seg, Ty};
 use crate::sil::types::Decls;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 /// How deep typealiases may refer to each other before we stop looking through them.
 const MAX_ALIAS_DEPTH: usize = 16;
@@ -24,8 +23,8 @@ pub struct Canon<'d> {
 
 #[derive(Default)]
 struct Memo {
-    text: HashMap<String, String>,
-    inst: HashMap<String, String>,
+    text: super::FastMap<String, String>,
+    inst: super::FastMap<String, String>,
 }
 
 impl<'d> Canon<'d> {

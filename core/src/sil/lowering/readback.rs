@@ -139,11 +139,13 @@ pub(super) fn read(text: &str) -> Option<Function> {
         return None;
     }
     let n_insts = stmts.iter().filter(|s| matches!(s, Stmt::Inst(_))).count();
+    // Sized at once (grown step by step, these tables were copied over and over).
     f.insts = crate::entity::EntityVec::with_capacity(n_insts);
+    let n_labels = stmts.len() - n_insts;
     // Pass 1: blocks, their arguments and every result, in text order.
-    let mut block_ids: FastMap<&str, BlockId> = FastMap::default();
-    let mut params_of: Vec<Vec<&str>> = Vec::new();
-    let mut labels: Vec<Vec<Param>> = Vec::new();
+    let mut block_ids: FastMap<&str, BlockId> = FastMap::with_capacity_and_hasher(n_labels, Default::default());
+    let mut params_of: Vec<Vec<&str>> = Vec::with_capacity(n_labels);
+    let mut labels: Vec<Vec<Param>> = Vec::with_capacity(n_labels);
     for s in &stmts {
         if let Stmt::Label(r) = s {
             let t = &toks[r.start];
@@ -165,9 +167,9 @@ pub(super) fn read(text: &str) -> Option<Function> {
     let mut templates: Vec<Template> = Vec::new();
     let mut by_key: FastMap<String, u32> = FastMap::default();
     let mut key = String::new();
-    let mut operands: Vec<&str> = Vec::new();
-    let mut targets: Vec<BlockId> = Vec::new();
-    let mut result_ids: Vec<ValueId> = Vec::new();
+    let mut operands: Vec<&str> = Vec::with_capacity(2 * n_insts);
+    let mut targets: Vec<BlockId> = Vec::with_capacity(2 * n_labels);
+    let mut result_ids: Vec<ValueId> = Vec::with_capacity(n_insts);
     let mut pending: Vec<Pending> = Vec::with_capacity(n_insts);
     let mut buf: Vec<Token> = Vec::new();
     let mut cur: Option<BlockId> = None;

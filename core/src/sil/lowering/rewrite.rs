@@ -135,7 +135,7 @@ struct W<'c, 'a> {
     /// [`W::ty`]'s answers, by value.
     tys: RefCell<EntityVec<ValueId, Option<Rc<str>>>>,
     /// Addresses already materialized, and the block where.
-    memo: EntityVec<ValueId, Option<(String, BlockId)>>,
+    memo: EntityVec<ValueId, Option<(Rc<str>, BlockId)>>,
     names: Fresh<'a>,
     cur: BlockId,
     /// The lines of the instruction being rewritten.
@@ -185,9 +185,14 @@ struct Fresh<'a> {
 }
 
 impl<'a> Fresh<'a> {
-    /// `taken`: the names in use, as values store them (without the `%` they print with).
-    fn new(taken: impl IntoIterator<Item = Cow<'a, str>>) -> Fresh<'a> {
-        Fresh { taken: taken.into_iter().collect(), next: FastMap::default(), scratch: String::new() }
+    /// `taken`: the names in use, as values store them (without the `%` they print with);
+    /// with room for `more` new names past those (a set grown name by name rehashed
+    /// hundreds of thousands of names at 10^5 blocks).
+    fn with_room(taken: impl IntoIterator<Item = Cow<'a, str>>, more: usize) -> Fresh<'a> {
+        let taken = taken.into_iter();
+        let mut set = FastSet::with_capacity_and_hasher(taken.size_hint().0 + more, Default::default());
+        set.extend(taken);
+        Fresh { taken: set, next: FastMap::default(), scratch: String::new() }
     }
 
     fn fresh(&mut self, base: &str) -> String {
@@ -300,11 +305,11 @@ impl<'c, 'a> W<'c, 'a> {
     }
 
     /// The address of an opaque value here, emitting projections as needed.
-    fn addr(&mut self, v: ValueId) -> Result<String, Refusal> {
+    fn addr(&mut self, v: ValueId) -> Result<Rc<str>, Refusal> {
         self.addr_depth(v, 0)
     }
 
-    fn addr_depth(&mut self, v: ValueId, depth: usize) -> Result<String, Refusal> {
+    fn addr_depth(&mut self, v: ValueId, depth: usize) -> Result<Rc<str>, Refusal> {
         if depth > 64 {
             return Err(Refusal::new("internal error: storage projections nest too deeply"));
         }
@@ -321,11 +326,11 @@ impl<'c, 'a> W<'c, 'a> {
             return Err(Refusal::new(format!("`{}`, defined by {def}, is used as an address-only value: that is not lowered here yet", self.cx.name(v))));
         };
         let name = match *s {
-            Storage::Argument => return Ok(self.name(v).to_string()),
-            Storage::Result { index } => return Ok(self.out_names[index].clone()),
-            Storage::Stack { index } => return Ok(self.stacks[index].name.clone()),
+            Storage::Argument => return Ok(self.name(v).to_string().into()),
+            Storage::Result { index } => return Ok(self.out_names[index].as_str().into()),
+            Storage::Stack { index } => return Ok(self.stacks[index].name.as_str().into()),
             Storage::Same { of } => return self.addr_depth(of, depth + 1),
-            Storage::Address { of } | Storage::IntoStore { dest: of, .. } => return Ok(self.name(of).to_string()),
+            Storage::Address { of } | Storage::IntoStore { dest: of, .. } => return Ok(self.name(of).to_string().into()),
             Storage::Split => return Err(Refusal::new(format!("internal error: `{}` has no storage of its own", self.cx.name(v)))),
             Storage::EnumData { of, ref case } => {
                 let p = self.addr_depth(of, depth + 1)?;
@@ -370,6 +375,7 @@ impl<'c, 'a> W<'c, 'a> {
                 n
             }
         };
+        let name: Rc<str> = name.into();
         self.memo[v] = Some((name.clone(), self.cur));
         Ok(name)
     }
@@ -538,7 +544,7 @@ impl<'c, 'a> W<'c, 'a> {
                 let t = self.ty(v);
                 let (d, init) = match self.storage(v).cloned() {
                     Some(Storage::IntoStore { dest, assign }) => (self.name(dest).to_string(), !assign),
-                    _ => (self.addr(v)?, true),
+                    _ => (self.addr(v)?.to_string(), true),
                 };
                 let tk = if take { "[take] " } else { "" };
                 let ini = if init { "[init] " } else { "" };
@@ -851,7 +857,7 @@ impl<'c, 'a> W<'c, 'a> {
         let (tx, tv) = (self.ty(x), self.ty(v));
         let slot = self.cast_slots.get(&id).cloned();
         let src = if self.opaque(x) {
-            self.addr(x)?
+            self.addr(x)?.to_string()
         } else {
             let s = slot.clone().ok_or_else(|| Refusal::at(id, "internal error: no slot for the cast's source"))?;
             let q = self.qual(cx.ty(x).unwrap_or(""), "[init]");
@@ -895,7 +901,7 @@ impl<'c, 'a> W<'c, 'a> {
         let ta = self.ty(x);
         let (mut on_ok, mut on_fail) = (Vec::new(), Vec::new());
         let src = if self.opaque(x) {
-            self.addr(x)?
+            self.addr(x)?.to_string()
         } else {
             let tmp = self.fresh_fmt(format_args!("{}_src", self.bare(x)));
             self.emitf(format_args!("{tmp} = alloc_stack ${ta}"));
@@ -918,7 +924,7 @@ impl<'c, 'a> W<'c, 'a> {
                 self.cur = ok;
                 let d = self.addr(p);
                 self.cur = saved;
-                d?
+                d?.to_string()
             }
             _ => {
                 let tmp = self.fresh_fmt(format_args!("{}_dst", result.map_or("cast".to_string(), |p| self.bare(p).to_string())));
@@ -1018,7 +1024,7 @@ impl<'c, 'a> W<'c, 'a> {
         for (k, (conv, pty)) in c.sig.params.iter().enumerate() {
             let x = *i.args.get(k + 1).ok_or_else(|| Refusal::at(id, "fewer arguments than the callee's parameters"))?;
             match conv {
-                ParamConv::In | ParamConv::InGuaranteed if self.opaque(x) => params_text.push(self.addr(x)?),
+                ParamConv::In | ParamConv::InGuaranteed if self.opaque(x) => params_text.push(self.addr(x)?.to_string()),
                 ParamConv::In | ParamConv::InGuaranteed => {
                     let t = self.ty(x);
                     let raw = cx.ty(x).unwrap_or("").to_string();
@@ -1059,7 +1065,7 @@ impl<'c, 'a> W<'c, 'a> {
                 continue;
             }
             match v {
-                Some(v) if self.opaque(v) => outs.push(self.addr(v)?),
+                Some(v) if self.opaque(v) => outs.push(self.addr(v)?.to_string()),
                 Some(v) => {
                     let tmp = self.fresh_fmt(format_args!("{}_out", self.bare(v)));
                     self.emitf(format_args!("{tmp} = alloc_stack ${rt}"));
@@ -1317,7 +1323,8 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         memo: EntityVec::filled(f.values.len(), None),
         tys: RefCell::new(EntityVec::filled(f.values.len(), None)),
         // The names the input's values print with (`undef` is no `%` name).
-        names: Fresh::new(f.values.values().filter(|d| d.def != ValueDef::Undef).map(|d| Cow::Borrowed(d.name.as_str()))),
+        // The input's names, and about one new name per opaque value (its address or slot).
+        names: Fresh::with_room(f.values.values().filter(|d| d.def != ValueDef::Undef).map(|d| Cow::Borrowed(d.name.as_str())), 2 * f.values.len()),
         cur: f.entry().unwrap(),
         after: Lines::default(),
         out_names: Vec::new(),
@@ -1720,7 +1727,7 @@ mod tests {
         for seed in 0..200 {
             let mut rng = Rng::new(seed);
             let start: Vec<String> = (0..rng.below(6)).map(|_| format!("%{}", rng.pick(&["a", "a_1", "a_3", "b", "result_2"]))).collect();
-            let mut fast = Fresh::new(start.iter().map(|n| Cow::Borrowed(trim_pct(n))));
+            let mut fast = Fresh::with_room(start.iter().map(|n| Cow::Borrowed(trim_pct(n))), 0);
             let mut slow: HashSet<String> = start.iter().cloned().collect();
             for _ in 0..60 {
                 let b = *rng.pick(&bases);

@@ -136,6 +136,9 @@ pub(super) struct Cx<'a> {
     /// per value).
     use_start: Vec<u32>,
     use_list: Vec<Use>,
+    /// [`Cx::call`]'s answers for the calls.
+    /// (Boxed: a table of every instruction's room for a call was 100 MB at 10^5 blocks.)
+    calls: EntityVec<InstId, Option<Box<Call>>>,
     /// Block and position of each placed instruction.
     pos: EntityVec<InstId, Option<(BlockId, usize)>>,
     /// Each placed instruction's line as the user wrote it (printed with user names).
@@ -201,6 +204,7 @@ impl<'a> Cx<'a> {
             vty: EntityVec::filled(f.values.len(), None),
             use_start: Vec::new(),
             use_list: Vec::new(),
+            calls: EntityVec::filled(f.insts.len(), None),
             pos: EntityVec::filled(f.insts.len(), None),
             lines,
             order: Vec::new(),
@@ -248,8 +252,11 @@ impl<'a> Cx<'a> {
             for (k, i) in f.blocks[b].all_insts().enumerate() {
                 self.pos[i] = Some((b, k));
                 let inst = &f.insts[i];
+                if matches!(inst.op, Op::Sil(SilOp::Apply | SilOp::TryApply)) {
+                    self.calls[i] = self.line(i).and_then(split_call).map(Box::new);
+                }
                 if matches!(inst.op, Op::Sil(SilOp::Apply)) {
-                    if let Some(call) = self.call(i) {
+                    if let Some(call) = self.calls[i].as_ref() {
                         if let Some(&r) = inst.results.first() {
                             let all: Vec<String> = call.sig.results.iter().map(|r| r.1.to_string()).collect();
                             let t = if all.len() == 1 { all[0].clone() } else { format!("({})", all.join(", ")) };
@@ -358,7 +365,7 @@ impl<'a> Cx<'a> {
                     continue;
                 }
                 let agg = inst.args.first().and_then(|&a| self.vty[a].clone());
-                let line = self.line(i).unwrap_or("").to_string();
+                let line = self.line(i).unwrap_or("");
                 let found: Vec<Option<String>> = match &inst.op {
                     Op::Sil(SilOp::DestructureStruct) => match agg.as_deref().and_then(|t| self.members(t)) {
                         Some(ms) => ms.into_iter().map(|(_, t)| Some(t)).collect(),
@@ -373,7 +380,7 @@ impl<'a> Cx<'a> {
                         vec![agg.as_deref().and_then(|t| self.payload(t, &case))]
                     }
                     Op::Sil(SilOp::UncheckedBitwiseCast | SilOp::UnconditionalCheckedCast) | Op::Sil(SilOp::Other(_)) => {
-                        vec![crate::sil::types::function::dollar_types(&line).last().cloned()]
+                        vec![crate::sil::types::function::dollar_types(line).last().cloned()]
                     }
                     _ => continue,
                 };
@@ -526,8 +533,13 @@ impl<'a> Cx<'a> {
     }
 
     /// The callee's signature at a call site, substituted, and the pieces of its text.
-    pub fn call(&self, i: InstId) -> Option<Call> {
-        split_call(self.line(i)?)
+    /// A call taken apart: each `apply` and `try_apply` once, when the context is built
+    /// (every step asks again about the same calls, and each answer reads the callee's type).
+    pub fn call(&self, i: InstId) -> Option<Cow<'_, Call>> {
+        match self.calls.get(i) {
+            Some(Some(c)) => Some(Cow::Borrowed(&**c)),
+            _ => split_call(self.line(i)?).map(Cow::Owned),
+        }
     }
 
     /// The stored property names of a struct type, in order (`#S.f`).
