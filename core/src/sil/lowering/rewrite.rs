@@ -198,19 +198,19 @@ impl<'a> Fresh<'a> {
     fn fresh(&mut self, base: &str) -> String {
         self.scratch.clear();
         self.scratch.push_str(base);
-        self.from_scratch()
+        self.name_scratch()
     }
 
     /// [`Fresh::fresh`] of a base written with `format_args!` (no string of its own).
     fn fresh_fmt(&mut self, base: std::fmt::Arguments) -> String {
         self.scratch.clear();
         let _ = self.scratch.write_fmt(base);
-        self.from_scratch()
+        self.name_scratch()
     }
 
     /// The name for the base in `scratch`: built in the string it is returned in, with one
     /// copy (without its `%`) kept as taken.
-    fn from_scratch(&mut self) -> String {
+    fn name_scratch(&mut self) -> String {
         let mut out = String::with_capacity(self.scratch.len() + 4);
         out.push('%');
         out.extend(trim_pct(&self.scratch).chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }));
