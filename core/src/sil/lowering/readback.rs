@@ -25,7 +25,6 @@ use crate::ir::{Block, BlockId, Function, Inst, Lang, SilHeader, Type, ValueDef,
 use crate::parse::sil::lexer::{Kind, Lexer, Token};
 use crate::parse::sil::split_label;
 use super::FastMap;
-use std::fmt::Write;
 
 /// What an operand slot of a template is filled with.
 #[derive(Clone, Debug)]
@@ -228,7 +227,8 @@ pub(super) fn read(text: &str) -> Option<Function> {
                         // `%r = ` or `(%a, %b) = `: the results are the value tokens
                         // before `=`.
                         if t.kind == Kind::Value {
-                            let _ = write!(key, "{RESULT}{j}");
+                            key.push_str(RESULT);
+                            push_index(&mut key, j);
                         } else {
                             key.push_str(&t.text);
                         }
@@ -236,14 +236,19 @@ pub(super) fn read(text: &str) -> Option<Function> {
                     }
                     match t.kind {
                         Kind::Value => {
-                            let _ = write!(key, "{OPERAND}{n_ops}");
+                            key.push_str(OPERAND);
+                            push_index(&mut key, n_ops as usize);
                             n_ops += 1;
                             operands.push(&src(text, t)[1..]);
                         }
-                        Kind::Ident if block_ids.contains_key(src(text, t)) => {
-                            let _ = write!(key, "{LABEL}{}", targets.len() as u32 - labels_start);
-                            targets.push(block_ids[src(text, t)]);
-                        }
+                        Kind::Ident => match block_ids.get(src(text, t)) {
+                            Some(&b) => {
+                                key.push_str(LABEL);
+                                push_index(&mut key, targets.len() - labels_start as usize);
+                                targets.push(b);
+                            }
+                            None => key.push_str(src(text, t)),
+                        },
                         _ => key.push_str(src(text, t)),
                     }
                 }
@@ -332,6 +337,15 @@ pub(super) fn read(text: &str) -> Option<Function> {
         return None;
     }
     Some(f)
+}
+
+/// `k` in decimal, as `write!(key, "{k}")` writes it, without the formatting machinery (two
+/// or three numbers per line of a million-line function).
+fn push_index(key: &mut String, k: usize) {
+    if k >= 10 {
+        push_index(key, k / 10);
+    }
+    key.push(char::from(b'0' + (k % 10) as u8));
 }
 
 /// The source text of a token (its `text` may be normalized; names are as written).
@@ -629,6 +643,18 @@ mod tests {
             total += n;
         }
         assert_eq!(total, 120);
+    }
+
+    /// Placeholder numbers are written as `format!` writes them.
+    #[test]
+    fn indexes_are_decimal() {
+        let mut key = String::new();
+        for k in (0..2000).chain([9_999, 10_000, 65_535, 1 << 20, usize::from(u16::MAX) * 31]) {
+            key.clear();
+            key.push('x');
+            push_index(&mut key, k);
+            assert_eq!(key, format!("x{k}"));
+        }
     }
 
     /// A line that is no shape this reader takes (a statement continued after a `,`) is left
