@@ -139,6 +139,8 @@ pub(super) struct Cx<'a> {
     /// [`Cx::call`]'s answers for the calls.
     /// (Boxed: a table of every instruction's room for a call was 100 MB at 10^5 blocks.)
     calls: EntityVec<InstId, Option<Box<Call>>>,
+    /// [`Cx::is_trivial`]'s answers, by type text.
+    trivial: std::cell::RefCell<FastMap<String, bool>>,
     /// Block and position of each placed instruction.
     pos: EntityVec<InstId, Option<(BlockId, usize)>>,
     /// Each placed instruction's line as the user wrote it (printed with user names).
@@ -205,6 +207,7 @@ impl<'a> Cx<'a> {
             use_start: Vec::new(),
             use_list: Vec::new(),
             calls: EntityVec::filled(f.insts.len(), None),
+            trivial: Default::default(),
             pos: EntityVec::filled(f.insts.len(), None),
             lines,
             order: Vec::new(),
@@ -268,7 +271,21 @@ impl<'a> Cx<'a> {
         }
         self.infer_types();
         // The types are final: each value's answer is kept.
-        let known: Vec<u8> = f.values.keys().map(|v| u8::from(self.classify_opaque(v))).collect();
+        // One classification per distinct type text (a function of 10^5 blocks has a few
+        // dozen types and hundreds of thousands of values; each classification normalizes
+        // its text into a new string).
+        let known: Vec<u8> = {
+            let mut memo: FastMap<&str, bool> = FastMap::default();
+            f.values
+                .keys()
+                .map(|v| {
+                    u8::from(match self.ty(v) {
+                        Some(t) if !t.starts_with('*') => *memo.entry(t).or_insert_with(|| self.ft.class_of(t) == Class::AddressOnly),
+                        _ => false,
+                    })
+                })
+                .collect()
+        };
         self.opaque = known.into_iter().collect();
         self.check_supported()?;
         // Step 1: the opaque values, in reverse postorder.
@@ -463,8 +480,15 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// Whether a type is trivial for certain, asked once per type text (the rewrite asks
+    /// for nearly every load and store it writes).
     pub fn is_trivial(&self, t: &str) -> bool {
-        self.ft.is_trivial(t)
+        if let Some(&b) = self.trivial.borrow().get(t) {
+            return b;
+        }
+        let b = self.ft.is_trivial(t);
+        self.trivial.borrow_mut().insert(t.to_string(), b);
+        b
     }
 
     /// The value as the code writes it (`%x`, `undef`), as [`Function::value_in_code`]
