@@ -7,7 +7,6 @@ use crate::sil::types::decl::{Found, Kind};
 use crate::sil::types::ty::{self, Elem, FnTy, Req, Seg, Ty};
 use crate::sil::types::Decls;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 /// How deep typealiases may refer to each other before we stop looking through them.
 const MAX_ALIAS_DEPTH: usize = 16;
@@ -24,8 +23,8 @@ pub struct Canon<'d> {
 
 #[derive(Default)]
 struct Memo {
-    text: HashMap<String, String>,
-    inst: HashMap<String, String>,
+    text: super::FastMap<String, String>,
+    inst: super::FastMap<String, String>,
 }
 
 impl<'d> Canon<'d> {
@@ -50,43 +49,64 @@ impl<'d> Canon<'d> {
     /// parameters get their canonical names (`<T> (@in T)` prints as `<τ_0_0> (@in τ_0_0)`,
     /// as SIL prints the callee types of `function_ref` and `apply`).
     pub fn inst_text(&self, text: &str) -> String {
+        let mut out = String::new();
+        self.push_inst_text(text, &mut out);
+        out
+    }
+
+    /// [`Canon::inst_text`] appended to `out` (no string of its own: the rewrite writes a
+    /// type into nearly every line).
+    fn push_inst_text(&self, text: &str, out: &mut String) {
         if let Some(t) = self.memo.borrow().inst.get(text) {
-            return t.clone();
+            out.push_str(t);
+            return;
         }
-        let out = match ty::parse(text.trim()) {
+        let t = match ty::parse(text.trim()) {
             Ok(t) => canonical_generics(&self.ty(&t, &[], 0)).to_string(),
             Err(_) => text.trim().to_string(),
         };
-        self.memo.borrow_mut().inst.insert(text.to_string(), out.clone());
-        out
+        out.push_str(&t);
+        self.memo.borrow_mut().inst.insert(text.to_string(), t);
     }
 
     /// Every `$type` in a printed instruction fragment, canonical.
     pub fn fragment(&self, text: &str) -> String {
         let mut out = String::with_capacity(text.len());
+        self.fragment_to(text, &mut out);
+        out
+    }
+
+    /// [`Canon::fragment`] appended to `out`: the rewrite writes every unchanged line this
+    /// way, straight into its buffer (a string per line, and another for the member type
+    /// nearly no line has, were an allocation each at 10^5 blocks).
+    pub fn fragment_to(&self, text: &str, out: &mut String) {
+        let start = out.len();
         let mut last = 0;
         for r in crate::sil::types::function::dollar_type_spans(text) {
             let t = &text[r.clone()];
             out.push_str(&text[last..r.start]);
-            out.push_str(&self.inst_text(t));
+            self.push_inst_text(t, out);
             out.push_str(&t[t.trim_end().len()..]);
             last = r.end;
         }
         out.push_str(&text[last..]);
-        self.member_type(&out)
+        if let Some(m) = self.member_type(&out[start..]) {
+            out.truncate(start);
+            out.push_str(&m);
+        }
     }
 
     /// The formal type of a declaration reference (`witness_method $T, #P.m : <Self where
     /// Self : P> (Self.Type) -> () -> Bool : $…`), canonical too; its generic parameters
     /// keep their names.
-    fn member_type(&self, text: &str) -> String {
-        let Some(h) = text.find(" #") else { return text.to_string() };
-        let Some(colon) = text[h + 1..].find(' ').filter(|&c| text[h + 1 + c..].starts_with(" : ")) else { return text.to_string() };
+    fn member_type(&self, text: &str) -> Option<String> {
+        let h = text.find(" #")?;
+        let colon = text[h + 1..].find(' ').filter(|&c| text[h + 1 + c..].starts_with(" : "))?;
         let start = h + 1 + colon + 3;
         // Up to the instruction's own type: ` : $` (witness_method) or `, $` (class_method).
-        let Some(len) = [" : $", ", $"].iter().filter_map(|e| text[start..].find(e)).min() else { return text.to_string() };
+        let len = [" : $", ", $"].iter().filter_map(|e| text[start..].find(e)).min()?;
         let member = &text[start..start + len];
-        let Ok(t) = ty::parse(member.trim()) else { return text.to_string() };
+        let t = ty::parse(member.trim()).ok()?;
         // A member of a generic type is written with that type's own generic parameters
         // (`#TestGeneric.x!read : <T> (TestGeneric<T>) -> …` whatever the input named them).
         let owner = text[h + 2..].split(['.', ' ']).next().unwrap_or("");
@@ -97,7 +117,7 @@ impl<'d> Canon<'d> {
             }
             _ => t,
         };
-        format!("{}{}{}", &text[..start], self.ty(&t, &[], 0), &text[start + len..])
+        Some(format!("{}{}{}", &text[..start], self.ty(&t, &[], 0), &text[start + len..]))
     }
 
     fn ty(&self, t: &Ty, shadow: &[String], depth: usize) -> Ty {

@@ -25,7 +25,6 @@ use crate::ir::{Block, BlockId, Function, Inst, Lang, SilHeader, Type, ValueDef,
 use crate::parse::sil::lexer::{Kind, Lexer, Token};
 use crate::parse::sil::split_label;
 use super::FastMap;
-use std::fmt::Write;
 
 /// What an operand slot of a template is filled with.
 #[derive(Clone, Debug)]
@@ -139,11 +138,13 @@ pub(super) fn read(text: &str) -> Option<Function> {
         return None;
     }
     let n_insts = stmts.iter().filter(|s| matches!(s, Stmt::Inst(_))).count();
+    // Sized at once (grown step by step, these tables were copied over and over).
     f.insts = crate::entity::EntityVec::with_capacity(n_insts);
+    let n_labels = stmts.len() - n_insts;
     // Pass 1: blocks, their arguments and every result, in text order.
-    let mut block_ids: FastMap<&str, BlockId> = FastMap::default();
-    let mut params_of: Vec<Vec<&str>> = Vec::new();
-    let mut labels: Vec<Vec<Param>> = Vec::new();
+    let mut block_ids: FastMap<&str, BlockId> = FastMap::with_capacity_and_hasher(n_labels, Default::default());
+    let mut params_of: Vec<Vec<&str>> = Vec::with_capacity(n_labels);
+    let mut labels: Vec<Vec<Param>> = Vec::with_capacity(n_labels);
     for s in &stmts {
         if let Stmt::Label(r) = s {
             let t = &toks[r.start];
@@ -165,9 +166,9 @@ pub(super) fn read(text: &str) -> Option<Function> {
     let mut templates: Vec<Template> = Vec::new();
     let mut by_key: FastMap<String, u32> = FastMap::default();
     let mut key = String::new();
-    let mut operands: Vec<&str> = Vec::new();
-    let mut targets: Vec<BlockId> = Vec::new();
-    let mut result_ids: Vec<ValueId> = Vec::new();
+    let mut operands: Vec<&str> = Vec::with_capacity(2 * n_insts);
+    let mut targets: Vec<BlockId> = Vec::with_capacity(2 * n_labels);
+    let mut result_ids: Vec<ValueId> = Vec::with_capacity(n_insts);
     let mut pending: Vec<Pending> = Vec::with_capacity(n_insts);
     let mut buf: Vec<Token> = Vec::new();
     let mut cur: Option<BlockId> = None;
@@ -179,7 +180,7 @@ pub(super) fn read(text: &str) -> Option<Function> {
                 next_block += 1;
                 for (index, p) in std::mem::take(&mut labels[b.0 as usize]).into_iter().enumerate() {
                     let name = p.name.value_name();
-                    let v = f.add_value(name.to_string(), Some(Type::Sil(p.ty.type_text().into())), ValueDef::Param { block: b, index: index as u32 });
+                    let v = f.add_value(name, Some(Type::Sil(p.ty.type_text().into())), ValueDef::Param { block: b, index: index as u32 });
                     f.values[v].ownership = p.ownership;
                     f.values[v].span = p.name.span;
                     if values.insert(&src(text, p.name)[1..], v).is_some() {
@@ -209,7 +210,7 @@ pub(super) fn read(text: &str) -> Option<Function> {
                 }
                 let line = &buf[..];
                 let ends_block = !matches!(stmts.get(k + 1), Some(Stmt::Inst(_)));
-                let (results, rest) = split_results(line)?;
+                let (n_results, rest) = split_results(line)?;
                 let prefix = line.len() - rest.len();
                 // The skeleton: the line with its names replaced, then what else the
                 // parse depends on (whether the line ends its block; the arguments each
@@ -226,7 +227,8 @@ pub(super) fn read(text: &str) -> Option<Function> {
                         // `%r = ` or `(%a, %b) = `: the results are the value tokens
                         // before `=`.
                         if t.kind == Kind::Value {
-                            let _ = write!(key, "{RESULT}{j}");
+                            key.push_str(RESULT);
+                            push_index(&mut key, j);
                         } else {
                             key.push_str(&t.text);
                         }
@@ -234,14 +236,19 @@ pub(super) fn read(text: &str) -> Option<Function> {
                     }
                     match t.kind {
                         Kind::Value => {
-                            let _ = write!(key, "{OPERAND}{n_ops}");
+                            key.push_str(OPERAND);
+                            push_index(&mut key, n_ops as usize);
                             n_ops += 1;
                             operands.push(&src(text, t)[1..]);
                         }
-                        Kind::Ident if block_ids.contains_key(src(text, t)) => {
-                            let _ = write!(key, "{LABEL}{}", targets.len() as u32 - labels_start);
-                            targets.push(block_ids[src(text, t)]);
-                        }
+                        Kind::Ident => match block_ids.get(src(text, t)) {
+                            Some(&b) => {
+                                key.push_str(LABEL);
+                                push_index(&mut key, targets.len() - labels_start as usize);
+                                targets.push(b);
+                            }
+                            None => key.push_str(src(text, t)),
+                        },
                         _ => key.push_str(src(text, t)),
                     }
                 }
@@ -257,7 +264,7 @@ pub(super) fn read(text: &str) -> Option<Function> {
                 let template = match by_key.get(key.as_str()) {
                     Some(&t) => t,
                     None => {
-                        let t = make_template(&key, results.len(), n_ops, targets.len() - labels_start as usize, ends_block, &params_of, &targets[labels_start as usize..])?;
+                        let t = make_template(&key, n_results, n_ops, targets.len() - labels_start as usize, ends_block, &params_of, &targets[labels_start as usize..])?;
                         templates.push(t);
                         by_key.insert(key.clone(), templates.len() as u32 - 1);
                         templates.len() as u32 - 1
@@ -265,8 +272,8 @@ pub(super) fn read(text: &str) -> Option<Function> {
                 };
                 let tm = &templates[template as usize];
                 let results_start = result_ids.len() as u32;
-                for (j, t) in results.iter().enumerate() {
-                    let v = f.add_value(t.value_name().to_string(), tm.result_tys.get(j).cloned().flatten(), ValueDef::Undef);
+                for (j, t) in line[..prefix].iter().filter(|t| t.kind == Kind::Value).enumerate() {
+                    let v = f.add_value(t.value_name(), tm.result_tys.get(j).cloned().flatten(), ValueDef::Undef);
                     f.values[v].span = t.span;
                     if values.insert(&src(text, t)[1..], v).is_some() {
                         return None;
@@ -330,6 +337,15 @@ pub(super) fn read(text: &str) -> Option<Function> {
         return None;
     }
     Some(f)
+}
+
+/// `k` in decimal, as `write!(key, "{k}")` writes it, without the formatting machinery (two
+/// or three numbers per line of a million-line function).
+fn push_index(key: &mut String, k: usize) {
+    if k >= 10 {
+        push_index(key, k / 10);
+    }
+    key.push(char::from(b'0' + (k % 10) as u8));
 }
 
 /// The source text of a token (its `text` may be normalized; names are as written).
@@ -399,22 +415,23 @@ fn label_params<'t, 's>(toks: &'t [Token<'s>]) -> Option<Vec<Param<'t, 's>>> {
     Some(out)
 }
 
-/// `%r = …` / `(%a, %b) = …` (the parser's rule): the result name tokens and the tokens
-/// after `=`.
-fn split_results<'t, 's>(toks: &'t [Token<'s>]) -> Option<(Vec<&'t Token<'s>>, &'t [Token<'s>])> {
+/// `%r = …` / `(%a, %b) = …` (the parser's rule): how many results, and the tokens after
+/// `=`. The results are the value tokens before `=` (a list of them per line was an
+/// allocation per line).
+fn split_results<'t, 's>(toks: &'t [Token<'s>]) -> Option<(usize, &'t [Token<'s>])> {
     let is_eq = |k: usize| toks.get(k).is_some_and(|t| t.is_punct("="));
     if toks.first().is_some_and(|t| t.kind == Kind::Value) && is_eq(1) {
-        return Some((vec![&toks[0]], &toks[2..]));
+        return Some((1, &toks[2..]));
     }
     if !toks.first().is_some_and(|t| t.is_punct("(")) {
-        return Some((Vec::new(), toks));
+        return Some((0, toks));
     }
     let close = toks.iter().position(|t| t.is_punct(")")).filter(|&c| is_eq(c + 1))?;
     let inner = &toks[1..close];
-    let mut results = Vec::new();
+    let mut results = 0;
     for (k, t) in inner.iter().enumerate() {
         if k % 2 == 0 && t.kind == Kind::Value {
-            results.push(t);
+            results += 1;
         } else if k % 2 == 1 && t.is_punct(",") && k + 1 < inner.len() {
         } else {
             return None;
@@ -633,6 +650,18 @@ mod tests {
             total += n;
         }
         assert_eq!(total, 120);
+    }
+
+    /// Placeholder numbers are written as `format!` writes them.
+    #[test]
+    fn indexes_are_decimal() {
+        let mut key = String::new();
+        for k in (0..2000).chain([9_999, 10_000, 65_535, 1 << 20, usize::from(u16::MAX) * 31]) {
+            key.clear();
+            key.push('x');
+            push_index(&mut key, k);
+            assert_eq!(key, format!("x{k}"));
+        }
     }
 
     /// A line that is no shape this reader takes (a statement continued after a `,`) is left

@@ -10,6 +10,9 @@ use super::{OpaqueValue, Refusal, Rewrite, StackSlot};
 use crate::entity::EntityVec;
 use crate::ir::{BlockId, InstId, Op, SilOp, ValueDef, ValueId};
 use std::borrow::Cow;
+use std::cell::RefCell;
+use std::fmt::Write as _;
+use std::rc::Rc;
 use super::{FastMap, FastSet};
 use std::collections::HashMap;
 
@@ -65,16 +68,78 @@ impl Out {
     }
 }
 
+/// Lines in one buffer: where each ends in it. The rewrite writes about a million lines at
+/// 10^5 blocks; a string of its own for each, copied into the text and freed, was an
+/// allocation and a free per line (malloc was the largest part of the pass, issue 17).
+#[derive(Default)]
+struct Lines {
+    buf: String,
+    ends: Vec<usize>,
+}
+
+impl Lines {
+    fn push(&mut self, line: &str) {
+        self.buf.push_str(line);
+        self.end_line();
+    }
+
+    fn push_fmt(&mut self, line: std::fmt::Arguments) {
+        let _ = self.buf.write_fmt(line);
+        self.end_line();
+    }
+
+    /// Ends the line written into `buf` since the last one.
+    fn end_line(&mut self) {
+        self.ends.push(self.buf.len());
+    }
+
+    fn clear(&mut self) {
+        self.buf.clear();
+        self.ends.clear();
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &str> {
+        let mut start = 0;
+        self.ends.iter().map(move |&e| {
+            let l = &self.buf[start..e];
+            start = e;
+            l
+        })
+    }
+
+    /// `other`'s lines inserted before the last line (at the end if there is none).
+    fn insert_before_last(&mut self, other: &Lines) {
+        if other.ends.is_empty() {
+            return;
+        }
+        let Some(last_end) = self.ends.pop() else {
+            for l in other.iter() {
+                self.push(l);
+            }
+            return;
+        };
+        let start = self.ends.last().copied().unwrap_or(0);
+        let last = self.buf[start..last_end].to_string();
+        self.buf.truncate(start);
+        for l in other.iter() {
+            self.push(l);
+        }
+        self.push(&last);
+    }
+}
+
 struct W<'c, 'a> {
     cx: &'c Cx<'a>,
     /// Each opaque value's storage (step 2's answer, borrowed), by value id.
     st: EntityVec<ValueId, Option<&'c Storage>>,
+    /// [`W::ty`]'s answers, by value.
+    tys: RefCell<EntityVec<ValueId, Option<Rc<str>>>>,
     /// Addresses already materialized, and the block where.
-    memo: EntityVec<ValueId, Option<(String, BlockId)>>,
+    memo: EntityVec<ValueId, Option<(Rc<str>, BlockId)>>,
     names: Fresh<'a>,
     cur: BlockId,
     /// The lines of the instruction being rewritten.
-    after: Vec<String>,
+    after: Lines,
     out_names: Vec<String>,
     /// The function's stack slots, in allocation order.
     stacks: Vec<StackSlot>,
@@ -115,29 +180,59 @@ struct Fresh<'a> {
     /// the search resumes there (from 1 each time, n calls with one base — `%result` for
     /// each unused call result — were quadratic).
     next: FastMap<String, usize>,
+    /// The base being named.
+    scratch: String,
 }
 
 impl<'a> Fresh<'a> {
-    /// `taken`: the names in use, as values store them (without the `%` they print with).
-    fn new(taken: impl IntoIterator<Item = Cow<'a, str>>) -> Fresh<'a> {
-        Fresh { taken: taken.into_iter().collect(), next: FastMap::default() }
+    /// `taken`: the names in use, as values store them (without the `%` they print with);
+    /// with room for `more` new names past those (a set grown name by name rehashed
+    /// hundreds of thousands of names at 10^5 blocks).
+    fn with_room(taken: impl IntoIterator<Item = Cow<'a, str>>, more: usize) -> Fresh<'a> {
+        let taken = taken.into_iter();
+        let mut set = FastSet::with_capacity_and_hasher(taken.size_hint().0 + more, Default::default());
+        set.extend(taken);
+        Fresh { taken: set, next: FastMap::default(), scratch: String::new() }
     }
 
     fn fresh(&mut self, base: &str) -> String {
-        let base: String = trim_pct(base).chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }).collect();
-        let mut n = base.clone();
-        if self.taken.contains(n.as_str()) {
-            let k = self.next.entry(base.clone()).or_insert(1);
+        self.scratch.clear();
+        self.scratch.push_str(base);
+        self.name_scratch()
+    }
+
+    /// [`Fresh::fresh`] of a base written with `format_args!` (no string of its own).
+    fn fresh_fmt(&mut self, base: std::fmt::Arguments) -> String {
+        self.scratch.clear();
+        let _ = self.scratch.write_fmt(base);
+        self.name_scratch()
+    }
+
+    /// The name for the base in `scratch`: built in the string it is returned in, with one
+    /// copy (without its `%`) kept as taken.
+    fn name_scratch(&mut self) -> String {
+        let mut out = String::with_capacity(self.scratch.len() + 4);
+        out.push('%');
+        out.extend(trim_pct(&self.scratch).chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }));
+        if self.taken.contains(&out[1..]) {
+            let blen = out.len();
+            let mut k = self.next.get(&out[1..blen]).copied().unwrap_or(1);
             loop {
-                n = format!("{base}_{k}");
-                *k += 1;
-                if !self.taken.contains(n.as_str()) {
+                out.truncate(blen);
+                let _ = write!(out, "_{k}");
+                k += 1;
+                if !self.taken.contains(&out[1..]) {
                     break;
                 }
             }
+            match self.next.get_mut(&out[1..blen]) {
+                Some(e) => *e = k,
+                None => {
+                    self.next.insert(out[1..blen].to_string(), k);
+                }
+            }
         }
-        let out = format!("%{n}");
-        self.taken.insert(Cow::Owned(n));
+        self.taken.insert(Cow::Owned(out[1..].to_string()));
         out
     }
 }
@@ -147,16 +242,49 @@ impl<'c, 'a> W<'c, 'a> {
         self.names.fresh(base)
     }
 
-    fn emit(&mut self, line: String) {
+    fn fresh_fmt(&mut self, base: std::fmt::Arguments) -> String {
+        self.names.fresh_fmt(base)
+    }
+
+    fn emit(&mut self, line: &str) {
         self.after.push(line);
     }
 
-    fn name(&self, v: ValueId) -> String {
+    /// A line written straight into the instruction's buffer (no string of its own).
+    fn emitf(&mut self, line: std::fmt::Arguments) {
+        self.after.push_fmt(line);
+    }
+
+    /// An input line with its types canonical ([`super::Canon::fragment`]), as a line.
+    fn emit_fragment(&mut self, text: &str) {
+        let cx = self.cx;
+        cx.canon.fragment_to(text, &mut self.after.buf);
+        self.after.end_line();
+    }
+
+    fn name(&self, v: ValueId) -> super::storage::ValueName<'a> {
         self.cx.name(v)
     }
 
-    fn ty(&self, v: ValueId) -> String {
-        self.cx.canon.text(self.cx.ty(v).unwrap_or("()"))
+    /// A value's name without its `%` (a base for new names).
+    fn bare(&self, v: ValueId) -> Cow<'a, str> {
+        match self.name(v) {
+            super::storage::ValueName::Named(n) => Cow::Borrowed(trim_pct(n)),
+            other => Cow::Owned(other.to_string()),
+        }
+    }
+
+    /// A value's type as the output prints it, asked once per value (nearly every line
+    /// the rewrite writes has one; a lookup by text and a copy each time added up).
+    fn ty(&self, v: ValueId) -> Rc<str> {
+        if let Some(Some(t)) = self.tys.borrow().get(v) {
+            return t.clone();
+        }
+        let t: Rc<str> = self.cx.canon.text(self.cx.ty(v).unwrap_or("()")).into();
+        if let Some(slot) = self.tys.borrow_mut().get_mut(v) {
+            *slot = Some(t.clone());
+        }
+        t
     }
 
     fn opaque(&self, v: ValueId) -> bool {
@@ -177,11 +305,11 @@ impl<'c, 'a> W<'c, 'a> {
     }
 
     /// The address of an opaque value here, emitting projections as needed.
-    fn addr(&mut self, v: ValueId) -> Result<String, Refusal> {
+    fn addr(&mut self, v: ValueId) -> Result<Rc<str>, Refusal> {
         self.addr_depth(v, 0)
     }
 
-    fn addr_depth(&mut self, v: ValueId, depth: usize) -> Result<String, Refusal> {
+    fn addr_depth(&mut self, v: ValueId, depth: usize) -> Result<Rc<str>, Refusal> {
         if depth > 64 {
             return Err(Refusal::new("internal error: storage projections nest too deeply"));
         }
@@ -198,66 +326,66 @@ impl<'c, 'a> W<'c, 'a> {
             return Err(Refusal::new(format!("`{}`, defined by {def}, is used as an address-only value: that is not lowered here yet", self.cx.name(v))));
         };
         let name = match *s {
-            Storage::Argument => return Ok(self.name(v)),
-            Storage::Result { index } => return Ok(self.out_names[index].clone()),
-            Storage::Stack { index } => return Ok(self.stacks[index].name.clone()),
+            Storage::Argument => return Ok(self.name(v).to_string().into()),
+            Storage::Result { index } => return Ok(self.out_names[index].as_str().into()),
+            Storage::Stack { index } => return Ok(self.stacks[index].name.as_str().into()),
             Storage::Same { of } => return self.addr_depth(of, depth + 1),
-            Storage::Address { of } | Storage::IntoStore { dest: of, .. } => return Ok(self.name(of)),
+            Storage::Address { of } | Storage::IntoStore { dest: of, .. } => return Ok(self.name(of).to_string().into()),
             Storage::Split => return Err(Refusal::new(format!("internal error: `{}` has no storage of its own", self.cx.name(v)))),
             Storage::EnumData { of, ref case } => {
                 let p = self.addr_depth(of, depth + 1)?;
-                let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
+                let n = self.fresh_fmt(format_args!("{}_addr", self.cx.name(v)));
                 let t = self.ty(of);
-                self.emit(format!("{n} = unchecked_take_enum_data_addr {p} : $*{t}, {}", enumelt(case)));
+                self.emitf(format_args!("{n} = unchecked_take_enum_data_addr {p} : $*{t}, {}", enumelt(case)));
                 n
             }
             // A def-projection (a part of its operand) and a use-projection (a part of its
             // user) are the same address: an element of the other value's storage.
             Storage::Element { of: whole, index, ref field } | Storage::Into { user: whole, index, ref field } => {
                 let p = self.addr_depth(whole, depth + 1)?;
-                let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
-                let line = self.projection(&n, &p, whole, index, field.as_deref());
-                self.emit(line);
+                let n = self.fresh_fmt(format_args!("{}_addr", self.cx.name(v)));
+                self.emit_projection(&n, &p, whole, index, field.as_deref());
                 n
             }
             Storage::IntoEnum { user, ref case } => {
                 let p = self.addr_depth(user, depth + 1)?;
-                let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
+                let n = self.fresh_fmt(format_args!("{}_addr", self.cx.name(v)));
                 let t = self.ty(user);
-                self.emit(format!("{n} = init_enum_data_addr {p} : $*{t}, {}", enumelt(case)));
+                self.emitf(format_args!("{n} = init_enum_data_addr {p} : $*{t}, {}", enumelt(case)));
                 n
             }
             Storage::Cast { of } => {
                 let p = self.addr_depth(of, depth + 1)?;
-                let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
+                let n = self.fresh_fmt(format_args!("{}_addr", self.cx.name(v)));
                 let (tf, tv) = (self.ty(of), self.ty(v));
                 let opens = self.cx.def_inst(v).is_some_and(|d| matches!(&self.cx.f.insts[d].op, Op::Sil(SilOp::Other(o)) if o == "open_existential_value"));
                 if opens {
-                    self.emit(format!("{n} = open_existential_addr immutable_access {p} : $*{tf} to $*{tv}"));
+                    self.emitf(format_args!("{n} = open_existential_addr immutable_access {p} : $*{tf} to $*{tv}"));
                 } else {
-                    self.emit(format!("{n} = unchecked_addr_cast {p} : $*{tf} to $*{tv}"));
+                    self.emitf(format_args!("{n} = unchecked_addr_cast {p} : $*{tf} to $*{tv}"));
                 }
                 n
             }
             Storage::IntoExistential { user, ref concrete } => {
                 let p = self.addr_depth(user, depth + 1)?;
-                let n = self.fresh(&format!("{}_addr", self.cx.name(v)));
+                let n = self.fresh_fmt(format_args!("{}_addr", self.cx.name(v)));
                 let t = self.ty(user);
                 let c = self.cx.canon.text(concrete);
-                self.emit(format!("{n} = init_existential_addr {p} : $*{t}, ${c}"));
+                self.emitf(format_args!("{n} = init_existential_addr {p} : $*{t}, ${c}"));
                 n
             }
         };
+        let name: Rc<str> = name.into();
         self.memo[v] = Some((name.clone(), self.cur));
         Ok(name)
     }
 
     /// `%n = tuple_element_addr %p : $*(T, T), 1` or `struct_element_addr … #S.f`.
-    fn projection(&self, n: &str, parent: &str, agg: ValueId, index: u32, field: Option<&str>) -> String {
+    fn emit_projection(&mut self, n: &str, parent: &str, agg: ValueId, index: u32, field: Option<&str>) {
         let t = self.ty(agg);
         match field {
-            Some(fl) => format!("{n} = struct_element_addr {parent} : $*{t}, {fl}"),
-            None => format!("{n} = tuple_element_addr {parent} : $*{t}, {index}"),
+            Some(fl) => self.emitf(format_args!("{n} = struct_element_addr {parent} : $*{t}, {fl}")),
+            None => self.emitf(format_args!("{n} = tuple_element_addr {parent} : $*{t}, {index}")),
         }
     }
 
@@ -271,9 +399,8 @@ impl<'c, 'a> W<'c, 'a> {
         } else {
             None
         };
-        let n = self.fresh(&format!("{}_{k}", trim_pct(parent)));
-        let line = self.projection(&n, parent, agg, k as u32, field.as_deref());
-        self.emit(line);
+        let n = self.fresh_fmt(format_args!("{}_{k}", trim_pct(parent)));
+        self.emit_projection(&n, parent, agg, k as u32, field.as_deref());
         Ok(n)
     }
 
@@ -283,12 +410,12 @@ impl<'c, 'a> W<'c, 'a> {
         if self.opaque(x) {
             let src = self.addr(x)?;
             let t = self.ty(x);
-            self.emit(format!("copy_addr [take] {src} to [init] {dst} : $*{t}"));
+            self.emitf(format_args!("copy_addr [take] {src} to [init] {dst} : $*{t}"));
         } else {
             let t = self.ty(x);
             let q = self.qual(self.cx.ty(x).unwrap_or(""), "[init]");
             let xn = self.name(x);
-            self.emit(format!("store {xn} to {q} {dst} : $*{t}"));
+            self.emitf(format_args!("store {xn} to {q} {dst} : $*{t}"));
         }
         Ok(())
     }
@@ -304,23 +431,23 @@ impl<'c, 'a> W<'c, 'a> {
         }
         for k in (0..self.stacks.len()).rev() {
             if !self.late.contains_key(&k) {
-                let line = format!("dealloc_stack {} : $*{}", self.stacks[k].name, self.stacks[k].ty);
-                self.emit(line);
+                self.after.push_fmt(format_args!("dealloc_stack {} : $*{}", self.stacks[k].name, self.stacks[k].ty));
             }
         }
     }
 
     fn dealloc_late(&mut self, k: usize) {
-        let line = format!("dealloc_stack {} : $*{}", self.stacks[k].name, self.stacks[k].ty);
-        self.emit(line);
-        for l in self.deferred.get(&k).cloned().unwrap_or_default() {
-            self.emit(l);
+        self.after.push_fmt(format_args!("dealloc_stack {} : $*{}", self.stacks[k].name, self.stacks[k].ty));
+        if let Some(ls) = self.deferred.get(&k) {
+            for l in ls {
+                self.after.push(l);
+            }
         }
     }
 
     /// The late slots whose region a branch from the current block leaves: freed before
     /// the branch. A branch that leaves on one edge and stays on another is refused.
-    fn leave_regions(&mut self, term: InstId) -> Result<Vec<String>, Refusal> {
+    fn leave_regions(&mut self, term: InstId) -> Result<Lines, Refusal> {
         let f = self.cx.f;
         let saved = std::mem::take(&mut self.after);
         let succs: Vec<BlockId> = f.insts[term].succs.iter().map(|s| s.block).collect();
@@ -372,14 +499,14 @@ impl<'c, 'a> W<'c, 'a> {
         }
         if matches!(op, SilOp::Throw | SilOp::Unwind) {
             self.deallocs();
-            self.emit(cx.canon.fragment(line));
+            self.emit_fragment(line);
             return Ok("unchanged (stack slots deallocated first)".into());
         }
         if self.deferred_insts.contains(&id) {
             return Ok("moved after the opened existential's stack slot is freed (stack nesting)".into());
         }
         if !any_opaque {
-            self.emit(cx.canon.fragment(line));
+            self.emit_fragment(line);
             return Ok("unchanged".into());
         }
         let a0 = i.args.first().copied();
@@ -395,7 +522,7 @@ impl<'c, 'a> W<'c, 'a> {
                     }
                     _ => {
                         let d = self.addr(v)?;
-                        self.emit(format!("copy_addr {src} to [init] {d} : $*{t}"));
+                        self.emitf(format_args!("copy_addr {src} to [init] {d} : $*{t}"));
                     }
                 }
                 Ok("copy_value → copy_addr (a copy the input made)".into())
@@ -404,7 +531,7 @@ impl<'c, 'a> W<'c, 'a> {
                 let x = a0.unwrap();
                 let a = self.addr(x)?;
                 let t = self.ty(x);
-                self.emit(format!("destroy_addr {a} : $*{t}"));
+                self.emitf(format_args!("destroy_addr {a} : $*{t}"));
                 Ok("destroy_value → destroy_addr".into())
             }
             SilOp::BeginBorrow | SilOp::MoveValue => Ok(format!("{op} of an opaque value: it keeps its storage; nothing to emit")),
@@ -416,12 +543,12 @@ impl<'c, 'a> W<'c, 'a> {
                 let src = self.name(a);
                 let t = self.ty(v);
                 let (d, init) = match self.storage(v).cloned() {
-                    Some(Storage::IntoStore { dest, assign }) => (self.name(dest), !assign),
-                    _ => (self.addr(v)?, true),
+                    Some(Storage::IntoStore { dest, assign }) => (self.name(dest).to_string(), !assign),
+                    _ => (self.addr(v)?.to_string(), true),
                 };
                 let tk = if take { "[take] " } else { "" };
                 let ini = if init { "[init] " } else { "" };
-                self.emit(format!("copy_addr {tk}{src} to {ini}{d} : $*{t}"));
+                self.emitf(format_args!("copy_addr {tk}{src} to {ini}{d} : $*{t}"));
                 Ok(format!("load [{}] → copy_addr{}", if take { "take" } else { "copy" }, if take { " [take] (a move)" } else { " (a copy the input made)" }))
             }
             SilOp::Store => {
@@ -435,7 +562,7 @@ impl<'c, 'a> W<'c, 'a> {
                         let t = self.ty(x);
                         let dn = self.name(dest);
                         let init = if assign { "" } else { "[init] " };
-                        self.emit(format!("copy_addr {src} to {init}{dn} : $*{t}"));
+                        self.emitf(format_args!("copy_addr {src} to {init}{dn} : $*{t}"));
                         return Ok(format!("store of a copy → copy_addr{} straight into the destination", if assign { "" } else { " [init]" }));
                     }
                 }
@@ -443,7 +570,7 @@ impl<'c, 'a> W<'c, 'a> {
                 let t = self.ty(x);
                 let d = self.name(a);
                 let init = if i.attrs.iter().any(|x| x == "assign") { "" } else { "[init] " };
-                self.emit(format!("copy_addr [take] {src} to {init}{d} : $*{t}"));
+                self.emitf(format_args!("copy_addr [take] {src} to {init}{d} : $*{t}"));
                 Ok("store → copy_addr [take] (a move into the address)".into())
             }
             SilOp::Tuple | SilOp::Struct => {
@@ -482,12 +609,12 @@ impl<'c, 'a> W<'c, 'a> {
                 if let Some(x) = a0 {
                     let built = matches!(self.storage(x), Some(Storage::IntoEnum { user, .. }) if *user == a);
                     if !built {
-                        let d = self.fresh(&format!("{}_data", trim_pct(&p)));
-                        self.emit(format!("{d} = init_enum_data_addr {p} : $*{t}, {case}"));
+                        let d = self.fresh_fmt(format_args!("{}_data", trim_pct(&p)));
+                        self.emitf(format_args!("{d} = init_enum_data_addr {p} : $*{t}, {case}"));
                         self.put(x, &d)?;
                     }
                 }
-                self.emit(format!("inject_enum_addr {p} : $*{t}, {case}"));
+                self.emitf(format_args!("inject_enum_addr {p} : $*{t}, {case}"));
                 Ok("enum → init_enum_data_addr + inject_enum_addr".into())
             }
             SilOp::StructExtract | SilOp::TupleExtract | SilOp::DestructureStruct | SilOp::DestructureTuple => self.extract(id),
@@ -497,14 +624,14 @@ impl<'c, 'a> W<'c, 'a> {
                 let t = self.ty(x);
                 let rest = debug_rest(line);
                 let expr = if rest.contains("expr op_deref") { "" } else { ", expr op_deref" };
-                self.emit(format!("debug_value {a} : $*{t}{rest}{expr}"));
+                self.emitf(format_args!("debug_value {a} : $*{t}{rest}{expr}"));
                 Ok("debug_value of the value → of its address".into())
             }
             SilOp::FixLifetime => {
                 let x = a0.unwrap();
                 let a = self.addr(x)?;
                 let t = self.ty(x);
-                self.emit(format!("fix_lifetime {a} : $*{t}"));
+                self.emitf(format_args!("fix_lifetime {a} : $*{t}"));
                 Ok("fix_lifetime of the address".into())
             }
             SilOp::Br => self.br(id),
@@ -527,7 +654,7 @@ impl<'c, 'a> W<'c, 'a> {
                     let case = super::storage::switch_case(line, &cx.f.block_name(b))
                         .or_else(|| cx.default_case(x, line))
                         .ok_or_else(|| Refusal::at(id, "a default case whose payload case the declarations do not tell"))?;
-                    let pa = self.fresh(&format!("{}_addr", trim_pct(&self.name(p))));
+                    let pa = self.fresh_fmt(format_args!("{}_addr", self.bare(p)));
                     let pt = self.ty(p);
                     let q = self.qual(cx.ty(p).unwrap_or(""), "[take]");
                     let pn = self.name(p);
@@ -537,7 +664,7 @@ impl<'c, 'a> W<'c, 'a> {
                     ]);
                     self.block_params.insert(b, Vec::new());
                 }
-                self.emit(format!("switch_enum_addr {a} : $*{t}, {}", enumelt_cases(rest)));
+                self.emitf(format_args!("switch_enum_addr {a} : $*{t}, {}", enumelt_cases(rest)));
                 Ok("switch_enum → switch_enum_addr; payloads are taken in place in each case".into())
             }
             SilOp::UncheckedBitwiseCast => self.bitwise_cast(id),
@@ -552,12 +679,12 @@ impl<'c, 'a> W<'c, 'a> {
                 if i.args.iter().any(|&x| self.opaque(x)) {
                     return Err(Refusal::at(id, "a coroutine call with address-only arguments is not lowered here"));
                 }
-                self.emit(cx.canon.fragment(line));
+                self.emit_fragment(line);
                 Ok("begin_apply: the values it yields by address are their own storage".into())
             }
             SilOp::Yield => {
                 let text = self.by_address(id)?;
-                self.emit(cx.canon.fragment(&text));
+                self.emit_fragment(&text);
                 Ok("yield of an opaque value → yield of its address".into())
             }
             SilOp::SelectEnum => {
@@ -570,7 +697,7 @@ impl<'c, 'a> W<'c, 'a> {
                 if text == line {
                     return Err(Refusal::at(id, "a select_enum whose operand is not written `%x : $T`"));
                 }
-                self.emit(cx.canon.fragment(&text));
+                self.emit_fragment(&text);
                 Ok("select_enum → select_enum_addr (reads the case in place)".into())
             }
             SilOp::Other(ref o) if o == "open_existential_value" => {
@@ -586,8 +713,8 @@ impl<'c, 'a> W<'c, 'a> {
                     let p = self.addr(a)?;
                     let t = self.ty(a);
                     let c = self.ty(x);
-                    let d = self.fresh(&format!("{}_box", trim_pct(&p)));
-                    self.emit(format!("{d} = init_existential_addr {p} : $*{t}, ${c}"));
+                    let d = self.fresh_fmt(format_args!("{}_box", trim_pct(&p)));
+                    self.emitf(format_args!("{d} = init_existential_addr {p} : $*{t}, ${c}"));
                     self.put(x, &d)?;
                 }
                 Ok("init_existential_value → init_existential_addr".into())
@@ -612,7 +739,7 @@ impl<'c, 'a> W<'c, 'a> {
                 }
             }
         }
-        self.emit(cx.canon.fragment(&text));
+        self.emit_fragment(&text);
         Ok("witness_method: the opened value is passed by its address".into())
     }
 
@@ -653,9 +780,8 @@ impl<'c, 'a> W<'c, 'a> {
             let (idx, field) = super::storage::element_of(cx, id, k as u32, agg)
                 .ok_or_else(|| Refusal::at(id, "cannot find the element this projection reads"))?;
             let p = self.addr(agg)?;
-            let e = self.fresh(&format!("{}_addr", trim_pct(&self.name(r))));
-            let line = self.projection(&e, &p, agg, idx, field.as_deref());
-            self.emit(line);
+            let e = self.fresh_fmt(format_args!("{}_addr", self.bare(r)));
+            self.emit_projection(&e, &p, agg, idx, field.as_deref());
             self.read_loadable(id, r, &e, owned)?;
         }
         Ok(format!("{} of an opaque aggregate → element addresses", cx.f.insts[id].op))
@@ -672,11 +798,11 @@ impl<'c, 'a> W<'c, 'a> {
         let raw_t = cx.ty(r).unwrap_or("").to_string();
         if owned {
             let q = self.qual(&raw_t, "[take]");
-            self.emit(format!("{rn} = load {q} {e} : $*{t}"));
+            self.emitf(format_args!("{rn} = load {q} {e} : $*{t}"));
             return Ok(());
         }
         if cx.is_trivial(&raw_t) {
-            self.emit(format!("{rn} = load [trivial] {e} : $*{t}"));
+            self.emitf(format_args!("{rn} = load [trivial] {e} : $*{t}"));
             return Ok(());
         }
         let us = cx.real_uses(r);
@@ -684,12 +810,12 @@ impl<'c, 'a> W<'c, 'a> {
             if matches!(cx.f.insts[u].op, Op::Sil(SilOp::CopyValue)) {
                 let c = cx.f.insts[u].results[0];
                 let cn = self.name(c);
-                self.emit(format!("{cn} = load [copy] {e} : $*{t}"));
+                self.emitf(format_args!("{cn} = load [copy] {e} : $*{t}"));
                 self.folded.insert(u, "folded into a load [copy] of the address".into());
                 return Ok(());
             }
         }
-        self.emit(format!("{rn} = load_borrow {e} : $*{t}"));
+        self.emitf(format_args!("{rn} = load_borrow {e} : $*{t}"));
         // The borrow ends after its last use in this block.
         let Some((b, _)) = cx.pos(id) else { return Err(Refusal::at(id, "internal error: an instruction outside the layout")) };
         if us.iter().any(|&(u, _)| cx.pos(u).is_some_and(|p| p.0 != b)) {
@@ -715,8 +841,8 @@ impl<'c, 'a> W<'c, 'a> {
         } else {
             let a = self.addr(x)?;
             let (tx, tv) = (self.ty(x), self.ty(v));
-            let c = self.fresh(&format!("{}_addr", trim_pct(&self.name(v))));
-            self.emit(format!("{c} = unchecked_addr_cast {a} : $*{tx} to $*{tv}"));
+            let c = self.fresh_fmt(format_args!("{}_addr", self.bare(v)));
+            self.emitf(format_args!("{c} = unchecked_addr_cast {a} : $*{tx} to $*{tv}"));
             self.read_loadable(id, v, &c, false)?;
         }
         Ok("unchecked_bitwise_cast → unchecked_addr_cast of the storage".into())
@@ -731,26 +857,26 @@ impl<'c, 'a> W<'c, 'a> {
         let (tx, tv) = (self.ty(x), self.ty(v));
         let slot = self.cast_slots.get(&id).cloned();
         let src = if self.opaque(x) {
-            self.addr(x)?
+            self.addr(x)?.to_string()
         } else {
             let s = slot.clone().ok_or_else(|| Refusal::at(id, "internal error: no slot for the cast's source"))?;
             let q = self.qual(cx.ty(x).unwrap_or(""), "[init]");
             let xn = self.name(x);
-            self.emit(format!("store {xn} to {q} {s} : $*{tx}"));
+            self.emitf(format_args!("store {xn} to {q} {s} : $*{tx}"));
             s
         };
         if self.opaque(v) {
             let dst = self.addr(v)?;
-            self.emit(format!("unconditional_checked_cast_addr {tx} in {src} : $*{tx} to {tv} in {dst} : $*{tv}"));
+            self.emitf(format_args!("unconditional_checked_cast_addr {tx} in {src} : $*{tx} to {tv} in {dst} : $*{tv}"));
         } else {
             // A loadable result comes back through a temporary of its own, freed at once.
-            let dst = self.fresh(&format!("{}_cast", trim_pct(&self.name(v))));
-            self.emit(format!("{dst} = alloc_stack ${tv}"));
-            self.emit(format!("unconditional_checked_cast_addr {tx} in {src} : $*{tx} to {tv} in {dst} : $*{tv}"));
+            let dst = self.fresh_fmt(format_args!("{}_cast", self.bare(v)));
+            self.emitf(format_args!("{dst} = alloc_stack ${tv}"));
+            self.emitf(format_args!("unconditional_checked_cast_addr {tx} in {src} : $*{tx} to {tv} in {dst} : $*{tv}"));
             let q = self.qual(cx.ty(v).unwrap_or(""), "[take]");
             let vn = self.name(v);
-            self.emit(format!("{vn} = load {q} {dst} : $*{tv}"));
-            self.emit(format!("dealloc_stack {dst} : $*{tv}"));
+            self.emitf(format_args!("{vn} = load {q} {dst} : $*{tv}"));
+            self.emitf(format_args!("dealloc_stack {dst} : $*{tv}"));
         }
         Ok("unconditional_checked_cast → unconditional_checked_cast_addr".into())
     }
@@ -775,13 +901,13 @@ impl<'c, 'a> W<'c, 'a> {
         let ta = self.ty(x);
         let (mut on_ok, mut on_fail) = (Vec::new(), Vec::new());
         let src = if self.opaque(x) {
-            self.addr(x)?
+            self.addr(x)?.to_string()
         } else {
-            let tmp = self.fresh(&format!("{}_src", trim_pct(&self.name(x))));
-            self.emit(format!("{tmp} = alloc_stack ${ta}"));
+            let tmp = self.fresh_fmt(format_args!("{}_src", self.bare(x)));
+            self.emitf(format_args!("{tmp} = alloc_stack ${ta}"));
             let q = self.qual(cx.ty(x).unwrap_or(""), "[init]");
             let xn = self.name(x);
-            self.emit(format!("store {xn} to {q} {tmp} : $*{ta}"));
+            self.emitf(format_args!("store {xn} to {q} {tmp} : $*{ta}"));
             if let Some(&p) = f.blocks[fail].params.first() {
                 let pn = self.name(p);
                 let q = self.qual(cx.ty(x).unwrap_or(""), "[take]");
@@ -798,11 +924,11 @@ impl<'c, 'a> W<'c, 'a> {
                 self.cur = ok;
                 let d = self.addr(p);
                 self.cur = saved;
-                d?
+                d?.to_string()
             }
             _ => {
-                let tmp = self.fresh(&format!("{}_dst", result.map_or("cast".to_string(), |p| trim_pct(&self.name(p)).to_string())));
-                self.emit(format!("{tmp} = alloc_stack ${tb}"));
+                let tmp = self.fresh_fmt(format_args!("{}_dst", result.map_or("cast".to_string(), |p| self.bare(p).to_string())));
+                self.emitf(format_args!("{tmp} = alloc_stack ${tb}"));
                 if let Some(p) = result {
                     let pn = self.name(p);
                     let q = self.qual(cx.ty(p).unwrap_or(""), "[take]");
@@ -816,7 +942,7 @@ impl<'c, 'a> W<'c, 'a> {
             }
         };
         let (lo, lf) = (f.block_name(ok), f.block_name(fail));
-        self.emit(format!("checked_cast_addr_br take_on_success {ta} in {src} : $*{ta} to {tb} in {dst} : $*{tb}, {lo}, {lf}"));
+        self.emitf(format_args!("checked_cast_addr_br take_on_success {ta} in {src} : $*{ta} to {tb} in {dst} : $*{tb}, {lo}, {lf}"));
         self.block_params.insert(ok, Vec::new());
         self.block_params.insert(fail, Vec::new());
         self.block_start.entry(ok).or_default().extend(on_ok);
@@ -841,7 +967,7 @@ impl<'c, 'a> W<'c, 'a> {
                 let d = self.addr(p)?;
                 let src = self.addr(x)?;
                 let t = self.ty(x);
-                self.emit(format!("copy_addr [take] {src} to [init] {d} : $*{t}"));
+                self.emitf(format_args!("copy_addr [take] {src} to [init] {d} : $*{t}"));
                 moved += 1;
             } else {
                 keep.push(format!("{} : ${}", self.name(x), self.ty(x)));
@@ -849,9 +975,9 @@ impl<'c, 'a> W<'c, 'a> {
         }
         let label = cx.f.block_name(s.block);
         if keep.is_empty() {
-            self.emit(format!("br {label}"));
+            self.emitf(format_args!("br {label}"));
         } else {
-            self.emit(format!("br {label}({})", keep.join(", ")));
+            self.emitf(format_args!("br {label}({})", keep.join(", ")));
         }
         Ok(format!("{moved} opaque phi operand{} moved into the phi's storage", if moved == 1 { "" } else { "s" }))
     }
@@ -865,7 +991,7 @@ impl<'c, 'a> W<'c, 'a> {
         let try_apply = matches!(i.op, Op::Sil(SilOp::TryApply));
         let indirect_params = c.sig.params.iter().any(|p| matches!(p.0, ParamConv::In | ParamConv::InGuaranteed));
         if !indirect_params && c.sig.indirect_results() == 0 {
-            self.emit(cx.canon.fragment(line));
+            self.emit_fragment(line);
             return Ok("no indirect arguments or results: unchanged".into());
         }
         // The value of each formal result: the apply's result, or a try_apply's normal
@@ -898,29 +1024,29 @@ impl<'c, 'a> W<'c, 'a> {
         for (k, (conv, pty)) in c.sig.params.iter().enumerate() {
             let x = *i.args.get(k + 1).ok_or_else(|| Refusal::at(id, "fewer arguments than the callee's parameters"))?;
             match conv {
-                ParamConv::In | ParamConv::InGuaranteed if self.opaque(x) => params_text.push(self.addr(x)?),
+                ParamConv::In | ParamConv::InGuaranteed if self.opaque(x) => params_text.push(self.addr(x)?.to_string()),
                 ParamConv::In | ParamConv::InGuaranteed => {
                     let t = self.ty(x);
                     let raw = cx.ty(x).unwrap_or("").to_string();
                     let _ = pty;
-                    let tmp = self.fresh(&format!("{}_tmp", trim_pct(&self.name(x))));
-                    self.emit(format!("{tmp} = alloc_stack ${t}"));
+                    let tmp = self.fresh_fmt(format_args!("{}_tmp", self.bare(x)));
+                    self.emitf(format_args!("{tmp} = alloc_stack ${t}"));
                     let xn = self.name(x);
                     if *conv == ParamConv::In || cx.is_trivial(&raw) {
                         let q = self.qual(&raw, "[init]");
-                        self.emit(format!("store {xn} to {q} {tmp} : $*{t}"));
+                        self.emitf(format_args!("store {xn} to {q} {tmp} : $*{t}"));
                         params_text.push(tmp.clone());
                         cleanups.push(vec![format!("dealloc_stack {tmp} : $*{t}")]);
                     } else {
-                        let b = self.fresh(&format!("{}_borrow", trim_pct(&xn)));
-                        let sb = self.fresh(&format!("{}_in", trim_pct(&xn)));
-                        self.emit(format!("{b} = begin_borrow {xn} : ${t}"));
-                        self.emit(format!("{sb} = store_borrow {b} to {tmp} : $*{t}"));
+                        let b = self.fresh_fmt(format_args!("{}_borrow", self.bare(x)));
+                        let sb = self.fresh_fmt(format_args!("{}_in", self.bare(x)));
+                        self.emitf(format_args!("{b} = begin_borrow {xn} : ${t}"));
+                        self.emitf(format_args!("{sb} = store_borrow {b} to {tmp} : $*{t}"));
                         params_text.push(sb.clone());
                         cleanups.push(vec![format!("end_borrow {sb} : $*{t}"), format!("end_borrow {b} : ${t}"), format!("dealloc_stack {tmp} : $*{t}")]);
                     }
                 }
-                _ => params_text.push(self.name(x)),
+                _ => params_text.push(self.name(x).to_string()),
             }
         }
         let mut outs = Vec::new();
@@ -931,7 +1057,7 @@ impl<'c, 'a> W<'c, 'a> {
             let rt = cx.canon.text(&rty.to_string());
             if !indirect {
                 let n = match v {
-                    Some(v) => self.name(v),
+                    Some(v) => self.name(v).to_string(),
                     None => self.fresh("result"),
                 };
                 direct_names.push(n);
@@ -939,10 +1065,10 @@ impl<'c, 'a> W<'c, 'a> {
                 continue;
             }
             match v {
-                Some(v) if self.opaque(v) => outs.push(self.addr(v)?),
+                Some(v) if self.opaque(v) => outs.push(self.addr(v)?.to_string()),
                 Some(v) => {
-                    let tmp = self.fresh(&format!("{}_out", trim_pct(&self.name(v))));
-                    self.emit(format!("{tmp} = alloc_stack ${rt}"));
+                    let tmp = self.fresh_fmt(format_args!("{}_out", self.bare(v)));
+                    self.emitf(format_args!("{tmp} = alloc_stack ${rt}"));
                     let raw = cx.ty(v).unwrap_or("").to_string();
                     let q = self.qual(&raw, "[take]");
                     let vn = self.name(v);
@@ -951,7 +1077,7 @@ impl<'c, 'a> W<'c, 'a> {
                 }
                 None => {
                     let tmp = self.fresh("unused_result");
-                    self.emit(format!("{tmp} = alloc_stack ${rt}"));
+                    self.emitf(format_args!("{tmp} = alloc_stack ${rt}"));
                     let mut cl = Vec::new();
                     if !cx.is_trivial(&rty.to_string()) {
                         cl.push(format!("destroy_addr {tmp} : $*{rt}"));
@@ -965,8 +1091,8 @@ impl<'c, 'a> W<'c, 'a> {
         let res = match direct_names.len() {
             0 => match r {
                 // No formal results: the call's `()` keeps its name.
-                Some(r) if nres == 0 => self.name(r),
-                _ => self.fresh(&r.map_or("call".to_string(), |r| self.cx.name(r))),
+                Some(r) if nres == 0 => self.name(r).to_string(),
+                _ => self.fresh(&r.map_or("call".to_string(), |r| self.cx.name(r).to_string())),
             },
             1 => direct_names[0].clone(),
             _ => self.fresh("results"),
@@ -978,14 +1104,14 @@ impl<'c, 'a> W<'c, 'a> {
         }
         let subs = self.subs_text(&c);
         let ft = cx.canon.inst_text(&c.fn_ty);
-        self.emit(format!("{res} = {} {}{subs}({}) : ${ft}", c.head, c.callee, all.join(", ")));
+        self.emitf(format_args!("{res} = {} {}{subs}({}) : ${ft}", c.head, c.callee, all.join(", ")));
         for cl in cleanups.into_iter().rev() {
             for l in cl {
-                self.emit(l);
+                self.emit(&l);
             }
         }
         if direct_names.len() > 1 {
-            self.emit(format!("({}) = destructure_tuple {res} : $({})", direct_names.join(", "), direct_tys.join(", ")));
+            self.emitf(format_args!("({}) = destructure_tuple {res} : $({})", direct_names.join(", "), direct_tys.join(", ")));
         }
         Ok(format!(
             "apply through addresses: {} @out address{}, indirect arguments by address",
@@ -1018,7 +1144,7 @@ impl<'c, 'a> W<'c, 'a> {
         let subs = self.subs_text(c);
         let ft = cx.canon.inst_text(&c.fn_ty);
         let tail = cx.canon.fragment(&c.between);
-        self.emit(format!("try_apply {}{subs}({}) : ${ft}, {tail}", c.callee, args.join(", ")));
+        self.emitf(format_args!("try_apply {}{subs}({}) : ${ft}, {tail}", c.callee, args.join(", ")));
         let (param, mut start) = match direct_names.len() {
             0 => (format!("{} : $()", self.fresh("none")), Vec::new()),
             1 => (format!("{} : ${}", direct_names[0], direct_tys[0]), Vec::new()),
@@ -1056,7 +1182,7 @@ impl<'c, 'a> W<'c, 'a> {
         let results = cx.sig.results.clone();
         if results.iter().all(|r| !r.0) && !i.args.first().is_some_and(|&r| self.opaque(r)) {
             self.deallocs();
-            self.emit(cx.canon.fragment(line));
+            self.emit_fragment(line);
             return Ok("unchanged (stack slots deallocated first)".into());
         }
         let r = i.args[0];
@@ -1077,10 +1203,10 @@ impl<'c, 'a> W<'c, 'a> {
                 els.push(El::Addr(e, cx.canon.text(&t.to_string())));
             }
         } else {
-            let names: Vec<String> = (0..results.len()).map(|k| self.fresh(&format!("ret{k}"))).collect();
+            let names: Vec<String> = (0..results.len()).map(|k| self.fresh_fmt(format_args!("ret{k}"))).collect();
             let t = self.ty(r);
             let rn = self.name(r);
-            self.emit(format!("({}) = destructure_tuple {rn} : ${t}", names.join(", ")));
+            self.emitf(format_args!("({}) = destructure_tuple {rn} : ${t}", names.join(", ")));
             for (k, n) in names.into_iter().enumerate() {
                 let _ = k;
                 els.push(El::Addr(n, String::new()));
@@ -1094,11 +1220,11 @@ impl<'c, 'a> W<'c, 'a> {
             }
             let tt = cx.canon.text(&t.to_string());
             match &els[k] {
-                El::Value(x) => direct.push((self.name(*x), tt)),
+                El::Value(x) => direct.push((self.name(*x).to_string(), tt)),
                 El::Addr(p, _) => {
-                    let n = self.fresh(&format!("ret{k}"));
+                    let n = self.fresh_fmt(format_args!("ret{k}"));
                     let q = self.qual(&t.to_string(), "[take]");
-                    self.emit(format!("{n} = load {q} {p} : $*{tt}"));
+                    self.emitf(format_args!("{n} = load {q} {p} : $*{tt}"));
                     direct.push((n, tt));
                 }
             }
@@ -1116,7 +1242,7 @@ impl<'c, 'a> W<'c, 'a> {
                         if self.storage(x) != Some(&Storage::Result { index: j }) {
                             let src = self.addr(x)?;
                             let tt = self.ty(x);
-                            self.emit(format!("copy_addr [take] {src} to [init] {out} : $*{tt}"));
+                            self.emitf(format_args!("copy_addr [take] {src} to [init] {out} : $*{tt}"));
                         }
                     } else {
                         self.put(x, &out)?;
@@ -1124,7 +1250,7 @@ impl<'c, 'a> W<'c, 'a> {
                 }
                 El::Addr(p, tt) => {
                     let _ = t;
-                    self.emit(format!("copy_addr [take] {p} to [init] {out} : $*{tt}"));
+                    self.emitf(format_args!("copy_addr [take] {p} to [init] {out} : $*{tt}"));
                 }
             }
             j += 1;
@@ -1132,7 +1258,7 @@ impl<'c, 'a> W<'c, 'a> {
         let (rv, rt) = match direct.len() {
             0 => {
                 let n = self.fresh("unit");
-                self.emit(format!("{n} = tuple ()"));
+                self.emitf(format_args!("{n} = tuple ()"));
                 (n, "()".to_string())
             }
             1 => direct[0].clone(),
@@ -1140,12 +1266,12 @@ impl<'c, 'a> W<'c, 'a> {
                 let n = self.fresh("ret");
                 let parts: Vec<String> = direct.iter().map(|(v, t)| format!("{v} : ${t}")).collect();
                 let tys: Vec<String> = direct.iter().map(|(_, t)| t.clone()).collect();
-                self.emit(format!("{n} = tuple ({})", parts.join(", ")));
+                self.emitf(format_args!("{n} = tuple ({})", parts.join(", ")));
                 (n, format!("({})", tys.join(", ")))
             }
         };
         self.deallocs();
-        self.emit(format!("return {rv} : ${rt}"));
+        self.emitf(format_args!("return {rv} : ${rt}"));
         Ok("return: @out results are written to their addresses; the direct ones are returned".into())
     }
 }
@@ -1195,10 +1321,12 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
             st
         },
         memo: EntityVec::filled(f.values.len(), None),
+        tys: RefCell::new(EntityVec::filled(f.values.len(), None)),
         // The names the input's values print with (`undef` is no `%` name).
-        names: Fresh::new(f.values.values().filter(|d| d.def != ValueDef::Undef).map(|d| Cow::Borrowed(d.name.as_str()))),
+        // The input's names, and about one new name per opaque value (its address or slot).
+        names: Fresh::with_room(f.values.values().filter(|d| d.def != ValueDef::Undef).map(|d| Cow::Borrowed(d.name.as_str())), 2 * f.values.len()),
         cur: f.entry().unwrap(),
-        after: Vec::new(),
+        after: Lines::default(),
         out_names: Vec::new(),
         stacks: Vec::new(),
         folded: FastMap::default(),
@@ -1213,7 +1341,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
     };
     let n_out = cx.sig.indirect_results();
     for k in 0..n_out {
-        let n = w.fresh(&format!("out{k}"));
+        let n = w.fresh_fmt(format_args!("out{k}"));
         w.out_names.push(n);
     }
     // Stack slots, in the order step 2 numbered them.
@@ -1238,10 +1366,10 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
     }
     let lexical: FastSet<ValueId> = lexical.iter().flat_map(|&x| [Some(x), root_of(&w.st, x)]).flatten().collect();
     for &(_, v) in &slots {
-        let n = w.fresh(&format!("{}_addr", cx.name(v)));
+        let n = w.fresh_fmt(format_args!("{}_addr", cx.name(v)));
         let t = w.ty(v);
-        let values = std::iter::once(cx.name(v)).chain(members.remove(&v).unwrap_or_default()).collect();
-        w.stacks.push(StackSlot { name: n, ty: t, values, lexical: lexical.contains(&v) });
+        let values = std::iter::once(cx.name(v).to_string()).chain(members.remove(&v).unwrap_or_default()).collect();
+        w.stacks.push(StackSlot { name: n, ty: t.to_string(), values, lexical: lexical.contains(&v) });
     }
     // A checked cast from a loadable value goes through memory: one more slot, after the
     // values' own.
@@ -1256,9 +1384,9 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
             if w.opaque(loadable) {
                 continue;
             }
-            let n = w.fresh(&format!("{}_cast", cx.name(loadable)));
+            let n = w.fresh_fmt(format_args!("{}_cast", cx.name(loadable)));
             let t = w.ty(loadable);
-            w.stacks.push(StackSlot { name: n.clone(), ty: t, values: vec![cx.name(loadable)], lexical: false });
+            w.stacks.push(StackSlot { name: n.clone(), ty: t.to_string(), values: vec![cx.name(loadable).to_string()], lexical: false });
             w.cast_slots.insert(i, n);
         }
     }
@@ -1328,32 +1456,43 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
     // rewrites copied and held twice its size).
     let mut rewrites: Vec<Deferred> = Vec::with_capacity(f.layout.iter().map(|&b| 1 + f.blocks[b].all_insts().count()).sum());
     let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut plist = String::new();
     for &b in f.layout.iter() {
         let base = all.len();
         let text = &mut all;
         w.cur = b;
         let blk = &f.blocks[b];
         let entry = Some(b) == f.entry();
-        let mut params = Vec::new();
+        // The new parameter list, written into one reused string (a string per parameter,
+        // then per list and per label, was most of the allocations per block).
+        let pl = &mut plist;
+        pl.clear();
+        let sep = |pl: &mut String| {
+            if !pl.is_empty() {
+                pl.push_str(", ");
+            }
+        };
         let mut pre = Vec::new();
         if entry {
-            for (k, n) in w.out_names.clone().iter().enumerate() {
+            for (k, n) in w.out_names.iter().enumerate() {
                 let t = cx.sig.results.iter().filter(|r| r.0).nth(k).map(|r| cx.canon.text(&r.1.to_string())).unwrap_or_default();
-                params.push(format!("{n} : $*{t}"));
+                sep(pl);
+                let _ = write!(pl, "{n} : $*{t}");
             }
         }
         for (k, &p) in blk.params.iter().enumerate() {
             let name = cx.name(p);
             let t = w.ty(p);
-            let own = f.values[p].ownership.as_deref().map(|o| format!("@{o} ")).unwrap_or_default();
+            let own = Own(f.values[p].ownership.as_deref());
             if entry {
                 let conv = cx.param_conv(k);
                 if w.opaque(p) || conv == ParamConv::Inout || cx.ty(p).is_some_and(|t| t.starts_with('*')) {
-                    let t = t.trim_start_matches('*').to_string();
-                    params.push(format!("{name} : $*{t}"));
+                    sep(pl);
+                    let _ = write!(pl, "{name} : $*{}", t.trim_start_matches('*'));
                 } else if conv.is_indirect() {
-                    let a = w.fresh(&format!("{}_addr", trim_pct(&name)));
-                    params.push(format!("{a} : $*{t}"));
+                    let a = w.fresh_fmt(format_args!("{}_addr", w.bare(p)));
+                    sep(pl);
+                    let _ = write!(pl, "{a} : $*{t}");
                     let raw = cx.ty(p).unwrap_or("").to_string();
                     if conv == ParamConv::In || cx.is_trivial(&raw) {
                         let q = w.qual(&raw, "[take]");
@@ -1362,31 +1501,42 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
                         pre.push(format!("{name} = load_borrow {a} : $*{t}"));
                     }
                 } else {
-                    params.push(format!("{name} : {own}${t}"));
+                    sep(pl);
+                    let _ = write!(pl, "{name} : {own}${t}");
                 }
             } else if !w.opaque(p) {
-                params.push(format!("{name} : {own}${t}"));
+                sep(pl);
+                let _ = write!(pl, "{name} : {own}${t}");
             }
         }
         let label = f.block_name(b);
-        let before_label = {
-            let ps: Vec<String> = blk
-                .params
-                .iter()
-                .map(|&p| {
-                    let own = f.values[p].ownership.as_deref().map(|o| format!("@{o} ")).unwrap_or_default();
-                    format!("{} : {own}${}", cx.name(p), cx.ty(p).unwrap_or(""))
-                })
-                .collect();
-            if ps.is_empty() { format!("{label}:") } else { format!("{label}({}):", ps.join(", ")) }
-        };
-        if let Some(ps) = w.block_params.get(&b) {
-            params = ps.clone();
+        let mut before_label = String::with_capacity(label.len() + 2 + 24 * blk.params.len());
+        before_label.push_str(&label);
+        if !blk.params.is_empty() {
+            before_label.push('(');
+            for (j, &p) in blk.params.iter().enumerate() {
+                if j > 0 {
+                    before_label.push_str(", ");
+                }
+                let own = Own(f.values[p].ownership.as_deref());
+                let _ = write!(before_label, "{} : {own}${}", cx.name(p), cx.ty(p).unwrap_or(""));
+            }
+            before_label.push(')');
         }
-        let new_label = if params.is_empty() { format!("{label}:") } else { format!("{label}({}):", params.join(", ")) };
+        before_label.push(':');
+        if let Some(ps) = w.block_params.get(&b) {
+            pl.clear();
+            pl.push_str(&ps.join(", "));
+        }
         let label_span = spans.len();
-        spans.push((0, new_label.len()));
-        text.push_str(&new_label);
+        text.push_str(&label);
+        if !pl.is_empty() {
+            text.push('(');
+            text.push_str(pl);
+            text.push(')');
+        }
+        text.push(':');
+        spans.push((0, text.len() - base));
         text.push('\n');
         // Block start: stack slots (entry), loads of loadable indirect arguments, payloads.
         w.after.clear();
@@ -1396,16 +1546,15 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
                     continue;
                 }
                 let slot = &w.stacks[k];
-                let line = format!("{} = alloc_stack {}${}", slot.name, if slot.lexical { "[lexical] " } else { "" }, slot.ty);
-                w.emit(line);
+                w.after.push_fmt(format_args!("{} = alloc_stack {}${}", slot.name, if slot.lexical { "[lexical] " } else { "" }, slot.ty));
             }
         }
         for l in pre {
-            w.emit(l);
+            w.emit(&l);
         }
         if let Some(ls) = w.block_start.remove(&b) {
             for l in ls {
-                w.emit(l);
+                w.emit(&l);
             }
         }
         for &p in &blk.params {
@@ -1413,8 +1562,8 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
                 w.addr(p)?;
             }
         }
-        for l in std::mem::take(&mut w.after) {
-            push_line(text, base, &mut spans, &l);
+        for l in w.after.iter() {
+            push_line(text, base, &mut spans, l);
         }
         rewrites.push(Deferred {
             inst: None,
@@ -1428,21 +1577,19 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
             let why = w.inst(id)?;
             if let Some(extra) = w.pending.remove(&id) {
                 for l in extra {
-                    w.emit(l);
+                    w.emit(&l);
                 }
             }
             for k in late_after.remove(&id).unwrap_or_default() {
-                let line = format!("{} = alloc_stack ${}", w.stacks[k].name, w.stacks[k].ty);
-                w.emit(line);
+                w.after.push_fmt(format_args!("{} = alloc_stack ${}", w.stacks[k].name, w.stacks[k].ty));
             }
             if Some(id) == blk.term && !matches!(f.insts[id].op, Op::Sil(SilOp::Return | SilOp::Throw | SilOp::Unreachable)) {
                 let frees = w.leave_regions(id)?;
-                let at = w.after.len().saturating_sub(1);
-                w.after.splice(at..at, frees);
+                w.after.insert_before_last(&frees);
             }
             let first = spans.len();
-            for l in std::mem::take(&mut w.after) {
-                push_line(text, base, &mut spans, &l);
+            for l in w.after.iter() {
+                push_line(text, base, &mut spans, l);
             }
             rewrites.push(Deferred { inst: Some(id), block: b, before: None, lines: first..spans.len(), why });
         }
@@ -1472,6 +1619,18 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
     }
     text.push_str(&format!("}} // end sil function '{}'\n", f.name));
     Ok(Out { text, stacks: w.stacks, deferred: rewrites, spans, block_at })
+}
+
+/// A block argument's ownership as written before its type (`@owned `), or nothing.
+struct Own<'a>(Option<&'a str>);
+
+impl std::fmt::Display for Own<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(o) => write!(f, "@{o} "),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Appends one indented line (without a string of its own per line) and where it is in its
@@ -1568,7 +1727,7 @@ mod tests {
         for seed in 0..200 {
             let mut rng = Rng::new(seed);
             let start: Vec<String> = (0..rng.below(6)).map(|_| format!("%{}", rng.pick(&["a", "a_1", "a_3", "b", "result_2"]))).collect();
-            let mut fast = Fresh::new(start.iter().map(|n| Cow::Borrowed(trim_pct(n))));
+            let mut fast = Fresh::with_room(start.iter().map(|n| Cow::Borrowed(trim_pct(n))), 0);
             let mut slow: HashSet<String> = start.iter().cloned().collect();
             for _ in 0..60 {
                 let b = *rng.pick(&bases);

@@ -11,7 +11,27 @@ use crate::ir::{BlockId, Function, Imm, InstId, Op, SilOp, Type, ValueDef, Value
 use crate::print::{function_lines, Naming};
 use crate::sil::types::{Class, Decls, FunctionTypes};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::HashMap;
+
+/// A value's name as code writes it: `%x`, `undef`, or the id of a value the function does
+/// not have (see [`Cx::name`]).
+#[derive(Clone, Copy, Debug)]
+pub enum ValueName<'a> {
+    Named(&'a str),
+    Undef,
+    Id(ValueId),
+}
+
+impl std::fmt::Display for ValueName<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ValueName::Named(n) => write!(f, "%{n}"),
+            ValueName::Undef => f.write_str("undef"),
+            ValueName::Id(v) => write!(f, "{v}"),
+        }
+    }
+}
 
 /// Where an opaque value lives after lowering.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -108,8 +128,19 @@ pub(super) struct Cx<'a> {
     pub rpo: Vec<BlockId>,
     /// Object type text of every value that has one. (This and the tables below are dense
     /// per id: as hash maps they were a tenth of the pass at 10^5 blocks, issue 17.)
-    vty: EntityVec<ValueId, Option<String>>,
-    uses: EntityVec<ValueId, Vec<Use>>,
+    /// Borrowed from the function where it says the type (a copy of every value's type
+    /// was an allocation per value); owned where the pass works it out.
+    vty: EntityVec<ValueId, Option<Cow<'a, str>>>,
+    /// Every value's uses, one after the other: value `v`'s are
+    /// `use_list[use_start[v]..use_start[v + 1]]` (a vector per value was an allocation
+    /// per value).
+    use_start: Vec<u32>,
+    use_list: Vec<Use>,
+    /// [`Cx::call`]'s answers for the calls.
+    /// (Boxed: a table of every instruction's room for a call was 100 MB at 10^5 blocks.)
+    calls: EntityVec<InstId, Option<Box<Call>>>,
+    /// [`Cx::is_trivial`]'s answers, by type text.
+    trivial: std::cell::RefCell<FastMap<String, bool>>,
     /// Block and position of each placed instruction.
     pos: EntityVec<InstId, Option<(BlockId, usize)>>,
     /// Each placed instruction's line as the user wrote it (printed with user names).
@@ -154,7 +185,12 @@ impl<'a> Cx<'a> {
         for bl in function_lines(f, Naming::User).blocks {
             for l in bl.lines {
                 if let Some(i) = l.inst() {
-                    lines[i] = Some(l.text.trim().to_string());
+                    // Trimmed in place: a second string per line was an allocation each.
+                    let mut t = l.text;
+                    t.truncate(t.trim_end().len());
+                    let lead = t.len() - t.trim_start().len();
+                    t.drain(..lead);
+                    lines[i] = Some(t);
                 }
             }
         }
@@ -168,7 +204,10 @@ impl<'a> Cx<'a> {
             dom,
             rpo,
             vty: EntityVec::filled(f.values.len(), None),
-            uses: EntityVec::filled(f.values.len(), Vec::new()),
+            use_start: Vec::new(),
+            use_list: Vec::new(),
+            calls: EntityVec::filled(f.insts.len(), None),
+            trivial: Default::default(),
             pos: EntityVec::filled(f.insts.len(), None),
             lines,
             order: Vec::new(),
@@ -182,22 +221,49 @@ impl<'a> Cx<'a> {
         let f = self.f;
         for (v, d) in f.values.iter() {
             if let Some(Type::Sil(t)) = &d.ty {
-                self.vty[v] = Some(t.trim().to_string());
+                self.vty[v] = Some(Cow::Borrowed(t.trim()));
             }
         }
+        // The uses, counted, then placed in program order.
+        let mut start = vec![0u32; f.values.len() + 1];
+        for &b in &f.layout {
+            for i in f.blocks[b].all_insts() {
+                for v in f.insts[i].uses() {
+                    if let Some(c) = start.get_mut(v.0 as usize + 1) {
+                        *c += 1;
+                    }
+                }
+            }
+        }
+        for k in 1..start.len() {
+            start[k] += start[k - 1];
+        }
+        let mut next = start.clone();
+        self.use_list = vec![(InstId(0), 0); start.last().copied().unwrap_or(0) as usize];
+        for &b in &f.layout {
+            for i in f.blocks[b].all_insts() {
+                for (n, v) in f.insts[i].uses().enumerate() {
+                    if let Some(at) = next.get_mut(v.0 as usize) {
+                        self.use_list[*at as usize] = (i, n);
+                        *at += 1;
+                    }
+                }
+            }
+        }
+        self.use_start = start;
         for &b in &f.layout {
             for (k, i) in f.blocks[b].all_insts().enumerate() {
                 self.pos[i] = Some((b, k));
                 let inst = &f.insts[i];
-                for (n, v) in inst.uses().enumerate() {
-                    self.uses[v].push((i, n));
+                if matches!(inst.op, Op::Sil(SilOp::Apply | SilOp::TryApply)) {
+                    self.calls[i] = self.line(i).and_then(split_call).map(Box::new);
                 }
                 if matches!(inst.op, Op::Sil(SilOp::Apply)) {
-                    if let Some(call) = self.call(i) {
+                    if let Some(call) = self.calls[i].as_ref() {
                         if let Some(&r) = inst.results.first() {
                             let all: Vec<String> = call.sig.results.iter().map(|r| r.1.to_string()).collect();
                             let t = if all.len() == 1 { all[0].clone() } else { format!("({})", all.join(", ")) };
-                            self.vty[r] = Some(t);
+                            self.vty[r] = Some(Cow::Owned(t));
                         }
                     }
                 }
@@ -205,7 +271,21 @@ impl<'a> Cx<'a> {
         }
         self.infer_types();
         // The types are final: each value's answer is kept.
-        let known: Vec<u8> = f.values.keys().map(|v| u8::from(self.classify_opaque(v))).collect();
+        // One classification per distinct type text (a function of 10^5 blocks has a few
+        // dozen types and hundreds of thousands of values; each classification normalizes
+        // its text into a new string).
+        let known: Vec<u8> = {
+            let mut memo: FastMap<&str, bool> = FastMap::default();
+            f.values
+                .keys()
+                .map(|v| {
+                    u8::from(match self.ty(v) {
+                        Some(t) if !t.starts_with('*') => *memo.entry(t).or_insert_with(|| self.ft.class_of(t) == Class::AddressOnly),
+                        _ => false,
+                    })
+                })
+                .collect()
+        };
         self.opaque = known.into_iter().collect();
         self.check_supported()?;
         // Step 1: the opaque values, in reverse postorder.
@@ -294,7 +374,7 @@ impl<'a> Cx<'a> {
                     let line = self.line(i).unwrap_or("");
                     let tys = yield_types(line).unwrap_or_default();
                     for (&r, t) in inst.results.iter().zip(tys) {
-                        self.vty[r] = Some(t);
+                        self.vty[r] = Some(Cow::Owned(t));
                     }
                     continue;
                 }
@@ -302,7 +382,7 @@ impl<'a> Cx<'a> {
                     continue;
                 }
                 let agg = inst.args.first().and_then(|&a| self.vty[a].clone());
-                let line = self.line(i).unwrap_or("").to_string();
+                let line = self.line(i).unwrap_or("");
                 let found: Vec<Option<String>> = match &inst.op {
                     Op::Sil(SilOp::DestructureStruct) => match agg.as_deref().and_then(|t| self.members(t)) {
                         Some(ms) => ms.into_iter().map(|(_, t)| Some(t)).collect(),
@@ -317,13 +397,13 @@ impl<'a> Cx<'a> {
                         vec![agg.as_deref().and_then(|t| self.payload(t, &case))]
                     }
                     Op::Sil(SilOp::UncheckedBitwiseCast | SilOp::UnconditionalCheckedCast) | Op::Sil(SilOp::Other(_)) => {
-                        vec![crate::sil::types::function::dollar_types(&line).last().cloned()]
+                        vec![crate::sil::types::function::dollar_types(line).last().cloned()]
                     }
                     _ => continue,
                 };
                 for (&r, t) in inst.results.iter().zip(found) {
                     if let Some(t) = t {
-                        self.vty[r].get_or_insert(t);
+                        self.vty[r].get_or_insert(Cow::Owned(t));
                     }
                 }
             }
@@ -400,12 +480,26 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// Whether a type is trivial for certain, asked once per type text (the rewrite asks
+    /// for nearly every load and store it writes).
     pub fn is_trivial(&self, t: &str) -> bool {
-        self.ft.is_trivial(t)
+        if let Some(&b) = self.trivial.borrow().get(t) {
+            return b;
+        }
+        let b = self.ft.is_trivial(t);
+        self.trivial.borrow_mut().insert(t.to_string(), b);
+        b
     }
 
-    pub fn name(&self, v: ValueId) -> String {
-        self.f.value_in_code(v)
+    /// The value as the code writes it (`%x`, `undef`), as [`Function::value_in_code`]
+    /// gives it but without a string of its own: nearly every line the pass writes, and
+    /// every reason it gives, names a value.
+    pub fn name(&self, v: ValueId) -> ValueName<'a> {
+        match self.f.values.get(v) {
+            Some(d) if d.def == ValueDef::Undef => ValueName::Undef,
+            Some(d) => ValueName::Named(d.name.as_str()),
+            None => ValueName::Id(v),
+        }
     }
 
     pub fn def_inst(&self, v: ValueId) -> Option<InstId> {
@@ -422,7 +516,11 @@ impl<'a> Cx<'a> {
 
     /// Every use of `v`, in program order of the layout.
     pub fn uses_of(&self, v: ValueId) -> &[Use] {
-        self.uses.get(v).map_or(&[], |us| us.as_slice())
+        let k = v.0 as usize;
+        match (self.use_start.get(k), self.use_start.get(k + 1)) {
+            (Some(&a), Some(&b)) => &self.use_list[a as usize..b as usize],
+            _ => &[],
+        }
     }
 
     /// The block and position of a placed instruction.
@@ -459,8 +557,13 @@ impl<'a> Cx<'a> {
     }
 
     /// The callee's signature at a call site, substituted, and the pieces of its text.
-    pub fn call(&self, i: InstId) -> Option<Call> {
-        split_call(self.line(i)?)
+    /// A call taken apart: each `apply` and `try_apply` once, when the context is built
+    /// (every step asks again about the same calls, and each answer reads the callee's type).
+    pub fn call(&self, i: InstId) -> Option<Cow<'_, Call>> {
+        match self.calls.get(i) {
+            Some(Some(c)) => Some(Cow::Borrowed(&**c)),
+            _ => split_call(self.line(i)?).map(Cow::Owned),
+        }
     }
 
     /// The stored property names of a struct type, in order (`#S.f`).
@@ -566,13 +669,23 @@ fn balanced(s: &str, open: char, close: char) -> Option<usize> {
 }
 
 /// Step 2: storage for every opaque value, users before definitions.
+/// The storage decided so far, by value (a dense table: a hash map of every opaque value
+/// was a tenth of this step at 10^5 blocks).
+struct Done(EntityVec<ValueId, Option<(Storage, String)>>);
+
+impl Done {
+    fn get(&self, v: &ValueId) -> Option<&(Storage, String)> {
+        self.0.get(*v).and_then(Option::as_ref)
+    }
+}
+
 pub(super) fn allocate(cx: &Cx) -> Result<Vec<OpaqueValue>, Refusal> {
     let f = cx.f;
-    let mut storage: FastMap<ValueId, (Storage, String)> = FastMap::default();
+    let mut storage = Done(EntityVec::filled(f.values.len(), None));
     let mut stacks = 0usize;
     for &v in cx.order.iter().rev() {
         let s = decide(cx, v, &storage, &mut stacks)?;
-        storage.insert(v, s);
+        storage.0[v] = Some(s);
     }
     // Stack slots are numbered in program order (the order the `alloc_stack`s print).
     let mut renumber = FastMap::default();
@@ -584,7 +697,9 @@ pub(super) fn allocate(cx: &Cx) -> Result<Vec<OpaqueValue>, Refusal> {
     }
     let mut out = Vec::new();
     for &v in &cx.order {
-        let (mut s, why) = storage.remove(&v).expect("decided");
+        let Some((mut s, why)) = storage.0.get_mut(v).and_then(Option::take) else {
+            return Err(Refusal::new(format!("internal error: no storage decided for `{}`", cx.name(v))));
+        };
         if let Storage::Stack { index } = &mut s {
             *index = renumber[index];
         }
@@ -594,7 +709,7 @@ pub(super) fn allocate(cx: &Cx) -> Result<Vec<OpaqueValue>, Refusal> {
             ValueDef::Result { inst, .. } => f.insts[inst].op.to_string(),
             _ => "value".to_string(),
         };
-        out.push(OpaqueValue { value: v, name: cx.name(v), ty: cx.ty(v).unwrap_or("").to_string(), def, storage: s, why });
+        out.push(OpaqueValue { value: v, name: cx.name(v).to_string(), ty: cx.ty(v).unwrap_or("").to_string(), def, storage: s, why });
     }
     Ok(out)
 }
@@ -608,7 +723,7 @@ fn case_name(imm: &Imm, line: &str) -> String {
     line.split(", ").find(|p| p.trim_start().starts_with('#')).map(|p| p.trim().to_string()).unwrap_or_default()
 }
 
-fn decide(cx: &Cx, v: ValueId, done: &FastMap<ValueId, (Storage, String)>, stacks: &mut usize) -> Result<(Storage, String), Refusal> {
+fn decide(cx: &Cx, v: ValueId, done: &Done, stacks: &mut usize) -> Result<(Storage, String), Refusal> {
     let f = cx.f;
     let name = cx.name(v);
     match f.values[v].def {
@@ -833,7 +948,7 @@ pub(super) fn is_return_tuple(cx: &Cx, v: ValueId) -> bool {
 
 /// Whether a value stored in `s` may be built before its user is defined: the storage's
 /// root must already exist where `v` is defined.
-fn root_ready(cx: &Cx, s: &Storage, v: ValueId, done: &FastMap<ValueId, (Storage, String)>, depth: usize) -> bool {
+fn root_ready(cx: &Cx, s: &Storage, v: ValueId, done: &Done, depth: usize) -> bool {
     if depth > 64 {
         return false;
     }
@@ -853,7 +968,7 @@ fn reads_in_place(op: &Op) -> bool {
     matches!(op, Op::Sil(SilOp::CopyValue | SilOp::BeginBorrow | SilOp::DebugValue | SilOp::FixLifetime | SilOp::EndBorrow | SilOp::SelectEnum))
 }
 
-fn use_projection(cx: &Cx, v: ValueId, done: &FastMap<ValueId, (Storage, String)>) -> Option<(Storage, String)> {
+fn use_projection(cx: &Cx, v: ValueId, done: &Done) -> Option<(Storage, String)> {
     let f = cx.f;
     let all = cx.real_uses(v);
     let us: Vec<Use> = all.iter().copied().filter(|(i, _)| !reads_in_place(&f.insts[*i].op)).collect();
