@@ -10,7 +10,7 @@
 use super::lexer::{Kind, Token};
 use std::borrow::Cow;
 use crate::diag::{Diagnostic, Span};
-use crate::ir::{Imm, Interner, Name, Piece, SilOp, Type};
+use crate::ir::{Imm, Interner, Name, Piece, Pieces, SilOp, Type};
 use std::collections::HashSet;
 
 /// An operand before name resolution.
@@ -42,7 +42,8 @@ pub(super) struct ParsedInst {
     pub funcs: Vec<String>,
     pub ty: Option<Type>,
     pub attrs: Vec<String>,
-    pub pieces: Vec<Piece>,
+    /// Shared with every instruction of the same template ([`Interner::pieces`]).
+    pub pieces: Pieces,
     pub span: Span,
 }
 
@@ -507,7 +508,7 @@ fn parse_body(
         imm => imm,
     };
     Ok(ParsedInst {
-        pieces: pieces(toks, &p.roles),
+        pieces: texts.pieces(pieces(toks, &p.roles)),
         op,
         results: Vec::new(),
         result_tys,

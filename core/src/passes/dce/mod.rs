@@ -120,8 +120,12 @@ pub fn run_with(f: &Function, a: Option<&Analyses>) -> DceResult {
         };
         return skip(why);
     };
-    let mut g = f.clone();
-    let (mut trace, stats) = eliminate(&mut g, a);
+    // Marking reads the input, which is what the copy would hold; knowing what is live
+    // first, the copy is made with room for the branches the sweep will add.
+    let mut events = Vec::new();
+    let live = mark::mark(f, a, &mut events);
+    let mut g = f.clone_with_room(sweep::rewrites(f, a, &live), 0);
+    let (mut trace, stats) = finish(&mut g, a, live, events);
     if trace.skipped.is_none() {
         if let Err(errs) = crate::ir::verify(&g) {
             trace.skipped = Some(format!("internal error: the result does not verify ({})", first_error(errs)));
@@ -138,9 +142,15 @@ pub fn run_with(f: &Function, a: Option<&Analyses>) -> DceResult {
 /// it is now. If an edit cannot be applied (a bug, reported in `trace.skipped`), `f` may be
 /// partly edited; [`run`] then returns the original instead.
 pub fn eliminate(f: &mut Function, a: &Analyses) -> (Trace, Stats) {
-    let before: Vec<InstId> = f.placed_insts().map(|(_, i)| i).collect();
     let mut events = Vec::new();
     let live = mark::mark(f, a, &mut events);
+    finish(f, a, live, events)
+}
+
+/// The sweep and the counts, after marking `f` (or an identical copy of it) into `live` and
+/// `events`.
+fn finish(f: &mut Function, a: &Analyses, live: mark::Liveness, mut events: Vec<Event>) -> (Trace, Stats) {
+    let before: Vec<InstId> = f.placed_insts().map(|(_, i)| i).collect();
     let skipped = sweep::sweep(f, a, &live, &mut events).err().map(|e| e.to_string());
 
     let mut after = EntitySet::new_empty(f.insts.len());
