@@ -153,6 +153,7 @@ impl<'de> Deserialize<'de> for Text {
 pub struct Interner {
     set: foldhash::HashSet<Text>,
     templates: foldhash::HashSet<Pieces>,
+    scratch: Vec<Piece>,
     /// The last text handed out: consecutive lines mostly repeat a type
     /// (`$Builtin.Int64` operand after operand), and a comparison is cheaper than a hash.
     last: Option<Text>,
@@ -182,6 +183,19 @@ impl Interner {
             return p.clone();
         }
         let p = Pieces::from(pieces);
+        self.templates.insert(p.clone());
+        p
+    }
+
+    /// [`Interner::pieces`] of the list `fill` writes into a scratch list kept here (holding
+    /// the last template's strings, which `fill` may reuse): a template seen before is found
+    /// without allocating, and only a new one is copied out.
+    pub fn template(&mut self, fill: impl FnOnce(&mut Vec<Piece>)) -> Pieces {
+        fill(&mut self.scratch);
+        if let Some(p) = self.templates.get(&self.scratch[..]) {
+            return p.clone();
+        }
+        let p = Pieces::from(self.scratch.clone());
         self.templates.insert(p.clone());
         p
     }
