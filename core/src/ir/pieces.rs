@@ -6,14 +6,27 @@
 //! (issue 17). Passes rarely edit an instruction's printed form, so a clone shares it and
 //! an edit copies it first ([`Arc::make_mut`]); reading and writing go through `Deref`, as
 //! with the `Vec` it was.
+//!
+//! The parser goes further and hands out one `Pieces` per distinct template
+//! ([`super::Interner::pieces`]): a 10^5-block function repeats a few dozen templates
+//! (`builtin "add_Int64"(… : $Builtin.Int64, …)`, `br …`), so its instructions share a few
+//! dozen blocks that stay in cache, instead of a block per instruction that every clone,
+//! drop and printing of the function had to fetch from memory (issue 17).
 
 use super::Piece;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Pieces(Arc<Vec<Piece>>);
+
+impl Pieces {
+    /// Whether the two are one allocation (an interned template, or clones of one).
+    pub fn shares_with(&self, other: &Pieces) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
 
 impl Deref for Pieces {
     type Target = Vec<Piece>;
@@ -25,6 +38,13 @@ impl Deref for Pieces {
 impl DerefMut for Pieces {
     fn deref_mut(&mut self) -> &mut Vec<Piece> {
         Arc::make_mut(&mut self.0)
+    }
+}
+
+/// For the interner's lookups by a plain list: hashes and compares as the list does.
+impl std::borrow::Borrow<[Piece]> for Pieces {
+    fn borrow(&self) -> &[Piece] {
+        &self.0
     }
 }
 

@@ -9,9 +9,9 @@
 //! It derefs to `str`, compares with `str`/`&str`/`String`, and converts from `String` and
 //! `&str` with `.into()`.
 
+use super::{Piece, Pieces};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Borrow;
-use std::collections::HashSet;
 use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
@@ -145,11 +145,15 @@ impl<'de> Deserialize<'de> for Text {
     }
 }
 
-/// Hands out one [`Text`] per distinct string: the parser's, so that every instruction and
-/// value of the same type shares one allocation.
+/// Hands out one [`Text`] per distinct string, and one [`Pieces`] per distinct instruction
+/// template: the parser's, so that every instruction and value of the same type, and every
+/// instruction printed from the same template, share one allocation. Hashed with foldhash:
+/// std's SipHash was a visible part of parsing.
 #[derive(Default)]
 pub struct Interner {
-    set: HashSet<Text>,
+    set: foldhash::HashSet<Text>,
+    templates: foldhash::HashSet<Pieces>,
+    scratch: Vec<Piece>,
     /// The last text handed out: consecutive lines mostly repeat a type
     /// (`$Builtin.Int64` operand after operand), and a comparison is cheaper than a hash.
     last: Option<Text>,
@@ -170,6 +174,30 @@ impl Interner {
         };
         self.last = Some(t.clone());
         t
+    }
+
+    /// The shared [`Pieces`] equal to `pieces` (an edit of one copies it first, so sharing
+    /// is invisible to passes).
+    pub fn pieces(&mut self, pieces: Vec<Piece>) -> Pieces {
+        if let Some(p) = self.templates.get(&pieces[..]) {
+            return p.clone();
+        }
+        let p = Pieces::from(pieces);
+        self.templates.insert(p.clone());
+        p
+    }
+
+    /// [`Interner::pieces`] of the list `fill` writes into a scratch list kept here (holding
+    /// the last template's strings, which `fill` may reuse): a template seen before is found
+    /// without allocating, and only a new one is copied out.
+    pub fn template(&mut self, fill: impl FnOnce(&mut Vec<Piece>)) -> Pieces {
+        fill(&mut self.scratch);
+        if let Some(p) = self.templates.get(&self.scratch[..]) {
+            return p.clone();
+        }
+        let p = Pieces::from(self.scratch.clone());
+        self.templates.insert(p.clone());
+        p
     }
 }
 
@@ -198,5 +226,26 @@ mod tests {
         let json = serde_json::to_string(&a).unwrap();
         assert_eq!(json, "\"Builtin.Int64\"");
         assert_eq!(serde_json::from_str::<Text>(&json).unwrap(), a);
+    }
+
+    #[test]
+    fn equal_templates_share_one_allocation_and_an_edit_unshares() {
+        let mut i = Interner::default();
+        let t = |s: &str| Piece::Text(s.to_string());
+        let a = i.pieces(vec![t("br "), Piece::Succ(0)]);
+        let b = i.pieces(vec![t("br "), Piece::Succ(0)]);
+        let c = i.pieces(vec![t("br "), Piece::Succ(1)]);
+        let d = i.pieces(vec![t("br"), Piece::Succ(0)]);
+        let e = i.pieces(Vec::new());
+        assert!(a.shares_with(&b));
+        assert!(!a.shares_with(&c) && !a.shares_with(&d) && !c.shares_with(&d));
+        assert!(i.pieces(Vec::new()).shares_with(&e));
+        assert_eq!(*a, vec![t("br "), Piece::Succ(0)]);
+        let mut edited = b.clone();
+        edited.push(t(" // x"));
+        assert!(!edited.shares_with(&a));
+        assert_eq!(*a, vec![t("br "), Piece::Succ(0)]);
+        assert_eq!(*b, *a);
+        assert_eq!(edited.len(), 3);
     }
 }

@@ -134,7 +134,7 @@ impl Pass for CopyElim {
     }
 
     fn run(&self, f: &Function, a: &Analyses, _opts: &Options) -> PassRun {
-        let r = copyelim::run(f, a.types(f));
+        let r = copyelim::run_in(f, a.types(f), &a.cfg);
         let removed = r.candidates.iter().filter(|c| c.eliminated).count();
         let counts = vec![
             Count::of(r.candidates.len(), "copy_value", "copy_values"),

@@ -18,7 +18,11 @@ use std::fmt::Write;
 /// The whole module: items in source order, a blank line between them (consecutive
 /// one-line `import`s stay together, as `sil-opt` prints them).
 pub fn print_module(m: &Module, naming: Naming) -> String {
-    let mut out = String::new();
+    // Sized from the text the module was read from, which the printing is about as long as
+    // (a sixteenth more for edits and renumbering): growing by doubling reallocated and copied
+    // a 20 MB string several times at 10^5 blocks, a tenth of the printing (issue 17).
+    let src = m.source.text.len();
+    let mut out = String::with_capacity(src + src / 16);
     let mut prev_import = false;
     for item in &m.items {
         // A function is written into `out` directly, not printed apart and copied.

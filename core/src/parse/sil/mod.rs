@@ -913,7 +913,7 @@ impl<'a> Parser<'a> {
             inst.funcs = pi.funcs;
             inst.ty = pi.ty;
             inst.attrs = pi.attrs;
-            inst.sil = pi.pieces.into();
+            inst.sil = pi.pieces;
             inst.span = pi.span;
             let is_term = inst.is_terminator();
             let id = f.add_inst(inst);
