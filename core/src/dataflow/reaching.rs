@@ -56,9 +56,9 @@ pub type OperandDefs = Vec<(ValueId, Vec<DefId>)>;
 pub struct ReachingDefs {
     pub defs: EntityVec<DefId, Def>,
     /// Definitions of each value, in increasing id order.
-    by_value: EntityVec<ValueId, Vec<DefId>>,
+    by_value: Grouped<DefId>,
     /// The definitions each instruction makes.
-    by_inst: EntityVec<InstId, Vec<DefId>>,
+    by_inst: Grouped<DefId>,
     /// Per block, each variable it reads before assigning, with the definitions of it that
     /// reach the block's entry (sorted by variable, definitions in id order).
     entry: EntityVec<BlockId, Vec<(ValueId, Vec<DefId>)>>,
@@ -68,6 +68,44 @@ pub struct ReachingDefs {
     /// Variables answered without a walk ([`from_entry`]): tests check the fast path is
     /// taken and still gives the dense analysis's answer.
     pub direct: usize,
+}
+
+/// Lists of items filed under dense keys, in one allocation (`items[start[k]..start[k + 1]]`
+/// is key `k`'s list): a `Vec` per variable and per instruction was one allocation per
+/// instruction of the function, several times over, for lists mostly of length 0 or 1.
+#[derive(Clone, Debug)]
+struct Grouped<T> {
+    start: Vec<u32>,
+    items: Vec<T>,
+}
+
+impl<T: Copy> Grouped<T> {
+    /// `pairs` (key, item) filed by key with a counting sort; items under one key stay in
+    /// the order given.
+    fn new(keys: usize, pairs: &[(u32, T)]) -> Grouped<T> {
+        let mut start = vec![0u32; keys + 1];
+        for &(k, _) in pairs {
+            start[k as usize + 1] += 1;
+        }
+        for k in 0..keys {
+            start[k + 1] += start[k];
+        }
+        let mut next = start.clone();
+        let mut items: Vec<Option<T>> = vec![None; pairs.len()];
+        for &(k, x) in pairs {
+            items[next[k as usize] as usize] = Some(x);
+            next[k as usize] += 1;
+        }
+        Grouped { start, items: items.into_iter().flatten().collect() }
+    }
+
+    /// Key `k`'s items (none for a key out of range).
+    fn get(&self, k: usize) -> &[T] {
+        match (self.start.get(k), self.start.get(k + 1)) {
+            (Some(&a), Some(&b)) => &self.items[a as usize..b as usize],
+            _ => &[],
+        }
+    }
 }
 
 /// `out = a ∪ b` for sorted, duplicate-free lists.
@@ -147,23 +185,26 @@ impl ReachingDefs {
         let nb = f.blocks.len();
         let nv = f.values.len();
         let mut defs = EntityVec::new();
-        let mut by_value: EntityVec<ValueId, Vec<DefId>> = EntityVec::filled(nv, Vec::new());
-        let mut by_inst: EntityVec<InstId, Vec<DefId>> = EntityVec::filled(f.insts.len(), Vec::new());
+        let mut value_pairs: Vec<(u32, DefId)> = Vec::new();
+        let mut inst_pairs: Vec<(u32, DefId)> = Vec::new();
         for (k, &p) in f.params.iter().enumerate() {
             let d = defs.push(Def { value: p, site: DefSite::Param(k as u32) });
-            by_value[p].push(d);
+            value_pairs.push((p.0, d));
         }
         for (_, i) in f.placed_insts() {
             for &v in &f.insts[i].results {
                 let d = defs.push(Def { value: v, site: DefSite::Inst(i) });
-                by_value[v].push(d);
-                by_inst[i].push(d);
+                value_pairs.push((v.0, d));
+                inst_pairs.push((i.0, d));
             }
         }
         // A definition's position among its variable's definitions: its bit in the
         // per-variable sets.
         let mut local: EntityVec<DefId, u32> = EntityVec::filled(defs.len(), 0);
-        for list in by_value.values() {
+        let by_value = Grouped::new(nv, &value_pairs);
+        let by_inst = Grouped::new(f.insts.len(), &inst_pairs);
+        drop((value_pairs, inst_pairs));
+        for list in (0..nv).map(|v| by_value.get(v)) {
             for (k, &d) in list.iter().enumerate() {
                 local[d] = k as u32;
             }
@@ -172,8 +213,8 @@ impl ReachingDefs {
         // One scan of every placed block: its upward-exposed uses and its last definition of
         // each variable it assigns, filed per variable. `stamp` marks what the current block
         // has seen (block index + 1), so the scan needs no per-block set.
-        let mut uses_in: EntityVec<ValueId, Vec<BlockId>> = EntityVec::filled(nv, Vec::new());
-        let mut last_defs: EntityVec<ValueId, Vec<(BlockId, DefId)>> = EntityVec::filled(nv, Vec::new());
+        let mut use_pairs: Vec<(u32, BlockId)> = Vec::new();
+        let mut last_pairs: Vec<(u32, (BlockId, DefId))> = Vec::new();
         let mut assigned: EntityVec<ValueId, u32> = EntityVec::filled(nv, 0);
         let mut read: EntityVec<ValueId, u32> = EntityVec::filled(nv, 0);
         let mut last_here: Vec<(ValueId, DefId)> = Vec::new();
@@ -186,10 +227,10 @@ impl ReachingDefs {
                 for v in inst.uses() {
                     if v.index() < nv && assigned[v] != stamp && read[v] != stamp {
                         read[v] = stamp;
-                        uses_in[v].push(b);
+                        use_pairs.push((v.0, b));
                     }
                 }
-                for &d in by_inst.get(i).map_or(&[][..], Vec::as_slice) {
+                for &d in by_inst.get(i.index()) {
                     let v = defs[d].value;
                     if assigned[v] != stamp {
                         assigned[v] = stamp;
@@ -200,7 +241,7 @@ impl ReachingDefs {
                 }
             }
             for &(v, d) in &last_here {
-                last_defs[v].push((b, d));
+                last_pairs.push((v.0, (b, d)));
             }
         }
 
@@ -225,21 +266,26 @@ impl ReachingDefs {
         let fentry = f.entry();
         // Blocks reachable from the entry, computed when first needed (see `from_entry`).
         let mut reachable: Option<Vec<bool>> = None;
-        for v in by_value.keys() {
-            if uses_in[v].is_empty() {
+        let uses_in = Grouped::new(nv, &use_pairs);
+        let last_defs = Grouped::new(nv, &last_pairs);
+        drop((use_pairs, last_pairs));
+        for v in (0..nv).map(ValueId::new) {
+            let uses = uses_in.get(v.index());
+            if uses.is_empty() {
                 continue;
             }
-            let vdefs = &by_value[v];
-            if let Some(d) = from_entry(fentry, vdefs, &defs, &last_defs[v], &uses_in[v]) {
+            let vdefs = by_value.get(v.index());
+            let lasts = last_defs.get(v.index());
+            if let Some(d) = from_entry(fentry, vdefs, &defs, lasts, uses) {
                 let reach = reachable.get_or_insert_with(|| reachable_from(cfg, fentry, nb));
-                for &b in &uses_in[v] {
+                for &b in uses {
                     let set = if reach[b.index()] { vec![d] } else { Vec::new() };
                     entry[b].push((v, set));
                 }
                 direct += 1;
                 continue;
             }
-            for &(b, d) in &last_defs[v] {
+            for &(b, d) in lasts {
                 last_of[b] = local[d] + 1;
             }
             // The region: the use blocks and every block reaching one of them without
@@ -251,7 +297,7 @@ impl ReachingDefs {
             region.clear();
             rpreds.clear();
             rstart.clear();
-            for &b in &uses_in[v] {
+            for &b in uses {
                 slot_of[b] = region.len() as u32 + 1;
                 region.push(b);
             }
@@ -322,11 +368,11 @@ impl ReachingDefs {
                     }
                 }
             }
-            for &b in &uses_in[v] {
+            for &b in uses {
                 let r = slot_of[b] as usize - 1;
                 entry[b].push((v, sets[r].iter().map(|&k| vdefs[k as usize]).collect()));
             }
-            for &(b, _) in &last_defs[v] {
+            for &(b, _) in lasts {
                 last_of[b] = 0;
             }
             for &b in &region {
@@ -356,7 +402,7 @@ impl ReachingDefs {
                 per_use.push((v, reaching));
             }
             out.push((i, per_use));
-            for &d in self.by_inst.get(i).map_or(&[][..], Vec::as_slice) {
+            for &d in self.by_inst.get(i.index()) {
                 let v = self.defs[d].value;
                 match here.iter_mut().find(|(x, _)| *x == v) {
                     Some(slot) => slot.1 = d,
@@ -369,7 +415,7 @@ impl ReachingDefs {
 
     /// All definitions of a value.
     pub fn defs_of(&self, v: ValueId) -> &[DefId] {
-        &self.by_value[v]
+        self.by_value.get(v.index())
     }
 }
 
@@ -410,8 +456,8 @@ mod tests {
     }
 
     fn dense_step(rd: &ReachingDefs, s: &mut EntitySet<DefId>, i: InstId) {
-        for &d in &rd.by_inst[i] {
-            for &k in &rd.by_value[rd.defs[d].value] {
+        for &d in rd.by_inst.get(i.index()) {
+            for &k in rd.by_value.get(rd.defs[d].value.index()) {
                 s.remove(k);
             }
             s.insert(d);
@@ -444,7 +490,7 @@ mod tests {
                     if per_use.iter().any(|(u, _)| *u == v) {
                         continue;
                     }
-                    per_use.push((v, rd.by_value[v].iter().copied().filter(|&d| s.contains(d)).collect()));
+                    per_use.push((v, rd.by_value.get(v.index()).iter().copied().filter(|&d| s.contains(d)).collect()));
                 }
                 all.push((i, per_use));
                 dense_step(rd, &mut s, i);
