@@ -56,15 +56,56 @@ pub type OperandDefs = Vec<(ValueId, Vec<DefId>)>;
 pub struct ReachingDefs {
     pub defs: EntityVec<DefId, Def>,
     /// Definitions of each value, in increasing id order.
-    by_value: EntityVec<ValueId, Vec<DefId>>,
+    by_value: Grouped<DefId>,
     /// The definitions each instruction makes.
-    by_inst: EntityVec<InstId, Vec<DefId>>,
+    by_inst: Grouped<DefId>,
     /// Per block, each variable it reads before assigning, with the definitions of it that
     /// reach the block's entry (sorted by variable, definitions in id order).
     entry: EntityVec<BlockId, Vec<(ValueId, Vec<DefId>)>>,
     /// Blocks visited by the per-variable backward walks, summed over the variables: the
     /// work the analysis did (tests check it stays near the size of the liveness sets).
     pub visited: usize,
+    /// Variables answered without a walk ([`from_entry`]): tests check the fast path is
+    /// taken and still gives the dense analysis's answer.
+    pub direct: usize,
+}
+
+/// Lists of items filed under dense keys, in one allocation (`items[start[k]..start[k + 1]]`
+/// is key `k`'s list): a `Vec` per variable and per instruction was one allocation per
+/// instruction of the function, several times over, for lists mostly of length 0 or 1.
+#[derive(Clone, Debug)]
+struct Grouped<T> {
+    start: Vec<u32>,
+    items: Vec<T>,
+}
+
+impl<T: Copy> Grouped<T> {
+    /// `pairs` (key, item) filed by key with a counting sort; items under one key stay in
+    /// the order given.
+    fn new(keys: usize, pairs: &[(u32, T)]) -> Grouped<T> {
+        let mut start = vec![0u32; keys + 1];
+        for &(k, _) in pairs {
+            start[k as usize + 1] += 1;
+        }
+        for k in 0..keys {
+            start[k + 1] += start[k];
+        }
+        let mut next = start.clone();
+        let mut items: Vec<Option<T>> = vec![None; pairs.len()];
+        for &(k, x) in pairs {
+            items[next[k as usize] as usize] = Some(x);
+            next[k as usize] += 1;
+        }
+        Grouped { start, items: items.into_iter().flatten().collect() }
+    }
+
+    /// Key `k`'s items (none for a key out of range).
+    fn get(&self, k: usize) -> &[T] {
+        match (self.start.get(k), self.start.get(k + 1)) {
+            (Some(&a), Some(&b)) => &self.items[a as usize..b as usize],
+            _ => &[],
+        }
+    }
 }
 
 /// `out = a ∪ b` for sorted, duplicate-free lists.
@@ -91,28 +132,79 @@ fn merge_sorted(a: &[u32], b: &[u32], out: &mut Vec<u32>) {
     out.extend_from_slice(&b[j..]);
 }
 
+/// Whether sorted `a` ⊆ sorted `b`: most merges add nothing, and checking is cheaper than
+/// writing the union out.
+fn is_subset(a: &[u32], b: &[u32]) -> bool {
+    if a.len() > b.len() {
+        return false;
+    }
+    let mut j = 0;
+    for &x in a {
+        while j < b.len() && b[j] < x {
+            j += 1;
+        }
+        if j == b.len() || b[j] != x {
+            return false;
+        }
+        j += 1;
+    }
+    true
+}
+
+/// The one definition of a variable defined once, in the entry block, and not read there
+/// before it: `one: int = const 1` at the top of a Bril function. Such a definition reaches a
+/// block's entry iff a path of at least one edge leads there from the entry block, that is,
+/// iff the block (not the entry: it has no upward-exposed use) is reachable — no walk over
+/// the blocks where the variable is live (every block, for a constant read in a loop) needed.
+fn from_entry(fentry: Option<BlockId>, vdefs: &[DefId], defs: &EntityVec<DefId, Def>, last: &[(BlockId, DefId)], uses: &[BlockId]) -> Option<DefId> {
+    let (&[d], &[(b, _)]) = (vdefs, last) else { return None };
+    let entry = fentry?;
+    (matches!(defs[d].site, DefSite::Inst(_)) && b == entry && !uses.contains(&entry)).then_some(d)
+}
+
+/// Which blocks a path from `entry` reaches (the entry itself included).
+fn reachable_from(cfg: &Cfg, entry: Option<BlockId>, nb: usize) -> Vec<bool> {
+    let mut seen = vec![false; nb];
+    let mut stack: Vec<BlockId> = entry.into_iter().collect();
+    for &b in &stack {
+        seen[b.index()] = true;
+    }
+    while let Some(b) = stack.pop() {
+        for &s in cfg.succs(b) {
+            if !seen[s.index()] {
+                seen[s.index()] = true;
+                stack.push(s);
+            }
+        }
+    }
+    seen
+}
+
 impl ReachingDefs {
     pub fn new(f: &Function, cfg: &Cfg) -> ReachingDefs {
         let nb = f.blocks.len();
         let nv = f.values.len();
         let mut defs = EntityVec::new();
-        let mut by_value: EntityVec<ValueId, Vec<DefId>> = EntityVec::filled(nv, Vec::new());
-        let mut by_inst: EntityVec<InstId, Vec<DefId>> = EntityVec::filled(f.insts.len(), Vec::new());
+        let mut value_pairs: Vec<(u32, DefId)> = Vec::new();
+        let mut inst_pairs: Vec<(u32, DefId)> = Vec::new();
         for (k, &p) in f.params.iter().enumerate() {
             let d = defs.push(Def { value: p, site: DefSite::Param(k as u32) });
-            by_value[p].push(d);
+            value_pairs.push((p.0, d));
         }
         for (_, i) in f.placed_insts() {
             for &v in &f.insts[i].results {
                 let d = defs.push(Def { value: v, site: DefSite::Inst(i) });
-                by_value[v].push(d);
-                by_inst[i].push(d);
+                value_pairs.push((v.0, d));
+                inst_pairs.push((i.0, d));
             }
         }
         // A definition's position among its variable's definitions: its bit in the
         // per-variable sets.
         let mut local: EntityVec<DefId, u32> = EntityVec::filled(defs.len(), 0);
-        for list in by_value.values() {
+        let by_value = Grouped::new(nv, &value_pairs);
+        let by_inst = Grouped::new(f.insts.len(), &inst_pairs);
+        drop((value_pairs, inst_pairs));
+        for list in (0..nv).map(|v| by_value.get(v)) {
             for (k, &d) in list.iter().enumerate() {
                 local[d] = k as u32;
             }
@@ -121,8 +213,8 @@ impl ReachingDefs {
         // One scan of every placed block: its upward-exposed uses and its last definition of
         // each variable it assigns, filed per variable. `stamp` marks what the current block
         // has seen (block index + 1), so the scan needs no per-block set.
-        let mut uses_in: EntityVec<ValueId, Vec<BlockId>> = EntityVec::filled(nv, Vec::new());
-        let mut last_defs: EntityVec<ValueId, Vec<(BlockId, DefId)>> = EntityVec::filled(nv, Vec::new());
+        let mut use_pairs: Vec<(u32, BlockId)> = Vec::new();
+        let mut last_pairs: Vec<(u32, (BlockId, DefId))> = Vec::new();
         let mut assigned: EntityVec<ValueId, u32> = EntityVec::filled(nv, 0);
         let mut read: EntityVec<ValueId, u32> = EntityVec::filled(nv, 0);
         let mut last_here: Vec<(ValueId, DefId)> = Vec::new();
@@ -135,10 +227,10 @@ impl ReachingDefs {
                 for v in inst.uses() {
                     if v.index() < nv && assigned[v] != stamp && read[v] != stamp {
                         read[v] = stamp;
-                        uses_in[v].push(b);
+                        use_pairs.push((v.0, b));
                     }
                 }
-                for &d in by_inst.get(i).map_or(&[][..], Vec::as_slice) {
+                for &d in by_inst.get(i.index()) {
                     let v = defs[d].value;
                     if assigned[v] != stamp {
                         assigned[v] = stamp;
@@ -149,7 +241,7 @@ impl ReachingDefs {
                 }
             }
             for &(v, d) in &last_here {
-                last_defs[v].push((b, d));
+                last_pairs.push((v.0, (b, d)));
             }
         }
 
@@ -159,59 +251,90 @@ impl ReachingDefs {
         let mut last_of: EntityVec<BlockId, u32> = EntityVec::filled(nb, 0);
         let mut slot_of: EntityVec<BlockId, u32> = EntityVec::filled(nb, 0);
         let mut region: Vec<BlockId> = Vec::new();
+        // Per region block, its entry set (the fixed part first, then the fixpoint's), and
+        // its predecessors inside the region as region positions (`rpreds[rstart[r]..
+        // rstart[r + 1]]`): recorded by the walk, so the fixpoint reads neither the CFG nor
+        // the block tables again — those scattered reads were most of the analysis.
         let mut sets: Vec<Vec<u32>> = Vec::new();
+        let mut rpreds: Vec<u32> = Vec::new();
+        let mut rstart: Vec<u32> = Vec::new();
         let mut merged: Vec<u32> = Vec::new();
         let mut queued: Vec<bool> = Vec::new();
         let mut work: Vec<u32> = Vec::new();
         let mut visited = 0;
+        let mut direct = 0;
         let fentry = f.entry();
-        for v in by_value.keys() {
-            if uses_in[v].is_empty() {
+        // Blocks reachable from the entry, computed when first needed (see `from_entry`).
+        let mut reachable: Option<Vec<bool>> = None;
+        let uses_in = Grouped::new(nv, &use_pairs);
+        let last_defs = Grouped::new(nv, &last_pairs);
+        drop((use_pairs, last_pairs));
+        for v in (0..nv).map(ValueId::new) {
+            let uses = uses_in.get(v.index());
+            if uses.is_empty() {
                 continue;
             }
-            let vdefs = &by_value[v];
-            for &(b, d) in &last_defs[v] {
+            let vdefs = by_value.get(v.index());
+            let lasts = last_defs.get(v.index());
+            if let Some(d) = from_entry(fentry, vdefs, &defs, lasts, uses) {
+                let reach = reachable.get_or_insert_with(|| reachable_from(cfg, fentry, nb));
+                for &b in uses {
+                    let set = if reach[b.index()] { vec![d] } else { Vec::new() };
+                    entry[b].push((v, set));
+                }
+                direct += 1;
+                continue;
+            }
+            for &(b, d) in lasts {
                 last_of[b] = local[d] + 1;
             }
             // The region: the use blocks and every block reaching one of them without
-            // assigning `v`.
+            // assigning `v`. Each region block's fixed entry set is filled on the way: the
+            // last definitions of its assigning predecessors, and the parameter at the
+            // function's entry. Sets are sorted lists of `v`'s definition indices: a few
+            // definitions reach a block where a bit set over all of `v`'s definitions per
+            // region block was quadratic for a variable assigned all over the function.
             region.clear();
-            for &b in &uses_in[v] {
+            rpreds.clear();
+            rstart.clear();
+            for &b in uses {
                 slot_of[b] = region.len() as u32 + 1;
                 region.push(b);
             }
             let mut k = 0;
             while k < region.len() {
                 let b = region[k];
-                k += 1;
-                for &p in cfg.preds(b) {
-                    if last_of[p] == 0 && slot_of[p] == 0 {
-                        slot_of[p] = region.len() as u32 + 1;
-                        region.push(p);
-                    }
+                // The lists are kept across variables (cleared, not dropped): one allocation
+                // per region block per variable was a large part of the analysis.
+                if sets.len() <= k {
+                    sets.push(Vec::new());
                 }
-            }
-            visited += region.len();
-            // The fixed part of each region block's entry set: the last definitions of its
-            // assigning predecessors, and the parameter at the function's entry. Sets are
-            // sorted lists of `v`'s definition indices: a few definitions reach a block
-            // where a bit set over all of `v`'s definitions per region block was quadratic
-            // for a variable assigned all over the function.
-            sets.clear();
-            sets.resize_with(region.len(), Vec::new);
-            for (r, &b) in region.iter().enumerate() {
-                let set = &mut sets[r];
+                let set = &mut sets[k];
+                set.clear();
+                rstart.push(rpreds.len() as u32);
                 if Some(b) == fentry {
                     set.extend(vdefs.iter().filter(|&&d| matches!(defs[d].site, DefSite::Param(_))).map(|&d| local[d]));
                 }
                 for &p in cfg.preds(b) {
                     if last_of[p] != 0 {
                         set.push(last_of[p] - 1);
+                        continue;
+                    }
+                    if slot_of[p] == 0 {
+                        slot_of[p] = region.len() as u32 + 1;
+                        region.push(p);
+                    }
+                    let q = slot_of[p] - 1;
+                    if q as usize != k {
+                        rpreds.push(q);
                     }
                 }
                 set.sort_unstable();
                 set.dedup();
+                k += 1;
             }
+            rstart.push(rpreds.len() as u32);
+            visited += region.len();
             // Union over the non-assigning predecessors (all in the region), to the
             // fixpoint. The walk found blocks backwards, so popping from the end of the
             // list visits them roughly forwards.
@@ -222,24 +345,19 @@ impl ReachingDefs {
             while let Some(r) = work.pop() {
                 let r = r as usize;
                 queued[r] = false;
-                let b = region[r];
                 let mut changed = false;
-                for &p in cfg.preds(b) {
-                    if last_of[p] != 0 {
-                        continue;
-                    }
-                    let q = slot_of[p] as usize - 1;
-                    if q == r {
+                for &q in &rpreds[rstart[r] as usize..rstart[r + 1] as usize] {
+                    let q = q as usize;
+                    if is_subset(&sets[q], &sets[r]) {
                         continue;
                     }
                     merged.clear();
                     merge_sorted(&sets[r], &sets[q], &mut merged);
-                    if merged.len() != sets[r].len() {
-                        std::mem::swap(&mut sets[r], &mut merged);
-                        changed = true;
-                    }
+                    std::mem::swap(&mut sets[r], &mut merged);
+                    changed = true;
                 }
                 // A block that assigns `v` passes on its own definition, not its entry set.
+                let b = region[r];
                 if changed && last_of[b] == 0 {
                     for &s in cfg.succs(b) {
                         let q = slot_of[s];
@@ -250,18 +368,18 @@ impl ReachingDefs {
                     }
                 }
             }
-            for &b in &uses_in[v] {
+            for &b in uses {
                 let r = slot_of[b] as usize - 1;
                 entry[b].push((v, sets[r].iter().map(|&k| vdefs[k as usize]).collect()));
             }
-            for &(b, _) in &last_defs[v] {
+            for &(b, _) in lasts {
                 last_of[b] = 0;
             }
             for &b in &region {
                 slot_of[b] = 0;
             }
         }
-        ReachingDefs { defs, by_value, by_inst, entry, visited }
+        ReachingDefs { defs, by_value, by_inst, entry, visited, direct }
     }
 
     /// For each instruction of `block` in order (terminator last), the definitions of each of
@@ -284,7 +402,7 @@ impl ReachingDefs {
                 per_use.push((v, reaching));
             }
             out.push((i, per_use));
-            for &d in self.by_inst.get(i).map_or(&[][..], Vec::as_slice) {
+            for &d in self.by_inst.get(i.index()) {
                 let v = self.defs[d].value;
                 match here.iter_mut().find(|(x, _)| *x == v) {
                     Some(slot) => slot.1 = d,
@@ -297,7 +415,7 @@ impl ReachingDefs {
 
     /// All definitions of a value.
     pub fn defs_of(&self, v: ValueId) -> &[DefId] {
-        &self.by_value[v]
+        self.by_value.get(v.index())
     }
 }
 
@@ -338,8 +456,8 @@ mod tests {
     }
 
     fn dense_step(rd: &ReachingDefs, s: &mut EntitySet<DefId>, i: InstId) {
-        for &d in &rd.by_inst[i] {
-            for &k in &rd.by_value[rd.defs[d].value] {
+        for &d in rd.by_inst.get(i.index()) {
+            for &k in rd.by_value.get(rd.defs[d].value.index()) {
                 s.remove(k);
             }
             s.insert(d);
@@ -372,7 +490,7 @@ mod tests {
                     if per_use.iter().any(|(u, _)| *u == v) {
                         continue;
                     }
-                    per_use.push((v, rd.by_value[v].iter().copied().filter(|&d| s.contains(d)).collect()));
+                    per_use.push((v, rd.by_value.get(v.index()).iter().copied().filter(|&d| s.contains(d)).collect()));
                 }
                 all.push((i, per_use));
                 dense_step(rd, &mut s, i);
@@ -407,6 +525,43 @@ mod tests {
         let cfg = Cfg::new(f);
         let rd = ReachingDefs::new(f, &cfg);
         assert_eq!(sparse_uses(f, &rd), dense_uses(f, &cfg, &rd));
+    }
+
+    /// The scale generator's programs define `one` and `two` once in the entry block and read
+    /// them in loops all over the function: the fast path answers them, the walk the rest,
+    /// and together they equal the dense analysis.
+    #[test]
+    fn entry_constants_take_the_fast_path_and_answer_like_the_dense_analysis() {
+        for (n, seed) in [(20, 1), (60, 2), (150, 3), (150, 4)] {
+            let text = crate::testgen::scale::bril_program(n, seed);
+            let m = crate::parse_module(Lang::Bril, "t.bril", &text).unwrap();
+            for f in &m.functions {
+                let cfg = Cfg::new(f);
+                let rd = ReachingDefs::new(f, &cfg);
+                assert!(rd.direct >= 1, "n {n} seed {seed}: {} variables answered directly", rd.direct);
+                assert_eq!(sparse_uses(f, &rd), dense_uses(f, &cfg, &rd), "n {n} seed {seed}");
+            }
+        }
+    }
+
+    /// The fast path's edges: a use in an unreachable block (no definition reaches it), a
+    /// variable read in the entry before its one definition there (not taken: the entry
+    /// must reach itself), a variable defined once outside the entry (not taken), and a
+    /// parameter reassigned in the entry (two definitions: not taken).
+    #[test]
+    fn the_fast_path_is_taken_only_where_it_is_exact() {
+        let text = "@main(p: int) {\n  k: int = const 1;\n  print z;\n  z: int = const 2;\n  p: int = add p k;\n  jmp .loop;\n.loop:\n  w: int = add k z;\n  print w;\n  print p;\n  br b .loop .end;\n.dead:\n  print k;\n  u: int = const 3;\n  jmp .loop;\n.end:\n  print u;\n  b: bool = const true;\n}\n";
+        let m = crate::parse_module(Lang::Bril, "t.bril", text).unwrap();
+        let f = &m.functions[0];
+        let cfg = Cfg::new(f);
+        let rd = ReachingDefs::new(f, &cfg);
+        // `k` only: `z` is read in the entry first, `u` and `b` are defined elsewhere, `p`
+        // twice, `w` is read where it is defined.
+        assert_eq!(rd.direct, 1);
+        let sparse = sparse_uses(f, &rd);
+        assert_eq!(sparse, dense_uses(f, &cfg, &rd));
+        let dead_print = sparse.iter().find(|(_, ops)| ops.iter().any(|(v, ds)| f.value_in_code(*v) == "k" && ds.is_empty()));
+        assert!(dead_print.is_some(), "the unreachable `print k` has no reaching definition: {sparse:?}");
     }
 
     #[test]

@@ -102,7 +102,7 @@ impl Count {
 pub enum Detail {
     /// Refused or failed before the pass produced anything.
     None,
-    Dce(Box<dce::DceResult>),
+    Dce(Arc<dce::DceResult>),
     /// LCM's output and its step list (the view needs the steps' positions in the trace,
     /// so they are built once, here).
     /// The output is shared with the steps' deferred texts.

@@ -6,20 +6,35 @@ use super::words::describe_event;
 use super::DceResult;
 use crate::ir::Function;
 use crate::steps::Steps;
+use std::sync::Arc;
 
 /// The steps of the DCE run `r` on `f`. A run that was skipped has one step, saying why.
 pub fn steps(f: &Function, r: &DceResult) -> Steps {
+    Steps::new(texts(f, r))
+}
+
+/// [`steps`] written when first asked for: the closure keeps the input and the run behind
+/// their `Arc`s, so deferring copies nothing. A pipeline runs DCE on every function but a
+/// view or the CLI reads the steps of few runs, and on a 10^5-block function writing one
+/// sentence per event (each quoting an instruction) was a fifth of the pass.
+pub fn lazy_steps(f: Arc<Function>, r: Arc<DceResult>) -> Steps {
+    Steps::lazy(move || texts(&f, &r))
+}
+
+/// Step 0's sentence, then one per trace event.
+fn texts(f: &Function, r: &DceResult) -> Vec<String> {
     if let Some(why) = &r.trace.skipped {
-        return Steps::new(vec![format!("DCE did not run on @{}: {why}", f.name)]);
+        return vec![format!("DCE did not run on @{}: {why}", f.name)];
     }
     let n = r.stats.insts_before;
-    let mut texts = vec![format!(
+    let mut texts = Vec::with_capacity(r.trace.events.len() + 1);
+    texts.push(format!(
         "Before DCE: @{} has {n} instruction{}, none marked yet — step to mark the roots",
         f.name,
         if n == 1 { "" } else { "s" }
-    )];
+    ));
     texts.extend(r.trace.events.iter().map(|e| describe_event(f, &r.function, e)));
-    Steps::new(texts)
+    texts
 }
 
 #[cfg(test)]
