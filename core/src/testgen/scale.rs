@@ -173,6 +173,16 @@ pub fn bril_program(blocks: usize, seed: u64) -> String {
     e.out
 }
 
+/// The SIL program for an even `seed`, the Bril one for an odd seed: for tests that sweep
+/// both languages over many sizes.
+pub fn either_program(blocks: usize, seed: u64) -> (crate::ir::Lang, String) {
+    if seed % 2 == 0 {
+        (crate::ir::Lang::Sil, sil_program(blocks, seed))
+    } else {
+        (crate::ir::Lang::Bril, bril_program(blocks, seed))
+    }
+}
+
 const SIL_OPS: [&str; 4] = ["add", "sub", "mul", "xor"];
 const INT: &str = "$Builtin.Int64";
 

@@ -270,7 +270,7 @@ pub fn trace_json(trace: &Trace) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{InstId, Lang};
+    use crate::ir::InstId;
 
     /// The counts as they were computed (a list of the input's placed instructions, each
     /// looked up in the output): the oracle for the counted `insts_before`/`insts_removed`.
@@ -279,11 +279,7 @@ mod tests {
         let mut removed = 0;
         for seed in 0..24u64 {
             let n = 4 + (seed as usize * 17) % 120;
-            let (lang, text) = if seed % 2 == 0 {
-                (Lang::Sil, crate::testgen::scale::sil_program(n, seed))
-            } else {
-                (Lang::Bril, crate::testgen::scale::bril_program(n, seed))
-            };
+            let (lang, text) = crate::testgen::scale::either_program(n, seed);
             let m = crate::parse_module(lang, "t", &text).expect("generated programs parse");
             for f in m.bodies() {
                 let r = run(f);

@@ -382,16 +382,11 @@ mod tests {
     /// sweep rewrites, on generated SIL and Bril functions of many shapes.
     #[test]
     fn rewrites_counts_the_rewritten_branches() {
-        use crate::ir::Lang;
         use crate::passes::dce::mark::mark;
         let mut total = 0;
         for seed in 0..48u64 {
             let n = 4 + (seed as usize * 13) % 150;
-            let (lang, text) = if seed % 2 == 0 {
-                (Lang::Sil, crate::testgen::scale::sil_program(n, seed))
-            } else {
-                (Lang::Bril, crate::testgen::scale::bril_program(n, seed))
-            };
+            let (lang, text) = crate::testgen::scale::either_program(n, seed);
             let m = crate::parse_module(lang, "t", &text).expect("generated programs parse");
             for f in m.bodies() {
                 let a = Analyses::new(f);
