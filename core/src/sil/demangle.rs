@@ -567,7 +567,7 @@ mod tests {
             return;
         }
         let mut seen = 0;
-        for entry in walk(&dir) {
+        for entry in crate::testgen::files_under(&dir) {
             let Ok(text) = std::fs::read_to_string(&entry) else { continue };
             for word in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '$' || c == '_')) {
                 if word.starts_with("$s") || word.starts_with("$S") || word.starts_with("_T0") {
@@ -578,20 +578,5 @@ mod tests {
         }
         assert!(seen >= 2, "{seen} mangled names in the corpus");
         assert_eq!(demangle("$s4main1fyyF").as_deref(), Some("main.f() -> ()"));
-    }
-
-    fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-        let mut out = Vec::new();
-        if let Ok(rd) = std::fs::read_dir(dir) {
-            for e in rd.flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    out.extend(walk(&p));
-                } else {
-                    out.push(p);
-                }
-            }
-        }
-        out
     }
 }

@@ -31,3 +31,19 @@ pub use build::{build_module, BrilInst, FuncSpec, Line};
 pub use gen::{generate, GenConfig, Generated, Rng};
 pub use structured::structured_function;
 pub use harness::{check_pass, check_pass_with, differential, differential_entry, Counts, Mismatch, PassFailure, PassStats};
+
+/// Every file under `dir`, at any depth (none if it cannot be read): the unit tests that
+/// read the corpus in `../shared`.
+#[cfg(test)]
+pub(crate) fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(files_under(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}

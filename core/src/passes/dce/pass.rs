@@ -77,7 +77,7 @@ mod tests {
         }
         let corpus = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
         for (lang, dir, ext) in [(Lang::Bril, "bril/benchmarks/core", "bril"), (Lang::Sil, "swift", "sil")] {
-            let mut paths: Vec<_> = walk(&corpus.join(dir)).into_iter().filter(|p| p.extension().is_some_and(|x| x == ext)).collect();
+            let mut paths: Vec<_> = crate::testgen::files_under(&corpus.join(dir)).into_iter().filter(|p| p.extension().is_some_and(|x| x == ext)).collect();
             paths.sort();
             for path in paths.into_iter().take(40) {
                 if let Ok(m) = crate::parse_module(lang, "c", &std::fs::read_to_string(&path).unwrap_or_default()) {
@@ -86,19 +86,6 @@ mod tests {
             }
         }
         modules.into_iter().flat_map(|(what, m)| m.bodies().map(|f| (format!("{what} @{}", f.name), f.clone())).collect::<Vec<_>>()).collect()
-    }
-
-    fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-        let mut out = Vec::new();
-        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                out.extend(walk(&p));
-            } else {
-                out.push(p);
-            }
-        }
-        out
     }
 
     /// A run on a shared input defers its step texts until they are read, and they are then
