@@ -440,45 +440,65 @@ fn split_results<'t, 's>(toks: &'t [Token<'s>]) -> Option<(usize, &'t [Token<'s>
     Some((results, &toks[close + 2..]))
 }
 
-/// Parses one skeleton inside a function made for it: the operands are the entry block's
-/// arguments, each label placeholder a block taking the arguments its real block takes.
-fn make_template(key: &str, n_results: usize, n_ops: u32, n_labels: usize, ends_block: bool, params_of: &[Vec<&str>], targets: &[BlockId]) -> Option<Template> {
-    let skeleton = key.split('\u{0}').next()?;
-    let mut text = String::from("sil @_optlab_template : $() -> () {\n");
-    text.push_str(ENTRY);
-    if n_ops > 0 {
-        text.push('(');
-        for k in 0..n_ops {
-            if k > 0 {
-                text.push_str(", ");
+/// Which operand of a skeleton is the callee of an `apply`, `try_apply`, `begin_apply` or
+/// `partial_apply`, and the function type written after the arguments (without its `$`,
+/// as written): the callee has no `: $T` of its own, and the parser checks that its value
+/// has that type, as the `function_ref` it names would.
+fn callee_type(skeleton: &str) -> Option<(u32, &str)> {
+    let mut lex = Lexer::new(skeleton, 0);
+    let mut toks = Vec::new();
+    loop {
+        let t = lex.next_token();
+        match t.kind {
+            Kind::Newline | Kind::Eof => break,
+            Kind::Error => return None,
+            _ => toks.push(t),
+        }
+    }
+    let (_, rest) = split_results(&toks)?;
+    let op = rest.first().filter(|t| t.kind == Kind::Ident)?;
+    if !["apply", "try_apply", "begin_apply", "partial_apply"].contains(&&*op.text) {
+        return None;
+    }
+    let mut k = 1;
+    // Attributes: `[nothrow]`, `[callee_guaranteed]`, `[on_stack]`, …
+    while rest.get(k)?.is_punct("[") {
+        k += rest[k..].iter().position(|t| t.is_punct("]"))? + 1;
+    }
+    let callee = rest.get(k).filter(|t| t.kind == Kind::Value)?;
+    let index = rest[..k].iter().filter(|t| t.kind == Kind::Value).count() as u32;
+    k += 1;
+    // Substitutions: `<T, Int>`, nested.
+    if rest.get(k)?.is_punct("<") {
+        let mut depth = 0;
+        loop {
+            let t = rest.get(k)?;
+            k += 1;
+            if t.is_punct("<") {
+                depth += 1;
+            } else if t.is_punct(">") {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
             }
-            // Declared as the line uses it: the parser rejects a use whose `: $T` is not the
-            // value's type.
-            let used = format!("{OPERAND}{k} : $");
-            let ty = skeleton.find(&used).map_or("()", |at| {
-                let start = at + used.len();
-                &skeleton[start..crate::parse::sil::scan::type_end(skeleton, start)]
-            });
-            text.push_str(&format!("{OPERAND}{k} : ${ty}"));
         }
-        text.push(')');
     }
-    text.push_str(":\n  ");
-    text.push_str(skeleton);
-    text.push('\n');
-    if !ends_block {
-        text.push_str("  unreachable\n");
+    if !rest.get(k)?.is_punct("(") {
+        return None;
     }
-    for (j, &t) in targets.iter().enumerate().take(n_labels) {
-        text.push_str(&format!("{LABEL}{j}"));
-        let ps = &params_of[t.0 as usize];
-        if !ps.is_empty() {
-            let list: Vec<String> = ps.iter().enumerate().map(|(k, ty)| format!("%_optlab_p{j}_{k} : ${ty}")).collect();
-            text.push_str(&format!("({})", list.join(", ")));
-        }
-        text.push_str(":\n  unreachable\n");
+    k += rest[k..].iter().position(|t| t.is_punct(")"))? + 1;
+    if !rest.get(k)?.is_punct(":") {
+        return None;
     }
-    text.push_str("}\n");
+    let ty = rest.get(k + 1).filter(|t| t.kind == Kind::Type)?;
+    debug_assert!(callee.text.starts_with(OPERAND));
+    Some((index, &skeleton[ty.span.lo as usize + 1..ty.span.hi as usize]))
+}
+
+/// Parses one skeleton inside the function [`template_text`] makes for it.
+fn make_template(key: &str, n_results: usize, n_ops: u32, n_labels: usize, ends_block: bool, params_of: &[Vec<&str>], targets: &[BlockId]) -> Option<Template> {
+    let text = template_text(key, n_ops, n_labels, ends_block, params_of, targets)?;
     let m = crate::parse::sil::parse("template.sil", &text).ok()?;
     let g = m.functions.into_iter().next()?;
     let entry = g.entry()?;
@@ -513,6 +533,53 @@ fn make_template(key: &str, n_results: usize, n_ops: u32, n_labels: usize, ends_
     }
     let result_tys = inst.results.iter().map(|&v| g.values[v].ty.clone()).collect();
     Some(Template { inst, result_tys, args, succs })
+}
+
+/// The function a skeleton is parsed in: the operands are the entry block's arguments, each
+/// label placeholder a block taking the arguments its real block takes.
+fn template_text(key: &str, n_ops: u32, n_labels: usize, ends_block: bool, params_of: &[Vec<&str>], targets: &[BlockId]) -> Option<String> {
+    let skeleton = key.split('\u{0}').next()?;
+    let callee = callee_type(skeleton);
+    let mut text = String::from("sil @_optlab_template : $() -> () {\n");
+    text.push_str(ENTRY);
+    if n_ops > 0 {
+        text.push('(');
+        for k in 0..n_ops {
+            if k > 0 {
+                text.push_str(", ");
+            }
+            // Declared as the line uses it: the parser rejects a use whose `: $T` is not the
+            // value's type, and a callee whose type is not the one written after the
+            // arguments.
+            let used = format!("{OPERAND}{k} : $");
+            let ty = match skeleton.find(&used) {
+                Some(at) => {
+                    let start = at + used.len();
+                    &skeleton[start..crate::parse::sil::scan::type_end(skeleton, start)]
+                }
+                None => callee.filter(|&(c, _)| c == k).map_or("()", |(_, ty)| ty),
+            };
+            text.push_str(&format!("{OPERAND}{k} : ${ty}"));
+        }
+        text.push(')');
+    }
+    text.push_str(":\n  ");
+    text.push_str(skeleton);
+    text.push('\n');
+    if !ends_block {
+        text.push_str("  unreachable\n");
+    }
+    for (j, &t) in targets.iter().enumerate().take(n_labels) {
+        text.push_str(&format!("{LABEL}{j}"));
+        let ps = &params_of[t.0 as usize];
+        if !ps.is_empty() {
+            let list: Vec<String> = ps.iter().enumerate().map(|(k, ty)| format!("%_optlab_p{j}_{k} : ${ty}")).collect();
+            text.push_str(&format!("({})", list.join(", ")));
+        }
+        text.push_str(":\n  unreachable\n");
+    }
+    text.push_str("}\n");
+    Some(text)
 }
 
 #[cfg(test)]
@@ -650,6 +717,53 @@ mod tests {
             total += n;
         }
         assert_eq!(total, 120);
+    }
+
+    /// Each call shape's callee is declared with the function type written after its
+    /// arguments — what the `function_ref` it stands for has, and what the parser checks the
+    /// callee against — and the template parses to an instruction whose callee is that
+    /// entry argument.
+    #[test]
+    fn callees_are_declared_with_the_written_function_type() {
+        let thin = "@convention(thin) <τ_0_0> (@in τ_0_0, Builtin.Int1) -> @out τ_0_0";
+        let throws = "@convention(thin) (Builtin.Int1) -> (Builtin.Int1, @error any Error)";
+        let co = "@yield_once @convention(thin) <τ_0_0> (@in_guaranteed τ_0_0) -> @yields @in_guaranteed τ_0_0";
+        let closure = "@convention(thin) <τ_0_0> (@in_guaranteed τ_0_0, Builtin.Int1) -> @out τ_0_0";
+        // (skeleton, operand count, label count, the callee's operand index, its type)
+        let cases = [
+            (format!("{RESULT}0 = apply {OPERAND}0<T>({OPERAND}1, {OPERAND}2) : ${thin}"), 3, 0, 0, thin),
+            (format!("{RESULT}0 = apply [nothrow] {OPERAND}0<Optional<T>>({OPERAND}1, {OPERAND}2) : ${thin}"), 3, 0, 0, thin),
+            (format!("apply {OPERAND}0<T>({OPERAND}1, undef : $Builtin.Int1) : ${thin}"), 2, 0, 0, thin),
+            (format!("try_apply {OPERAND}0({OPERAND}1) : ${throws}, normal {LABEL}0, error {LABEL}1"), 2, 2, 0, throws),
+            (format!("({RESULT}0, {RESULT}1) = begin_apply {OPERAND}0<T>({OPERAND}1) : ${co}"), 2, 0, 0, co),
+            (format!("{RESULT}0 = partial_apply [callee_guaranteed] [on_stack] {OPERAND}0<T>({OPERAND}1) : ${closure}"), 2, 0, 0, closure),
+        ];
+        // Blocks for the labels: `normal` takes the result, `error` the error.
+        let params_of = vec![vec!["Builtin.Int1"], vec!["any Error"]];
+        let targets = [BlockId(0), BlockId(1)];
+        for (skeleton, n_ops, n_labels, callee, ty) in &cases {
+            assert_eq!(callee_type(skeleton), Some((*callee, *ty)), "{skeleton}");
+            let ends = *n_labels > 0;
+            let key = format!("{skeleton}\u{0}{}", u8::from(ends));
+            let text = template_text(&key, *n_ops, *n_labels, ends, &params_of, &targets[..*n_labels]).expect("a template");
+            assert!(text.contains(&format!("{OPERAND}{callee} : ${ty}")), "{text}");
+            let m = crate::parse::sil::parse("template.sil", &text).unwrap_or_else(|d| panic!("{d:?}\n{text}"));
+            let g = &m.functions[0];
+            let entry = g.entry().expect("an entry");
+            let inst = &g.insts[g.blocks[entry].all_insts().next().expect("the line")];
+            let v = inst.args[0];
+            assert_eq!(g.values[v].def, ValueDef::Param { block: entry, index: *callee }, "{text}");
+            assert_eq!(g.values[v].ty.as_ref().map(|t| t.to_string()), Some(format!("${ty}")), "{text}");
+            // What `apply` and `try_apply` record as the callee's type (the parser's own
+            // reading of the text after the arguments) is the same text.
+            if let Some(written) = &inst.ty {
+                assert_eq!(written.to_string(), format!("${ty}"), "{text}");
+            }
+        }
+        // Lines that call nothing declare no function type.
+        for skeleton in [format!("{RESULT}0 = copy_value {OPERAND}0 : $T"), format!("{RESULT}0 = function_ref @f : ${thin}"), format!("{RESULT}0 = builtin \"int_trap\"() : $()")] {
+            assert_eq!(callee_type(&skeleton), None, "{skeleton}");
+        }
     }
 
     /// Placeholder numbers are written as `format!` writes them.
