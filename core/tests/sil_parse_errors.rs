@@ -71,6 +71,31 @@ fn branch_argument_of_another_type() {
     );
 }
 
+/// An `apply` states its callee's type after the arguments; a callee whose `function_ref`
+/// gave it another type is an error at the callee (a fuzzer's find: AddressLowering typed
+/// the call's result from the `apply`'s text, then could not read its own output back).
+/// Generic parameters may be named differently, one to one, as Swift's own tests write them.
+#[test]
+fn apply_with_another_callee_type() {
+    let text = "sil [ossa] @f : $@convention(thin) <T where T : Collection> (@in T) -> @out T.Index {\n\
+                bb0(%0 : $*T.Index, %1 : $*T):\n\
+                \x20 %2 = function_ref @g : $@convention(thin) <T where T : Collection> (@in T) -> @out T.Index\n\
+                \x20 %3 = apply %2<T>(%0, %1) : $@convention(thin) <τ_0_0 where τ_0_0 : Collection> (@in τ_0_0) -> @out τ_0_0.Index\n\
+                \x20 %4 = tuple ()\n\
+                \x20 return %4 : $()\n}\n";
+    let m = parse("t.sil", text).expect("a renamed generic parameter is the same type");
+    assert_eq!(m.functions.len(), 1);
+    let wrong = text.replace("-> @out τ_0_0.Index", "-> @out end_access");
+    assert_eq!(
+        errors(&wrong),
+        "t.sil:4:14: error: `%2` is used as `$@convention(thin) <τ_0_0 where τ_0_0 : Collection> (@in τ_0_0) -> @out end_access`, \
+         but its type is `$@convention(thin) <T where T : Collection> (@in T) -> @out T.Index`\n  \
+         %3 = apply %2<T>(%0, %1) : $@convention(thin) <τ_0_0 where τ_0_0 : Collection>…\n             ^^"
+    );
+    let swapped = text.replace("(@in τ_0_0) -> @out τ_0_0.Index", "(@in T) -> @out τ_0_0.Index");
+    assert!(errors(&swapped).contains("`%2` is used as"), "a parameter renamed only in part is another type");
+}
+
 /// `P` and `any P` are one type (Swift prints either, by version), and spacing is free.
 #[test]
 fn any_and_spacing_do_not_make_another_type() {

@@ -867,7 +867,15 @@ impl<'a> Parser<'a> {
             inst.results = results;
             for (k, o) in pi.operands.iter().enumerate() {
                 if let Some(v) = resolve(self, &mut f, o) {
-                    self.check_use(&f, annot::annotation(&pi.pieces, Piece::Arg(k as u32)), o, v);
+                    // An apply's callee is written with its type after the arguments.
+                    let used = match &op {
+                        Op::Sil(SilOp::Apply | SilOp::TryApply) if k == 0 => match &pi.ty {
+                            Some(Type::Sil(t)) => Some(t.as_ref()),
+                            _ => None,
+                        },
+                        _ => annot::annotation(&pi.pieces, Piece::Arg(k as u32)),
+                    };
+                    self.check_use(&f, used, o, v);
                     inst.args.push(v);
                 }
             }
