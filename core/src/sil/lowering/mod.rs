@@ -130,6 +130,15 @@ impl Refusal {
 /// Lowers one function of an opaque-values module. `decls` are the module's declarations
 /// (field names, typealiases); `ft` classifies its types.
 pub fn lower(f: &Function, ft: &FunctionTypes, decls: &Decls) -> Result<Lowering, Refusal> {
+    lower_cfg(f, ft, decls, None)
+}
+
+/// [`lower`] with `f`'s CFG when the caller has it (the pass's analyses do).
+pub fn lower_in(f: &Function, ft: &FunctionTypes, decls: &Decls, cfg: &crate::cfg::Cfg) -> Result<Lowering, Refusal> {
+    lower_cfg(f, ft, decls, Some(cfg))
+}
+
+fn lower_cfg(f: &Function, ft: &FunctionTypes, decls: &Decls, cfg: Option<&crate::cfg::Cfg>) -> Result<Lowering, Refusal> {
     if f.lang != Lang::Sil {
         return Err(Refusal::new("AddressLowering runs on SIL"));
     }
@@ -139,7 +148,10 @@ pub fn lower(f: &Function, ft: &FunctionTypes, decls: &Decls) -> Result<Lowering
     well_formed(f)?;
     // The pass keeps the input's own stack slots where they are and nests its own inside
     // them: an input whose slots are not nested already cannot come out nested.
-    let cfg = crate::cfg::Cfg::new(f);
+    let cfg = match cfg {
+        Some(c) => std::borrow::Cow::Borrowed(c),
+        None => std::borrow::Cow::Owned(crate::cfg::Cfg::new(f)),
+    };
     if let Some(p) = verify::stack_discipline_in(f, &cfg).into_iter().next() {
         return Err(Refusal::new(format!("the input's own alloc_stack and dealloc_stack are not nested: {p}")));
     }
@@ -302,7 +314,7 @@ bb5(%x : @owned $T):
         let f = &m.functions[0];
         let env = crate::sil::types::env_of(&m);
         let ft = FunctionTypes::new(f, env.clone());
-        let cx = storage::Cx::with_cfg(f, &ft, &env.decls, Cfg::new(f)).unwrap_or_else(|r| panic!("{r:?}"));
+        let cx = storage::Cx::with_cfg(f, &ft, &env.decls, std::borrow::Cow::Owned(Cfg::new(f))).unwrap_or_else(|r| panic!("{r:?}"));
         let values = storage::allocate(&cx).unwrap_or_else(|r| panic!("{r:?}"));
         let out = rewrite::rewrite(&cx, &values).unwrap_or_else(|r| panic!("{r:?}"));
         let g = reparse(&out.text).unwrap_or_else(|r| panic!("{r:?}"));

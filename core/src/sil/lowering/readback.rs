@@ -623,7 +623,7 @@ mod tests {
         let mut n = 0;
         for f in m.functions.iter().filter(|f| !f.is_declaration()) {
             let ft = FunctionTypes::new(f, env.clone());
-            let Ok(cx) = super::super::storage::Cx::with_cfg(f, &ft, &env.decls, crate::cfg::Cfg::new(f)) else { continue };
+            let Ok(cx) = super::super::storage::Cx::with_cfg(f, &ft, &env.decls, std::borrow::Cow::Owned(crate::cfg::Cfg::new(f))) else { continue };
             let Ok(values) = super::super::storage::allocate(&cx) else { continue };
             let Ok(out) = super::super::rewrite::rewrite(&cx, &values) else { continue };
             let want = parsed(&out.text);
