@@ -108,7 +108,7 @@ pub enum Detail {
     /// The output is shared with the steps' deferred texts.
     Lcm { out: Arc<lcm::LcmOutput>, steps: Box<lcm::LcmSteps> },
     CopyProp(Box<copyprop::CopyPropOutput>),
-    AddressLowering(Box<crate::sil::lowering::Lowering>),
+    AddressLowering(Arc<crate::sil::lowering::Lowering>),
     CopyElim(Box<crate::sil::lowering::copyelim::CopyElim>),
 }
 

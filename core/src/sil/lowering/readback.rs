@@ -141,16 +141,30 @@ pub(super) fn read(text: &str) -> Option<Function> {
     // Sized at once (grown step by step, these tables were copied over and over).
     f.insts = crate::entity::EntityVec::with_capacity(n_insts);
     let n_labels = stmts.len() - n_insts;
+    // Every table sized at once: grown entry by entry, they were copied over and over, and
+    // each block's instruction list took three allocations to reach its length.
+    f.blocks = crate::entity::EntityVec::with_capacity(n_labels);
+    f.layout = Vec::with_capacity(n_labels);
+    let mut block_lens: Vec<u32> = Vec::with_capacity(n_labels);
+    for s in &stmts {
+        match s {
+            Stmt::Label(_) => block_lens.push(0),
+            Stmt::Inst(_) => *block_lens.last_mut()? += 1,
+        }
+    }
     // Pass 1: blocks, their arguments and every result, in text order.
     let mut block_ids: FastMap<&str, BlockId> = FastMap::with_capacity_and_hasher(n_labels, Default::default());
     let mut params_of: Vec<Vec<&str>> = Vec::with_capacity(n_labels);
     let mut labels: Vec<Vec<Param>> = Vec::with_capacity(n_labels);
+    let mut n_params = 0;
     for s in &stmts {
         if let Stmt::Label(r) = s {
             let t = &toks[r.start];
             let b = f.add_block({
-                let mut blk = Block::new(t.text.to_string());
+                let mut blk = Block::new(&*t.text);
                 blk.span = t.span;
+                // The terminator is not in the list.
+                blk.insts = Vec::with_capacity(block_lens[f.blocks.len()].saturating_sub(1) as usize);
                 blk
             });
             if block_ids.insert(src(text, t), b).is_some() {
@@ -159,9 +173,13 @@ pub(super) fn read(text: &str) -> Option<Function> {
             // Known before any line is read: a branch may come before its target.
             let ps = label_params(&toks[r.clone()])?;
             params_of.push(ps.iter().map(|p| p.ty.type_text()).collect());
+            n_params += ps.len();
             labels.push(ps);
         }
     }
+    // About one result per instruction, and the blocks' arguments (the `undef`s, if any,
+    // grow it).
+    f.values = crate::entity::EntityVec::with_capacity(n_insts + n_params);
     let mut values: FastMap<&str, ValueId> = FastMap::with_capacity_and_hasher(stmts.len(), Default::default());
     let mut templates: Vec<Template> = Vec::new();
     let mut by_key: FastMap<String, u32> = FastMap::default();
@@ -178,6 +196,7 @@ pub(super) fn read(text: &str) -> Option<Function> {
             Stmt::Label(_) => {
                 let b = BlockId(next_block);
                 next_block += 1;
+                f.blocks[b].params.reserve_exact(labels[b.0 as usize].len());
                 for (index, p) in std::mem::take(&mut labels[b.0 as usize]).into_iter().enumerate() {
                     let name = p.name.value_name();
                     let v = f.add_value(name, Some(Type::Sil(p.ty.type_text().into())), ValueDef::Param { block: b, index: index as u32 });
@@ -301,12 +320,14 @@ pub(super) fn read(text: &str) -> Option<Function> {
         let labels = &targets[p.labels.start as usize..p.labels.end as usize];
         let mut inst = Inst::new(tm.inst.op.clone());
         inst.results.extend(result_ids[p.results.start as usize..p.results.end as usize].iter().copied());
+        inst.succs.reserve_exact(tm.succs.len());
         for s in &tm.args {
             let v = fill(&mut f, &values, ops, s)?;
             inst.args.push(v);
         }
         for (label, args) in &tm.succs {
             let mut succ = crate::ir::Succ::to(*labels.get(*label as usize)?);
+            succ.args.reserve_exact(args.len());
             for s in args {
                 let v = fill(&mut f, &values, ops, s)?;
                 succ.args.push(v);
@@ -602,7 +623,7 @@ mod tests {
         let mut n = 0;
         for f in m.functions.iter().filter(|f| !f.is_declaration()) {
             let ft = FunctionTypes::new(f, env.clone());
-            let Ok(cx) = super::super::storage::Cx::with_cfg(f, &ft, &env.decls, crate::cfg::Cfg::new(f)) else { continue };
+            let Ok(cx) = super::super::storage::Cx::with_cfg(f, &ft, &env.decls, std::borrow::Cow::Owned(crate::cfg::Cfg::new(f))) else { continue };
             let Ok(values) = super::super::storage::allocate(&cx) else { continue };
             let Ok(out) = super::super::rewrite::rewrite(&cx, &values) else { continue };
             let want = parsed(&out.text);

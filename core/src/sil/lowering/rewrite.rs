@@ -171,11 +171,49 @@ fn trim_pct(s: &str) -> &str {
     s.trim_start_matches('%')
 }
 
+/// A name in use: the input's borrowed, a new one inline (new names are short: a string
+/// of its own for each, allocated and later freed, was a tenth of the rewrite at 10^5
+/// blocks). Hashed and compared as its text, so the set is searched by `&str`.
+#[derive(Debug)]
+enum Taken<'a> {
+    Input(&'a str),
+    New(smol_str::SmolStr),
+}
+
+impl Taken<'_> {
+    fn as_str(&self) -> &str {
+        match self {
+            Taken::Input(s) => s,
+            Taken::New(s) => s,
+        }
+    }
+}
+
+impl PartialEq for Taken<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Taken<'_> {}
+
+impl std::hash::Hash for Taken<'_> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.as_str().hash(h);
+    }
+}
+
+impl std::borrow::Borrow<str> for Taken<'_> {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
 /// New value names: `%base`, else the first free `%base_k` (k = 1, 2, …).
 struct Fresh<'a> {
     /// The names in use, without their `%`: the input's borrowed from it (a copy of every
     /// value's name was a tenth of the rewrite at 10^4 blocks), the new ones owned.
-    taken: FastSet<Cow<'a, str>>,
+    taken: FastSet<Taken<'a>>,
     /// Per base, the k below which every `%base_k` is taken: names are only ever added, so
     /// the search resumes there (from 1 each time, n calls with one base — `%result` for
     /// each unused call result — were quadratic).
@@ -191,7 +229,10 @@ impl<'a> Fresh<'a> {
     fn with_room(taken: impl IntoIterator<Item = Cow<'a, str>>, more: usize) -> Fresh<'a> {
         let taken = taken.into_iter();
         let mut set = FastSet::with_capacity_and_hasher(taken.size_hint().0 + more, Default::default());
-        set.extend(taken);
+        set.extend(taken.map(|n| match n {
+            Cow::Borrowed(b) => Taken::Input(b),
+            Cow::Owned(o) => Taken::New(o.into()),
+        }));
         Fresh { taken: set, next: FastMap::default(), scratch: String::new() }
     }
 
@@ -232,7 +273,7 @@ impl<'a> Fresh<'a> {
                 }
             }
         }
-        self.taken.insert(Cow::Owned(out[1..].to_string()));
+        self.taken.insert(Taken::New(smol_str::SmolStr::new(&out[1..])));
         out
     }
 }

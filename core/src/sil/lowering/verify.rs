@@ -15,6 +15,15 @@ use std::sync::Arc;
 /// `ft` may be [`signature_types`] of `f`: a type's class depends only on the function's
 /// generic signature, and each distinct type text is classified once here.
 pub fn verify_lowered(f: &Function, ft: &FunctionTypes) -> Vec<String> {
+    let mut errs = opaque_objects(f, ft);
+    errs.extend(stack_discipline(f));
+    errs
+}
+
+/// The first half of [`verify_lowered`]: every value of an address-only type that is still
+/// an object. (The pass checks the second half, the stack discipline, with the CFG it builds
+/// of its output anyway, see [`super::Lowering::stack_problems`].)
+pub(crate) fn opaque_objects(f: &Function, ft: &FunctionTypes) -> Vec<String> {
     let mut errs = Vec::new();
     let mut opaque: HashMap<&str, bool> = HashMap::new();
     for (_, d) in f.values.iter() {
@@ -28,7 +37,6 @@ pub fn verify_lowered(f: &Function, ft: &FunctionTypes) -> Vec<String> {
             }
         }
     }
-    errs.extend(stack_discipline(f));
     errs
 }
 
