@@ -451,6 +451,13 @@ fn malformed_input_is_refused_by_name() {
             "struct SI<T> {\n  var element: T\n}\n\nsil [ossa] @f : $@convention(thin) <T> (@in SI<T>) -> @in T {\nbb0(%0 : @owned $SI<T>):\n  (%e) = destructure_struct %0 : $SI<T>\n  return %e : $T\n}\n",
             "@f returns `T` directly, but it is address-only: an address-only result is `@out`",
         ),
+        (
+            // A return of another type than the signature's results (a fuzzer's mangled
+            // `-> Aout`): the tuple would be lowered into a slot no `@out` leaves through,
+            // and the output would return a name it no longer defines.
+            "sil [ossa] @f : $@convention(thin) <T> (@in (T, T)) -> Aout {\nbb0(%0 : @owned $(T, T)):\n  (%a, %b) = destructure_tuple %0 : $(T, T)\n  %r = tuple (%a : $T, %b : $T)\n  return %r : $(T, T)\n}\n",
+            "`return` in bb0 returns `$(T, T)`, but @f's type returns `$Aout`",
+        ),
     ];
     for (text, want) in cases {
         let m = match parse_module(Lang::Sil, "bad.sil", text) {

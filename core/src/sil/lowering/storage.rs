@@ -216,7 +216,39 @@ impl<'a> Cx<'a> {
             opaque: EntityVec::filled(f.values.len(), UNKNOWN),
         };
         cx.index()?;
+        cx.check_returns()?;
         Ok(cx)
+    }
+
+    /// Before lowering, `return` hands back every formal result, `@out` ones included (they
+    /// are values until the pass gives them addresses). A return of another type than
+    /// the function's (a signature edited by hand or by a fuzzer) is refused: its value may
+    /// be lowered to an address the signature has no `@out` for, and the output would then
+    /// return a name it no longer defines.
+    fn check_returns(&self) -> Result<(), Refusal> {
+        use crate::sil::types::ty;
+        let formal: Vec<String> = self.sig.results.iter().map(|r| r.1.to_string()).collect();
+        let want = match formal.as_slice() {
+            [one] => one.clone(),
+            all => format!("({})", all.join(", ")),
+        };
+        let canonical = |t: &str| ty::parse(t).map(|t| t.to_string()).ok();
+        let Some(want) = canonical(&want) else { return Ok(()) };
+        for &b in &self.f.layout {
+            let Some(t) = self.f.blocks[b].term else { continue };
+            let inst = &self.f.insts[t];
+            if !matches!(inst.op, Op::Sil(SilOp::Return)) {
+                continue;
+            }
+            let Some(given) = inst.args.first().and_then(|&v| self.ty(v)) else { continue };
+            if canonical(given).is_some_and(|g| g != want) {
+                return Err(Refusal::at(
+                    t,
+                    format!("`return` in {} returns `${given}`, but @{}'s type returns `${want}`", self.f.block_name(b), self.f.name),
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn index(&mut self) -> Result<(), Refusal> {
