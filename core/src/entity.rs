@@ -158,12 +158,42 @@ impl<K: EntityRef, V> FromIterator<V> for EntityVec<K, V> {
 
 /// A fixed-capacity bit set of entity ids; the per-block bit vectors of the dataflow
 /// framework and of LCM are these.
-#[derive(PartialEq, Eq, Hash, Serialize, Deserialize)]
+///
+/// Invariant: `words.len() == len.div_ceil(64)` and the bits of the last word past `len` are
+/// zero, so two sets of one capacity are equal exactly when their words are.
+#[derive(Eq, Serialize, Deserialize)]
 pub struct EntitySet<K> {
     words: Vec<u64>,
     len: usize,
     #[serde(skip)]
     _key: PhantomData<K>,
+}
+
+/// By hand rather than derived: the derived `==` compares the words with a call to `memcmp`,
+/// which for the few words of a typical set (LCM's: 4–5) costs more than the comparison; an
+/// or of the words' differences is branch-free and inlined (the fixpoint engine compares
+/// every visited block's new value with its old one).
+impl<K> PartialEq for EntitySet<K> {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.len == other.len && self.words.len() == other.words.len() && differ(&self.words, &other.words) == 0
+    }
+}
+
+/// Consistent with `==` (the same fields, hashed as the derived impl hashed them).
+impl<K> std::hash::Hash for EntitySet<K> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.words.hash(state);
+        self.len.hash(state);
+    }
+}
+
+/// The or of `a[i] ^ b[i]` over equal-length word slices: zero exactly when they are equal.
+/// A straight loop over two slices of one length, which the compiler vectorises.
+#[inline]
+fn differ(a: &[u64], b: &[u64]) -> u64 {
+    let b = &b[..a.len()];
+    a.iter().zip(b).fold(0, |acc, (x, y)| acc | (x ^ y))
 }
 
 /// By hand for `clone_from`, which reuses the words already allocated: the dataflow engine
@@ -278,15 +308,79 @@ impl<K: EntityRef> EntitySet<K> {
     pub fn subtract(&mut self, other: &Self) -> bool {
         self.zip_with(other, |a, b| a & !b)
     }
+    /// `self[i] = f(self[i], other[i])` for every word; returns whether a word changed.
+    ///
+    /// Why this shape: the change is the or of the words' differences (no branch per word)
+    /// and both slices are cut to one length before the loop, so it has no bounds check and
+    /// the compiler vectorises it; `f` must map words of zeros to zero (and, or, and-not do),
+    /// so the bits past the capacity stay clear.
+    #[inline]
     fn zip_with(&mut self, other: &Self, f: impl Fn(u64, u64) -> u64) -> bool {
         assert_eq!(self.len, other.len, "bit sets of different capacity");
-        let mut changed = false;
-        for (a, b) in self.words.iter_mut().zip(&other.words) {
-            let n = f(*a, *b);
-            changed |= n != *a;
-            *a = n;
+        let a = &mut self.words[..];
+        let b = &other.words[..a.len()];
+        let mut diff = 0;
+        for (x, &y) in a.iter_mut().zip(b) {
+            let n = f(*x, y);
+            diff |= n ^ *x;
+            *x = n;
         }
-        changed
+        diff != 0
+    }
+    /// `self = f(a, b)` word by word, whatever `self` held: the three-address form of the
+    /// operations above, so that an equation such as `X = A ∪ (B ∩ C)` is one pass over the
+    /// words (`assign_with3`) instead of a copy and two in-place passes. `f` may negate: the
+    /// bits past the capacity are cleared afterwards.
+    #[inline]
+    pub fn assign_with(&mut self, a: &Self, b: &Self, f: impl Fn(u64, u64) -> u64) {
+        assert!(self.len == a.len && a.len == b.len, "bit sets of different capacity");
+        let out = &mut self.words[..];
+        let (a, b) = (&a.words[..out.len()], &b.words[..out.len()]);
+        for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+            *o = f(x, y);
+        }
+        self.trim();
+    }
+    /// `self = f(a, b, c)` word by word (see [`assign_with`](Self::assign_with)).
+    #[inline]
+    pub fn assign_with3(&mut self, a: &Self, b: &Self, c: &Self, f: impl Fn(u64, u64, u64) -> u64) {
+        assert!(self.len == a.len && a.len == b.len && b.len == c.len, "bit sets of different capacity");
+        let out = &mut self.words[..];
+        let (a, b, c) = (&a.words[..out.len()], &b.words[..out.len()], &c.words[..out.len()]);
+        for (((o, &x), &y), &z) in out.iter_mut().zip(a).zip(b).zip(c) {
+            *o = f(x, y, z);
+        }
+        self.trim();
+    }
+    /// `self = f(self, a)` word by word, the in-place operation for an `f` that may negate
+    /// (`A ∪= ¬B`): the bits past the capacity are cleared afterwards.
+    #[inline]
+    pub fn update_with(&mut self, a: &Self, f: impl Fn(u64, u64) -> u64) {
+        self.zip_with(a, f);
+        self.trim();
+    }
+    /// `self = f(self, a, b)` word by word, the in-place form with two operands (a meet
+    /// step such as `N ∩= X(P) − XComp(P)` in one pass); `f` may negate.
+    #[inline]
+    pub fn update_with2(&mut self, a: &Self, b: &Self, f: impl Fn(u64, u64, u64) -> u64) {
+        assert!(self.len == a.len && a.len == b.len, "bit sets of different capacity");
+        let out = &mut self.words[..];
+        let (a, b) = (&a.words[..out.len()], &b.words[..out.len()]);
+        for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+            *o = f(*o, x, y);
+        }
+        self.trim();
+    }
+    /// The set of the ids in exactly one of `self` and `other` (`None` when they are equal),
+    /// built from the words' xor: a recorded change is this, and computing it bit by bit
+    /// (an iterator of ids, each inserted) cost more than the fixpoint's own work.
+    pub fn xor_of(&self, other: &Self) -> Option<Self> {
+        assert_eq!(self.len, other.len, "bit sets of different capacity");
+        if differ(&self.words, &other.words) == 0 {
+            return None;
+        }
+        let words = self.words.iter().zip(&other.words).map(|(a, b)| a ^ b).collect();
+        Some(Self { words, len: self.len, _key: PhantomData })
     }
     /// Complement within `0..capacity`.
     pub fn negate(&mut self) {

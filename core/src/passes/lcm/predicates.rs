@@ -85,14 +85,7 @@ pub struct BitChange {
 impl BitChange {
     /// The change from `old` to `new` in `block` (`None` if they are equal).
     pub fn between(block: BlockId, pred: Pred, old: &EntitySet<ExprId>, new: &EntitySet<ExprId>) -> Option<BitChange> {
-        if old == new {
-            return None;
-        }
-        let mut flipped = EntitySet::new_empty(old.capacity().max(new.capacity()));
-        for e in old.symmetric_difference(new) {
-            flipped.insert(e);
-        }
-        Some(BitChange { block, pred, flipped })
+        old.xor_of(new).map(|flipped| BitChange { block, pred, flipped })
     }
 
     /// Whether this change flips expression `e` (what the one-expression view shows).
@@ -297,20 +290,42 @@ fn record_first_round() -> bool {
     }
 }
 
-/// `out = ∩ sets(m)` over `ms` (at least one), in place.
+/// `out = ∩ sets(m)` over `ms` (at least one), in place; the first two sets in one pass.
 fn meet_into<'a>(out: &mut EntitySet<ExprId>, ms: &[BlockId], mut set: impl FnMut(BlockId) -> &'a EntitySet<ExprId>) {
-    let (first, rest) = ms.split_first().expect("meet over at least one block");
-    out.clone_from(set(*first));
-    for &m in rest {
-        out.intersect_with(set(m));
+    match ms {
+        [] => panic!("meet over at least one block"),
+        [only] => out.clone_from(set(*only)),
+        [first, second, rest @ ..] => {
+            out.assign_with(set(*first), set(*second), |a, b| a & b);
+            for &m in rest {
+                out.intersect_with(set(m));
+            }
+        }
     }
 }
 
+/// A predicate computed block by block without iteration (earliest, latest): `compute(b,
+/// out)` fills the vector of every reachable block, the others stay empty. Each vector is
+/// allocated once and written once (not cloned from an empty one and then overwritten).
+fn per_block(g: &Graph, empty: &EntitySet<ExprId>, mut compute: impl FnMut(BlockId, &mut EntitySet<ExprId>)) -> PerBlock {
+    (0..g.num_blocks())
+        .map(|b| {
+            let b = BlockId::new(b);
+            let mut set = empty.clone();
+            if g.reachable.contains(b) {
+                compute(b, &mut set);
+            }
+            set
+        })
+        .collect()
+}
+
 /// Steps 3–6 on the reachable part of `g` given step 2's local predicates. Every bit
-/// vector is computed in place (no set is allocated per block visit); the equations are
-/// rewritten with `−` (and-not) where they negate, which the comments spell out.
+/// vector is computed in place (no set is allocated per block visit), each equation in as
+/// few passes over the words as it has operands allow (`assign_with`, `assign_with3`); the
+/// equations are rewritten with `−` (and-not) where they negate, which the comments spell
+/// out.
 pub fn compute_global(g: &Graph, local: &Local, n_exprs: usize) -> Global {
-    let nb = g.num_blocks();
     let empty = EntitySet::new_empty(n_exprs);
     let is_start = |b: BlockId| Some(b) == g.entry;
     let Local { ncomp, xcomp, transp } = local;
@@ -320,14 +335,13 @@ pub fn compute_global(g: &Graph, local: &Local, n_exprs: usize) -> Global {
     //   XdSafe(B) = XComp(B) ∨ (succ(B) ≠ ∅ ∧ ∀S ∈ succ(B): NdSafe(S))
     let mut through = empty.clone();
     let (nd, xd, dsafe, c1) = solve_pair(g, g.postorder(), n_exprs, (Pred::NdSafe, Pred::XdSafe), |b, v, out| {
-        out.x.clone_from(&xcomp[b]);
         if g.reaches_exit.contains(b) && !g.succs[b].is_empty() {
             meet_into(&mut through, &g.succs[b], |s| &v[s].n);
-            out.x.union_with(&through);
+            out.x.assign_with(&xcomp[b], &through, |c, t| c | t);
+        } else {
+            out.x.clone_from(&xcomp[b]);
         }
-        out.n.clone_from(&transp[b]);
-        out.n.intersect_with(&out.x);
-        out.n.union_with(&ncomp[b]);
+        out.n.assign_with3(&ncomp[b], &transp[b], &out.x, |c, t, x| c | (t & x));
     });
 
     // Step 3': up-safety, forward.
@@ -341,9 +355,7 @@ pub fn compute_global(g: &Graph, local: &Local, n_exprs: usize) -> Global {
         } else {
             meet_into(&mut out.n, &g.preds[b], |p| &v[p].x);
         }
-        out.x.clone_from(&ncomp[b]);
-        out.x.union_with(&out.n);
-        out.x.intersect_with(&transp[b]);
+        out.x.assign_with3(&ncomp[b], &transp[b], &out.n, |c, t, n| t & (c | n));
         out.x.union_with(&xcomp[b]);
     });
 
@@ -351,68 +363,59 @@ pub fn compute_global(g: &Graph, local: &Local, n_exprs: usize) -> Global {
     //   NEarliest(B) = NdSafe(B) ∧ (B = s ∨ ∃P ∈ pred(B): ¬(XuSafe(P) ∨ XdSafe(P)))
     //   XEarliest(B) = XdSafe(B) ∧ (¬Transp(B) ∨ (¬NdSafe(B) ∧ ¬NuSafe(B)))
     //                = XdSafe(B) − (Transp(B) ∧ (NdSafe(B) ∨ NuSafe(B)))
-    let mut ne: PerBlock = EntityVec::filled(nb, empty.clone());
-    let mut xe: PerBlock = EntityVec::filled(nb, empty.clone());
-    let (mut acc, mut tmp) = (empty.clone(), empty.clone());
-    for &b in &g.rpo {
-        ne[b].clone_from(&nd[b]);
-        if !is_start(b) {
+    let mut acc = empty.clone();
+    let ne = per_block(g, &empty, |b, out| {
+        if is_start(b) {
+            out.clone_from(&nd[b]);
+        } else {
             acc.clear();
             for &p in &g.preds[b] {
-                tmp.clone_from(&xu[p]);
-                tmp.union_with(&xd[p]);
-                tmp.negate();
-                acc.union_with(&tmp);
+                acc.update_with2(&xu[p], &xd[p], |a, u, d| a | !(u | d));
             }
-            ne[b].intersect_with(&acc);
+            out.assign_with(&nd[b], &acc, |d, a| d & a);
         }
-        tmp.clone_from(&nd[b]);
-        tmp.union_with(&nu[b]);
-        tmp.intersect_with(&transp[b]);
-        xe[b].clone_from(&xd[b]);
-        xe[b].subtract(&tmp);
-    }
+    });
+    let mut kept = empty.clone();
+    let xe = per_block(g, &empty, |b, out| {
+        kept.assign_with3(&nd[b], &nu[b], &transp[b], |d, u, t| t & (d | u));
+        out.assign_with(&xd[b], &kept, |x, k| x & !k);
+    });
 
     // Step 5: delayed, forward.
     //   NDelayed(B) = NEarliest(B) ∨ (B ≠ s ∧ ∀P ∈ pred(B): XDelayed(P) ∧ ¬XComp(P))
     //   XDelayed(B) = XEarliest(B) ∨ (NDelayed(B) ∧ ¬NComp(B))
     let (ndl, xdl, delayed, c3) = solve_pair(g, g.rpo.clone(), n_exprs, (Pred::NDelayed, Pred::XDelayed), |b, v, out| {
-        if is_start(b) {
-            out.n.clear();
-        } else {
-            // ∩ (XDelayed(P) − XComp(P)) = (∩ …) from ⊤, which is also ∀ over no P.
-            out.n.insert_all();
-            for &p in &g.preds[b] {
-                out.n.intersect_with(&v[p].x);
-                out.n.subtract(&xcomp[p]);
+        match (is_start(b), &g.preds[b][..]) {
+            (true, _) => out.n.clear(),
+            // ∀ over no P holds.
+            (false, []) => out.n.insert_all(),
+            // ∩ (XDelayed(P) − XComp(P)), the first term assigned rather than met with ⊤.
+            (false, [first, rest @ ..]) => {
+                out.n.assign_with(&v[*first].x, &xcomp[*first], |x, c| x & !c);
+                for &p in rest {
+                    out.n.update_with2(&v[p].x, &xcomp[p], |n, x, c| n & x & !c);
+                }
             }
         }
         out.n.union_with(&ne[b]);
-        out.x.clone_from(&out.n);
-        out.x.subtract(&ncomp[b]);
-        out.x.union_with(&xe[b]);
+        out.x.assign_with3(&out.n, &ncomp[b], &xe[b], |n, c, e| (n & !c) | e);
     });
 
     // Step 6: latest, no iteration.
-    //   NLatest(B) = NDelayed(B) ∧ (NComp(B) ∨ ¬XDelayed(B)) = NDelayed(B) − (XDelayed(B) − NComp(B))
+    //   NLatest(B) = NDelayed(B) ∧ (NComp(B) ∨ ¬XDelayed(B))
     //   XLatest(B) = XDelayed(B) ∧ (XComp(B) ∨ ∃S ∈ succ(B): ¬NDelayed(S))
-    let mut nl: PerBlock = EntityVec::filled(nb, empty.clone());
-    let mut xl: PerBlock = EntityVec::filled(nb, empty.clone());
-    for &b in &g.rpo {
-        tmp.clone_from(&xdl[b]);
-        tmp.subtract(&ncomp[b]);
-        nl[b].clone_from(&ndl[b]);
-        nl[b].subtract(&tmp);
+    let nl = per_block(g, &empty, |b, out| out.assign_with3(&ndl[b], &ncomp[b], &xdl[b], |d, c, x| d & (c | !x)));
+    let xl = per_block(g, &empty, |b, out| {
         acc.clone_from(&xcomp[b]);
         for &s in &g.succs[b] {
-            tmp.clone_from(&ndl[s]);
-            tmp.negate();
-            acc.union_with(&tmp);
+            acc.update_with(&ndl[s], |a, d| a | !d);
         }
-        xl[b].clone_from(&xdl[b]);
-        xl[b].intersect_with(&acc);
-    }
+        out.assign_with(&xdl[b], &acc, |x, a| x & a);
+    });
 
     let sets = [ncomp.clone(), xcomp.clone(), transp.clone(), nd, xd, nu, xu, ne, xe, ndl, xdl, nl, xl].into_iter().map(Arc::new).collect();
     Global { preds: Predicates { sets, regional: None }, dsafe, usafe, delayed, converged: c1 && c2 && c3 }
 }
+
+#[cfg(test)]
+mod oracle;
