@@ -371,6 +371,32 @@ impl<K: EntityRef> EntitySet<K> {
         }
         self.trim();
     }
+    /// The words, `capacity().div_ceil(64)` of them, bit `i % 64` of word `i / 64` standing
+    /// for id `i` (the bits past the capacity are zero): for code that works on rows of
+    /// words (LCM's fixpoints) and reads sets as operands.
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+    /// The set of capacity `len` whose words are `words` (`len.div_ceil(64)` of them; the
+    /// bits past `len` are cleared).
+    pub fn from_words(len: usize, words: &[u64]) -> Self {
+        assert_eq!(words.len(), len.div_ceil(64), "{} words for a set of capacity {len}", words.len());
+        let mut s = Self { words: words.to_vec(), len, _key: PhantomData };
+        s.trim();
+        s
+    }
+    /// The set of capacity `len` of the bits that differ between two rows of words (`None`
+    /// when none does): a recorded change, built from the rows' xor.
+    pub fn from_xor(len: usize, old: &[u64], new: &[u64]) -> Option<Self> {
+        assert!(old.len() == new.len() && old.len() == len.div_ceil(64), "rows of the wrong width");
+        if differ(old, new) == 0 {
+            return None;
+        }
+        let words = old.iter().zip(new).map(|(a, b)| a ^ b).collect();
+        let mut s = Self { words, len, _key: PhantomData };
+        s.trim();
+        Some(s)
+    }
     /// The set of the ids in exactly one of `self` and `other` (`None` when they are equal),
     /// built from the words' xor: a recorded change is this, and computing it bit by bit
     /// (an iterator of ids, each inserted) cost more than the fixpoint's own work.

@@ -128,6 +128,42 @@ pub fn iterate<D: PartialEq>(
     Iterated { rounds: max_rounds.max(1), converged: false }
 }
 
+/// [`iterate`] over a table of bit rows in one flat vector of words: block `b`'s value is
+/// `table[b·stride .. (b+1)·stride]` (LCM's two node-form predicates of a block side by side).
+///
+/// Why a second engine: with a value per block on the heap (`EntitySet`) every visit follows
+/// a pointer per operand and every equation is a call per set operation; here a block's
+/// neighbours are rows of one vector and `update` writes its new row with plain word loops.
+/// The new row goes into `scratch` (`stride` words, wholly overwritten), is compared with
+/// the old one word by word, and copied over it when it differs — after
+/// `on_change(round, block, old, new)` has recorded what it wants.
+pub fn iterate_rows(
+    order: &[BlockId],
+    table: &mut [u64],
+    stride: usize,
+    max_rounds: usize,
+    mut update: impl FnMut(BlockId, &[u64], &mut [u64]),
+    mut on_change: impl FnMut(usize, BlockId, &[u64], &[u64]),
+) -> Iterated {
+    let mut scratch = vec![0u64; stride];
+    for round in 0..max_rounds.max(1) {
+        let mut changed = false;
+        for &b in order {
+            update(b, table, &mut scratch);
+            let row = &mut table[b.index() * stride..][..stride];
+            if row.iter().zip(&scratch).fold(0, |acc, (x, y)| acc | (x ^ y)) != 0 {
+                on_change(round, b, row, &scratch);
+                row.copy_from_slice(&scratch);
+                changed = true;
+            }
+        }
+        if !changed {
+            return Iterated { rounds: round + 1, converged: true };
+        }
+    }
+    Iterated { rounds: max_rounds.max(1), converged: false }
+}
+
 /// [`iterate`] from `init`, recording every round's changes as diffs.
 pub fn solve<D: Lattice + Clone>(
     order: &[BlockId],

@@ -6,7 +6,7 @@
 
 use super::super::exprs::{ExprId, Local};
 use super::super::graph::Graph;
-use super::{BitChange, Fixpoint, Global, Pair, PerBlock, Pred, Predicates, RECORD_FIRST_ROUND};
+use super::{BitChange, Fixpoint, Global, PerBlock, Pred, Predicates, RECORD_FIRST_ROUND};
 use crate::dataflow;
 use crate::entity::{EntitySet, EntityVec};
 use crate::ir::{BlockId, Lang};
@@ -14,6 +14,13 @@ use crate::parse::parse_module;
 use crate::passes::lcm::{prepare, Options};
 use crate::testgen::{self, gen::GenConfig};
 use std::sync::Arc;
+
+/// The per-block value the old solver iterated: entry (`N…`) and exit (`X…`) bits.
+#[derive(Clone, Debug, PartialEq)]
+struct Pair {
+    n: EntitySet<ExprId>,
+    x: EntitySet<ExprId>,
+}
 
 /// The old `BitChange::between`: the flipped bits collected id by id.
 fn old_between(block: BlockId, pred: Pred, old: &EntitySet<ExprId>, new: &EntitySet<ExprId>) -> Option<BitChange> {
@@ -191,7 +198,7 @@ fn old_compute_global(g: &Graph, local: &Local, n_exprs: usize, record: bool) ->
         xl[b].intersect_with(&acc);
     }
 
-    let sets = [ncomp.clone(), xcomp.clone(), transp.clone(), nd, xd, nu, xu, ne, xe, ndl, xdl, nl, xl].into_iter().map(Arc::new).collect();
+    let sets = [(**ncomp).clone(), (**xcomp).clone(), (**transp).clone(), nd, xd, nu, xu, ne, xe, ndl, xdl, nl, xl].into_iter().map(Arc::new).collect();
     Global { preds: Predicates { sets, regional: None }, dsafe, usafe, delayed, converged: c1 && c2 && c3 }
 }
 
