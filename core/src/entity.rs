@@ -171,8 +171,8 @@ pub struct EntitySet<K> {
 
 /// By hand rather than derived: the derived `==` compares the words with a call to `memcmp`,
 /// which for the few words of a typical set (LCM's: 4–5) costs more than the comparison; an
-/// or of the words' differences is branch-free and inlined (the fixpoint engine compares
-/// every visited block's new value with its old one).
+/// or of the words' differences is branch-free and inlined (the generic fixpoint engine
+/// compares every visited block's new value with its old one).
 impl<K> PartialEq for EntitySet<K> {
     #[inline]
     fn eq(&self, other: &Self) -> bool {
@@ -327,50 +327,6 @@ impl<K: EntityRef> EntitySet<K> {
         }
         diff != 0
     }
-    /// `self = f(a, b)` word by word, whatever `self` held: the three-address form of the
-    /// operations above, so that an equation such as `X = A ∪ (B ∩ C)` is one pass over the
-    /// words (`assign_with3`) instead of a copy and two in-place passes. `f` may negate: the
-    /// bits past the capacity are cleared afterwards.
-    #[inline]
-    pub fn assign_with(&mut self, a: &Self, b: &Self, f: impl Fn(u64, u64) -> u64) {
-        assert!(self.len == a.len && a.len == b.len, "bit sets of different capacity");
-        let out = &mut self.words[..];
-        let (a, b) = (&a.words[..out.len()], &b.words[..out.len()]);
-        for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
-            *o = f(x, y);
-        }
-        self.trim();
-    }
-    /// `self = f(a, b, c)` word by word (see [`assign_with`](Self::assign_with)).
-    #[inline]
-    pub fn assign_with3(&mut self, a: &Self, b: &Self, c: &Self, f: impl Fn(u64, u64, u64) -> u64) {
-        assert!(self.len == a.len && a.len == b.len && b.len == c.len, "bit sets of different capacity");
-        let out = &mut self.words[..];
-        let (a, b, c) = (&a.words[..out.len()], &b.words[..out.len()], &c.words[..out.len()]);
-        for (((o, &x), &y), &z) in out.iter_mut().zip(a).zip(b).zip(c) {
-            *o = f(x, y, z);
-        }
-        self.trim();
-    }
-    /// `self = f(self, a)` word by word, the in-place operation for an `f` that may negate
-    /// (`A ∪= ¬B`): the bits past the capacity are cleared afterwards.
-    #[inline]
-    pub fn update_with(&mut self, a: &Self, f: impl Fn(u64, u64) -> u64) {
-        self.zip_with(a, f);
-        self.trim();
-    }
-    /// `self = f(self, a, b)` word by word, the in-place form with two operands (a meet
-    /// step such as `N ∩= X(P) − XComp(P)` in one pass); `f` may negate.
-    #[inline]
-    pub fn update_with2(&mut self, a: &Self, b: &Self, f: impl Fn(u64, u64, u64) -> u64) {
-        assert!(self.len == a.len && a.len == b.len, "bit sets of different capacity");
-        let out = &mut self.words[..];
-        let (a, b) = (&a.words[..out.len()], &b.words[..out.len()]);
-        for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
-            *o = f(*o, x, y);
-        }
-        self.trim();
-    }
     /// The words, `capacity().div_ceil(64)` of them, bit `i % 64` of word `i / 64` standing
     /// for id `i` (the bits past the capacity are zero): for code that works on rows of
     /// words (LCM's fixpoints) and reads sets as operands.
@@ -402,11 +358,7 @@ impl<K: EntityRef> EntitySet<K> {
     /// (an iterator of ids, each inserted) cost more than the fixpoint's own work.
     pub fn xor_of(&self, other: &Self) -> Option<Self> {
         assert_eq!(self.len, other.len, "bit sets of different capacity");
-        if differ(&self.words, &other.words) == 0 {
-            return None;
-        }
-        let words = self.words.iter().zip(&other.words).map(|(a, b)| a ^ b).collect();
-        Some(Self { words, len: self.len, _key: PhantomData })
+        Self::from_xor(self.len, &self.words, &other.words)
     }
     /// Complement within `0..capacity`.
     pub fn negate(&mut self) {
@@ -471,6 +423,75 @@ mod tests {
             let mut c = EntitySet::<Thing>::new_full(len);
             c.clone_from(&a);
             assert_eq!(c, a);
+        }
+    }
+
+    /// The word-level operations against a model that is a vector of booleans (the old
+    /// operations were bit by bit: `==` via the derived impl, a change via
+    /// `symmetric_difference`, a change flag per word): equality, the change flags of the
+    /// in-place operations, and sets built from words and from a xor.
+    #[test]
+    fn word_operations_match_a_plain_vector_model() {
+        let mut rng = crate::testgen::Rng::new(17);
+        for len in [0usize, 1, 5, 63, 64, 65, 127, 128, 200, 260] {
+            for _ in 0..40 {
+                let model_a: Vec<bool> = (0..len).map(|_| rng.chance(50)).collect();
+                let mut model_b = model_a.clone();
+                for _ in 0..rng.below(3) {
+                    if len > 0 {
+                        let i = rng.below(len);
+                        model_b[i] = !model_b[i];
+                    }
+                }
+                let set = |m: &[bool]| {
+                    let mut s = EntitySet::<Thing>::new_empty(len);
+                    for (i, _) in m.iter().enumerate().filter(|(_, b)| **b) {
+                        s.insert(Thing::new(i));
+                    }
+                    s
+                };
+                let (a, b) = (set(&model_a), set(&model_b));
+                assert_eq!(a == b, model_a == model_b, "len {len}");
+                let hash = |s: &EntitySet<Thing>| {
+                    use std::hash::{Hash, Hasher};
+                    let mut h = std::collections::hash_map::DefaultHasher::new();
+                    s.hash(&mut h);
+                    h.finish()
+                };
+                if a == b {
+                    assert_eq!(hash(&a), hash(&b));
+                }
+                // The xor is the bits that differ, as the model says, and None when none does.
+                let flips: Vec<usize> = (0..len).filter(|&i| model_a[i] != model_b[i]).collect();
+                let x = a.xor_of(&b);
+                assert_eq!(x.is_none(), flips.is_empty());
+                if let Some(x) = &x {
+                    assert_eq!(x.iter().map(|t| t.index()).collect::<Vec<_>>(), flips);
+                    assert_eq!(x.capacity(), len);
+                    assert_eq!(Some(x), EntitySet::from_xor(len, a.words(), b.words()).as_ref());
+                }
+                // From the words back to the same set; stray bits past the capacity are cleared.
+                assert_eq!(EntitySet::<Thing>::from_words(len, a.words()), a);
+                let mut w = a.words().to_vec();
+                if let (Some(last), true) = (w.last_mut(), len % 64 != 0) {
+                    *last |= !0u64 << (len % 64);
+                }
+                assert_eq!(EntitySet::<Thing>::from_words(len, &w), a);
+                // Change flags: union/intersection/subtraction report a change exactly when
+                // the model's result differs from where it started.
+                let cases: [(fn(&mut EntitySet<Thing>, &EntitySet<Thing>) -> bool, fn(bool, bool) -> bool); 3] = [
+                    (|s, o| s.union_with(o), |p, q| p | q),
+                    (|s, o| s.intersect_with(o), |p, q| p & q),
+                    (|s, o| s.subtract(o), |p, q| p & !q),
+                ];
+                for (op, f) in cases {
+                    let mut got = a.clone();
+                    let changed = op(&mut got, &b);
+                    let want: Vec<bool> = model_a.iter().zip(&model_b).map(|(&p, &q)| f(p, q)).collect();
+                    assert_eq!(got, set(&want));
+                    assert_eq!(changed, want != model_a);
+                }
+            }
         }
     }
 

@@ -288,6 +288,43 @@ mod tests {
         assert!(sol.rounds[2].changes.is_empty());
     }
 
+    /// The row engine against the value engine on the same problem: a two-word row per
+    /// block (so the stride is exercised) propagating "reached" along a chain visited in the
+    /// worst order; the same rounds, the same changes in the same order, the same result.
+    #[test]
+    fn iterate_rows_matches_iterate() {
+        for n in 1..7u32 {
+            let order: Vec<BlockId> = (0..n).rev().map(BlockId).collect();
+            let mut init = EntityVec::filled(n as usize, false);
+            init[BlockId(0)] = true;
+            let step = |b: BlockId, v: &dyn Fn(BlockId) -> bool| if b.0 == 0 { true } else { v(BlockId(b.0 - 1)) };
+            let mut want = Vec::new();
+            let mut values = init.clone();
+            let a = iterate(&order, &mut values, false, 100, |b, v, out| *out = step(b, &|p| v[p]), |r, b, _, _| want.push((r, b)));
+            let mut table = vec![0u64; 2 * n as usize];
+            table[1] = 1;
+            let mut got = Vec::new();
+            let row = |t: &[u64], b: BlockId| t[b.index() * 2 + 1] == 1;
+            let r = iterate_rows(
+                &order,
+                &mut table,
+                2,
+                100,
+                |b, t, out| {
+                    out[0] = 0;
+                    out[1] = step(b, &|p| row(t, p)) as u64;
+                },
+                |round, b, old, new| {
+                    assert_ne!(old, new);
+                    got.push((round, b));
+                },
+            );
+            assert_eq!((r.rounds, r.converged), (a.rounds, a.converged), "{n} blocks");
+            assert_eq!(got, want, "{n} blocks");
+            assert!((0..n).all(|b| row(&table, BlockId(b)) == values[BlockId(b)]));
+        }
+    }
+
     #[test]
     fn solve_gives_up_after_max_rounds_on_a_non_monotone_update() {
         let order = [BlockId(0)];

@@ -403,6 +403,18 @@ pub fn compute_global(g: &Graph, local: &Local, n_exprs: usize) -> Global {
         }
     }
 
+    // The predicates' table, in `Pred::ALL` order: the local predicates shared with `local`
+    // (not copied: an allocation per block each), then each table of rows turned into sets
+    // and dropped as soon as no later step reads it, so that the rows and the sets of a
+    // predicate are not all alive at once.
+    let mut sets: Vec<Arc<PerBlock>> = [ncomp, xcomp, transp].into_iter().cloned().collect();
+    let mut keep = |table: Vec<u64>| {
+        sets.push(Arc::new(rows.to_sets(n_exprs, nb, &table, 0)));
+        sets.push(Arc::new(rows.to_sets(n_exprs, nb, &table, w)));
+    };
+    keep(dsafe_rows);
+    keep(usafe_rows);
+
     // Step 5: delayed, forward.
     //   NDelayed(B) = NEarliest(B) ∨ (B ≠ s ∧ ∀P ∈ pred(B): XDelayed(P) ∧ ¬XComp(P))
     //   XDelayed(B) = XEarliest(B) ∨ (NDelayed(B) ∧ ¬NComp(B))
@@ -429,6 +441,8 @@ pub fn compute_global(g: &Graph, local: &Local, n_exprs: usize) -> Global {
         }
     });
 
+    keep(earliest);
+
     // Step 6: latest, no iteration (reachable blocks; the others stay false).
     //   NLatest(B) = NDelayed(B) ∧ (NComp(B) ∨ ¬XDelayed(B))
     //   XLatest(B) = XDelayed(B) ∧ (XComp(B) ∨ ∃S ∈ succ(B): ¬NDelayed(S))
@@ -450,12 +464,8 @@ pub fn compute_global(g: &Graph, local: &Local, n_exprs: usize) -> Global {
         }
     }
 
-    // The local predicates are shared with `local`, not copied (an allocation per block each).
-    let computed = [&dsafe_rows, &usafe_rows, &earliest, &delayed_rows, &latest]
-        .into_iter()
-        .flat_map(|t| [rows.to_sets(n_exprs, nb, t, 0), rows.to_sets(n_exprs, nb, t, w)])
-        .map(Arc::new);
-    let sets = [ncomp, xcomp, transp].into_iter().cloned().chain(computed).collect();
+    keep(delayed_rows);
+    keep(latest);
     Global { preds: Predicates { sets, regional: None }, dsafe, usafe, delayed, converged: c1 && c2 && c3 }
 }
 
