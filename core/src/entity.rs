@@ -479,7 +479,9 @@ mod tests {
                 assert_eq!(EntitySet::<Thing>::from_words(len, &w), a);
                 // Change flags: union/intersection/subtraction report a change exactly when
                 // the model's result differs from where it started.
-                let cases: [(fn(&mut EntitySet<Thing>, &EntitySet<Thing>) -> bool, fn(bool, bool) -> bool); 3] = [
+                type SetOp = fn(&mut EntitySet<Thing>, &EntitySet<Thing>) -> bool;
+                type BitOp = fn(bool, bool) -> bool;
+                let cases: [(SetOp, BitOp); 3] = [
                     (|s, o| s.union_with(o), |p, q| p | q),
                     (|s, o| s.intersect_with(o), |p, q| p & q),
                     (|s, o| s.subtract(o), |p, q| p & !q),
