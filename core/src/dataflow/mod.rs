@@ -5,9 +5,10 @@
 //! Two layers:
 //! - [`iterate`] is the bare engine: round-robin over a block order, re-evaluating each
 //!   block's value in place from the current table until nothing changes, and handing each
-//!   change to the caller; [`solve`] records the changes as diffs ([`Lattice`]). LCM's
-//!   node-form equations (two mutually recursive predicates per block) use `iterate`
-//!   directly and record their own trace.
+//!   change to the caller; [`solve`] records the changes as diffs ([`Lattice`]).
+//!   [`iterate_rows`] is the same engine over bit rows of one flat vector of words: LCM's
+//!   node-form equations (two mutually recursive predicates per block) use it directly and
+//!   record their own trace.
 //! - [`Analysis`] + [`run`] is the classic formulation on top of it: per block an entry and an
 //!   exit fact, the meet over CFG neighbours, and a block transfer function.
 

@@ -1,9 +1,10 @@
 //! Steps 3–6 of seed 004: down-safety, up-safety, earliest, delayed and latest, for all
 //! expressions at once. Each predicate is a bit vector (`EntitySet<ExprId>`) per block; the
-//! equations are those of `docs/lcm-equations.md`, applied bitwise.
+//! equations are those of `docs/lcm-equations.md`, applied bitwise — while solving, to rows
+//! of words of one vector per step, which become the per-block sets at the end.
 //!
 //! The three recursive pairs are greatest fixpoints (the seed's initial value is true),
-//! solved by [`crate::dataflow::iterate`] over the reachable blocks — postorder for the
+//! solved by [`crate::dataflow::iterate_rows`] over the reachable blocks — postorder for the
 //! backward down-safety, reverse postorder for the forward up-safety and delay — with every
 //! round recorded. Unreachable blocks keep all-false global predicates (see `graph.rs`).
 
