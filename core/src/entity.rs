@@ -158,12 +158,42 @@ impl<K: EntityRef, V> FromIterator<V> for EntityVec<K, V> {
 
 /// A fixed-capacity bit set of entity ids; the per-block bit vectors of the dataflow
 /// framework and of LCM are these.
-#[derive(PartialEq, Eq, Hash, Serialize, Deserialize)]
+///
+/// Invariant: `words.len() == len.div_ceil(64)` and the bits of the last word past `len` are
+/// zero, so two sets of one capacity are equal exactly when their words are.
+#[derive(Eq, Serialize, Deserialize)]
 pub struct EntitySet<K> {
     words: Vec<u64>,
     len: usize,
     #[serde(skip)]
     _key: PhantomData<K>,
+}
+
+/// By hand rather than derived: the derived `==` compares the words with a call to `memcmp`,
+/// which for the few words of a typical set (LCM's: 4–5) costs more than the comparison; an
+/// or of the words' differences is branch-free and inlined (the generic fixpoint engine
+/// compares every visited block's new value with its old one).
+impl<K> PartialEq for EntitySet<K> {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.len == other.len && self.words.len() == other.words.len() && differ(&self.words, &other.words) == 0
+    }
+}
+
+/// Consistent with `==` (the same fields, hashed as the derived impl hashed them).
+impl<K> std::hash::Hash for EntitySet<K> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.words.hash(state);
+        self.len.hash(state);
+    }
+}
+
+/// The or of `a[i] ^ b[i]` over equal-length word slices: zero exactly when they are equal.
+/// A straight loop over two slices of one length, which the compiler vectorises.
+#[inline]
+fn differ(a: &[u64], b: &[u64]) -> u64 {
+    let b = &b[..a.len()];
+    a.iter().zip(b).fold(0, |acc, (x, y)| acc | (x ^ y))
 }
 
 /// By hand for `clone_from`, which reuses the words already allocated: the dataflow engine
@@ -278,15 +308,57 @@ impl<K: EntityRef> EntitySet<K> {
     pub fn subtract(&mut self, other: &Self) -> bool {
         self.zip_with(other, |a, b| a & !b)
     }
+    /// `self[i] = f(self[i], other[i])` for every word; returns whether a word changed.
+    ///
+    /// Why this shape: the change is the or of the words' differences (no branch per word)
+    /// and both slices are cut to one length before the loop, so it has no bounds check and
+    /// the compiler vectorises it; `f` must map words of zeros to zero (and, or, and-not do),
+    /// so the bits past the capacity stay clear.
+    #[inline]
     fn zip_with(&mut self, other: &Self, f: impl Fn(u64, u64) -> u64) -> bool {
         assert_eq!(self.len, other.len, "bit sets of different capacity");
-        let mut changed = false;
-        for (a, b) in self.words.iter_mut().zip(&other.words) {
-            let n = f(*a, *b);
-            changed |= n != *a;
-            *a = n;
+        let a = &mut self.words[..];
+        let b = &other.words[..a.len()];
+        let mut diff = 0;
+        for (x, &y) in a.iter_mut().zip(b) {
+            let n = f(*x, y);
+            diff |= n ^ *x;
+            *x = n;
         }
-        changed
+        diff != 0
+    }
+    /// The words, `capacity().div_ceil(64)` of them, bit `i % 64` of word `i / 64` standing
+    /// for id `i` (the bits past the capacity are zero): for code that works on rows of
+    /// words (LCM's fixpoints) and reads sets as operands.
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+    /// The set of capacity `len` whose words are `words` (`len.div_ceil(64)` of them; the
+    /// bits past `len` are cleared).
+    pub fn from_words(len: usize, words: &[u64]) -> Self {
+        assert_eq!(words.len(), len.div_ceil(64), "{} words for a set of capacity {len}", words.len());
+        let mut s = Self { words: words.to_vec(), len, _key: PhantomData };
+        s.trim();
+        s
+    }
+    /// The set of capacity `len` of the bits that differ between two rows of words (`None`
+    /// when none does): a recorded change, built from the rows' xor.
+    pub fn from_xor(len: usize, old: &[u64], new: &[u64]) -> Option<Self> {
+        assert!(old.len() == new.len() && old.len() == len.div_ceil(64), "rows of the wrong width");
+        if differ(old, new) == 0 {
+            return None;
+        }
+        let words = old.iter().zip(new).map(|(a, b)| a ^ b).collect();
+        let mut s = Self { words, len, _key: PhantomData };
+        s.trim();
+        Some(s)
+    }
+    /// The set of the ids in exactly one of `self` and `other` (`None` when they are equal),
+    /// built from the words' xor: a recorded change is this, and computing it bit by bit
+    /// (an iterator of ids, each inserted) cost more than the fixpoint's own work.
+    pub fn xor_of(&self, other: &Self) -> Option<Self> {
+        assert_eq!(self.len, other.len, "bit sets of different capacity");
+        Self::from_xor(self.len, &self.words, &other.words)
     }
     /// Complement within `0..capacity`.
     pub fn negate(&mut self) {
@@ -351,6 +423,77 @@ mod tests {
             let mut c = EntitySet::<Thing>::new_full(len);
             c.clone_from(&a);
             assert_eq!(c, a);
+        }
+    }
+
+    /// The word-level operations against a model that is a vector of booleans (the old
+    /// operations were bit by bit: `==` via the derived impl, a change via
+    /// `symmetric_difference`, a change flag per word): equality, the change flags of the
+    /// in-place operations, and sets built from words and from a xor.
+    #[test]
+    fn word_operations_match_a_plain_vector_model() {
+        let mut rng = crate::testgen::Rng::new(17);
+        for len in [0usize, 1, 5, 63, 64, 65, 127, 128, 200, 260] {
+            for _ in 0..40 {
+                let model_a: Vec<bool> = (0..len).map(|_| rng.chance(50)).collect();
+                let mut model_b = model_a.clone();
+                for _ in 0..rng.below(3) {
+                    if len > 0 {
+                        let i = rng.below(len);
+                        model_b[i] = !model_b[i];
+                    }
+                }
+                let set = |m: &[bool]| {
+                    let mut s = EntitySet::<Thing>::new_empty(len);
+                    for (i, _) in m.iter().enumerate().filter(|(_, b)| **b) {
+                        s.insert(Thing::new(i));
+                    }
+                    s
+                };
+                let (a, b) = (set(&model_a), set(&model_b));
+                assert_eq!(a == b, model_a == model_b, "len {len}");
+                let hash = |s: &EntitySet<Thing>| {
+                    use std::hash::{Hash, Hasher};
+                    let mut h = std::collections::hash_map::DefaultHasher::new();
+                    s.hash(&mut h);
+                    h.finish()
+                };
+                if a == b {
+                    assert_eq!(hash(&a), hash(&b));
+                }
+                // The xor is the bits that differ, as the model says, and None when none does.
+                let flips: Vec<usize> = (0..len).filter(|&i| model_a[i] != model_b[i]).collect();
+                let x = a.xor_of(&b);
+                assert_eq!(x.is_none(), flips.is_empty());
+                if let Some(x) = &x {
+                    assert_eq!(x.iter().map(|t| t.index()).collect::<Vec<_>>(), flips);
+                    assert_eq!(x.capacity(), len);
+                    assert_eq!(Some(x), EntitySet::from_xor(len, a.words(), b.words()).as_ref());
+                }
+                // From the words back to the same set; stray bits past the capacity are cleared.
+                assert_eq!(EntitySet::<Thing>::from_words(len, a.words()), a);
+                let mut w = a.words().to_vec();
+                if let (Some(last), true) = (w.last_mut(), len % 64 != 0) {
+                    *last |= !0u64 << (len % 64);
+                }
+                assert_eq!(EntitySet::<Thing>::from_words(len, &w), a);
+                // Change flags: union/intersection/subtraction report a change exactly when
+                // the model's result differs from where it started.
+                type SetOp = fn(&mut EntitySet<Thing>, &EntitySet<Thing>) -> bool;
+                type BitOp = fn(bool, bool) -> bool;
+                let cases: [(SetOp, BitOp); 3] = [
+                    (|s, o| s.union_with(o), |p, q| p | q),
+                    (|s, o| s.intersect_with(o), |p, q| p & q),
+                    (|s, o| s.subtract(o), |p, q| p & !q),
+                ];
+                for (op, f) in cases {
+                    let mut got = a.clone();
+                    let changed = op(&mut got, &b);
+                    let want: Vec<bool> = model_a.iter().zip(&model_b).map(|(&p, &q)| f(p, q)).collect();
+                    assert_eq!(got, set(&want));
+                    assert_eq!(changed, want != model_a);
+                }
+            }
         }
     }
 

@@ -5,9 +5,10 @@
 //! Two layers:
 //! - [`iterate`] is the bare engine: round-robin over a block order, re-evaluating each
 //!   block's value in place from the current table until nothing changes, and handing each
-//!   change to the caller; [`solve`] records the changes as diffs ([`Lattice`]). LCM's
-//!   node-form equations (two mutually recursive predicates per block) use `iterate`
-//!   directly and record their own trace.
+//!   change to the caller; [`solve`] records the changes as diffs ([`Lattice`]).
+//!   [`iterate_rows`] is the same engine over bit rows of one flat vector of words: LCM's
+//!   node-form equations (two mutually recursive predicates per block) use it directly and
+//!   record their own trace.
 //! - [`Analysis`] + [`run`] is the classic formulation on top of it: per block an entry and an
 //!   exit fact, the meet over CFG neighbours, and a block transfer function.
 
@@ -118,6 +119,42 @@ pub fn iterate<D: PartialEq>(
             if scratch != values[b] {
                 std::mem::swap(&mut values[b], &mut scratch);
                 on_change(round, b, &scratch, &values[b]);
+                changed = true;
+            }
+        }
+        if !changed {
+            return Iterated { rounds: round + 1, converged: true };
+        }
+    }
+    Iterated { rounds: max_rounds.max(1), converged: false }
+}
+
+/// [`iterate`] over a table of bit rows in one flat vector of words: block `b`'s value is
+/// `table[b·stride .. (b+1)·stride]` (LCM's two node-form predicates of a block side by side).
+///
+/// Why a second engine: with a value per block on the heap (`EntitySet`) every visit follows
+/// a pointer per operand and every equation is a call per set operation; here a block's
+/// neighbours are rows of one vector and `update` writes its new row with plain word loops.
+/// The new row goes into `scratch` (`stride` words, wholly overwritten), is compared with
+/// the old one word by word, and copied over it when it differs — after
+/// `on_change(round, block, old, new)` has recorded what it wants.
+pub fn iterate_rows(
+    order: &[BlockId],
+    table: &mut [u64],
+    stride: usize,
+    max_rounds: usize,
+    mut update: impl FnMut(BlockId, &[u64], &mut [u64]),
+    mut on_change: impl FnMut(usize, BlockId, &[u64], &[u64]),
+) -> Iterated {
+    let mut scratch = vec![0u64; stride];
+    for round in 0..max_rounds.max(1) {
+        let mut changed = false;
+        for &b in order {
+            update(b, table, &mut scratch);
+            let row = &mut table[b.index() * stride..][..stride];
+            if row.iter().zip(&scratch).fold(0, |acc, (x, y)| acc | (x ^ y)) != 0 {
+                on_change(round, b, row, &scratch);
+                row.copy_from_slice(&scratch);
                 changed = true;
             }
         }
@@ -250,6 +287,43 @@ mod tests {
         assert_eq!(sol.rounds[0].changes.len(), 1);
         assert_eq!(sol.rounds[0].changes[0].block, BlockId(1));
         assert!(sol.rounds[2].changes.is_empty());
+    }
+
+    /// The row engine against the value engine on the same problem: a two-word row per
+    /// block (so the stride is exercised) propagating "reached" along a chain visited in the
+    /// worst order; the same rounds, the same changes in the same order, the same result.
+    #[test]
+    fn iterate_rows_matches_iterate() {
+        for n in 1..7u32 {
+            let order: Vec<BlockId> = (0..n).rev().map(BlockId).collect();
+            let mut init = EntityVec::filled(n as usize, false);
+            init[BlockId(0)] = true;
+            let step = |b: BlockId, v: &dyn Fn(BlockId) -> bool| if b.0 == 0 { true } else { v(BlockId(b.0 - 1)) };
+            let mut want = Vec::new();
+            let mut values = init.clone();
+            let a = iterate(&order, &mut values, false, 100, |b, v, out| *out = step(b, &|p| v[p]), |r, b, _, _| want.push((r, b)));
+            let mut table = vec![0u64; 2 * n as usize];
+            table[1] = 1;
+            let mut got = Vec::new();
+            let row = |t: &[u64], b: BlockId| t[b.index() * 2 + 1] == 1;
+            let r = iterate_rows(
+                &order,
+                &mut table,
+                2,
+                100,
+                |b, t, out| {
+                    out[0] = 0;
+                    out[1] = step(b, &|p| row(t, p)) as u64;
+                },
+                |round, b, old, new| {
+                    assert_ne!(old, new);
+                    got.push((round, b));
+                },
+            );
+            assert_eq!((r.rounds, r.converged), (a.rounds, a.converged), "{n} blocks");
+            assert_eq!(got, want, "{n} blocks");
+            assert!((0..n).all(|b| row(&table, BlockId(b)) == values[BlockId(b)]));
+        }
     }
 
     #[test]

@@ -478,12 +478,14 @@ fn placed_insts(f: &Function) -> impl Iterator<Item = (BlockId, InstId)> + '_ {
         .flat_map(|(b, blk)| blk.all_insts().map(move |i| (b, i)))
 }
 
-/// Per-block local predicates, each a bit vector over the expressions.
+/// Per-block local predicates, each a bit vector over the expressions. Shared (`Arc`) with
+/// the table of all thirteen predicates, which holds them too: a copy there cost an
+/// allocation per block and predicate.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Local {
-    pub ncomp: EntityVec<BlockId, EntitySet<ExprId>>,
-    pub xcomp: EntityVec<BlockId, EntitySet<ExprId>>,
-    pub transp: EntityVec<BlockId, EntitySet<ExprId>>,
+    pub ncomp: std::sync::Arc<EntityVec<BlockId, EntitySet<ExprId>>>,
+    pub xcomp: std::sync::Arc<EntityVec<BlockId, EntitySet<ExprId>>>,
+    pub transp: std::sync::Arc<EntityVec<BlockId, EntitySet<ExprId>>>,
 }
 
 /// The seed's `Compute_Local`, for every expression at once: scan each block in execution
@@ -529,7 +531,7 @@ pub fn compute_local(f: &Function, g: &Graph, ex: &Exprs) -> Local {
         t.negate();
         transp[b] = t;
     }
-    Local { ncomp, xcomp, transp }
+    Local { ncomp: ncomp.into(), xcomp: xcomp.into(), transp: transp.into() }
 }
 
 /// Step 2 as per-block lists (each sorted by id) instead of bit vectors over all

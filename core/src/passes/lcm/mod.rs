@@ -208,7 +208,7 @@ pub(crate) fn run_verified(f: &Function, opts: &Options) -> Result<LcmOutput, Lc
     } else {
         let local = exprs::compute_local(&g, &graph, &ex);
         predicates::compute_global(&graph, &local, ex.len())
-        // `local` is dropped here: the predicates hold their own copies of the three local ones
+        // `local` is dropped here: the predicates share its three vectors
     };
     if !global.converged {
         return Err(LcmError::Internal { function: f.name.clone(), message: "a fixpoint did not converge".into() });

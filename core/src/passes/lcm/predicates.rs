@@ -1,9 +1,10 @@
 //! Steps 3–6 of seed 004: down-safety, up-safety, earliest, delayed and latest, for all
 //! expressions at once. Each predicate is a bit vector (`EntitySet<ExprId>`) per block; the
-//! equations are those of `docs/lcm-equations.md`, applied bitwise.
+//! equations are those of `docs/lcm-equations.md`, applied bitwise — while solving, to rows
+//! of words of one vector per step, which become the per-block sets at the end.
 //!
 //! The three recursive pairs are greatest fixpoints (the seed's initial value is true),
-//! solved by [`crate::dataflow::iterate`] over the reachable blocks — postorder for the
+//! solved by [`crate::dataflow::iterate_rows`] over the reachable blocks — postorder for the
 //! backward down-safety, reverse postorder for the forward up-safety and delay — with every
 //! round recorded. Unreachable blocks keep all-false global predicates (see `graph.rs`).
 
@@ -85,14 +86,7 @@ pub struct BitChange {
 impl BitChange {
     /// The change from `old` to `new` in `block` (`None` if they are equal).
     pub fn between(block: BlockId, pred: Pred, old: &EntitySet<ExprId>, new: &EntitySet<ExprId>) -> Option<BitChange> {
-        if old == new {
-            return None;
-        }
-        let mut flipped = EntitySet::new_empty(old.capacity().max(new.capacity()));
-        for e in old.symmetric_difference(new) {
-            flipped.insert(e);
-        }
-        Some(BitChange { block, pred, flipped })
+        old.xor_of(new).map(|flipped| BitChange { block, pred, flipped })
     }
 
     /// Whether this change flips expression `e` (what the one-expression view shows).
@@ -214,13 +208,6 @@ impl Fixpoint {
     }
 }
 
-/// The per-block value iterated for one node-form pair: entry (`N…`) and exit (`X…`) bits.
-#[derive(Clone, Debug, PartialEq)]
-struct Pair {
-    n: EntitySet<ExprId>,
-    x: EntitySet<ExprId>,
-}
-
 /// Everything steps 3–6 compute.
 pub struct Global {
     pub preds: Predicates,
@@ -232,52 +219,86 @@ pub struct Global {
     pub converged: bool,
 }
 
+/// Bit rows of `w` words per block in one flat vector (`w = ⌈|exprs| / 64⌉`): the layout the
+/// predicates are solved in, before each block's vector becomes an `EntitySet` of its own.
+/// The bits past the last expression stay zero (`full` masks what a negation sets there).
+struct Rows<'a> {
+    w: usize,
+    full: &'a [u64],
+}
+
+impl Rows<'_> {
+    /// Block `b`'s entry-predicate words in a table of node-form pairs (each block's `2w`
+    /// words: the entry predicate's, then the exit's).
+    #[inline]
+    fn n<'t>(&self, table: &'t [u64], b: BlockId) -> &'t [u64] {
+        &table[b.index() * 2 * self.w..][..self.w]
+    }
+    /// Block `b`'s exit-predicate words in a table of node-form pairs.
+    #[inline]
+    fn x<'t>(&self, table: &'t [u64], b: BlockId) -> &'t [u64] {
+        &table[b.index() * 2 * self.w + self.w..][..self.w]
+    }
+    /// One predicate of a table of node-form pairs (`offset` 0: the entry predicate, `w`:
+    /// the exit one) as one set per block, for `nb` blocks: an allocation each, which is
+    /// what [`PerBlock`] is.
+    fn to_sets(&self, n_exprs: usize, nb: usize, table: &[u64], offset: usize) -> PerBlock {
+        (0..nb).map(|b| EntitySet::from_words(n_exprs, &table[b * 2 * self.w + offset..][..self.w])).collect()
+    }
+}
+
+/// One node-form pair solved to its greatest fixpoint with [`dataflow::iterate_rows`]: each
+/// block's row is its entry predicate's `w` words then its exit predicate's, starting all
+/// true on the visited blocks and all false on the others. `update(b, table, n, x)` writes
+/// block `b`'s new rows.
 fn solve_pair(
     g: &Graph,
+    rows: &Rows,
     order: Vec<BlockId>,
     n_exprs: usize,
     names: (Pred, Pred),
-    update: impl FnMut(BlockId, &EntityVec<BlockId, Pair>, &mut Pair),
-) -> (PerBlock, PerBlock, Fixpoint, bool) {
-    let nb = g.num_blocks();
-    let empty = EntitySet::new_empty(n_exprs);
-    let full = EntitySet::new_full(n_exprs);
-    // The greatest fixpoint starts true on the blocks it visits (the reachable ones, in
-    // either order) and false elsewhere; each value is allocated once.
-    let mut visited = EntitySet::new_empty(nb);
+    mut update: impl FnMut(BlockId, &[u64], &mut [u64], &mut [u64]),
+) -> (Vec<u64>, Fixpoint, bool) {
+    let (w, nb) = (rows.w, g.num_blocks());
+    let stride = 2 * w;
+    let mut table = vec![0u64; nb * stride];
     for &b in &order {
-        visited.insert(b);
+        let row = &mut table[b.index() * stride..][..stride];
+        row[..w].copy_from_slice(rows.full);
+        row[w..].copy_from_slice(rows.full);
     }
-    let mut values: EntityVec<BlockId, Pair> = (0..nb)
-        .map(|b| {
-            let start = if visited.contains(BlockId(b as u32)) { &full } else { &empty };
-            Pair { n: start.clone(), x: start.clone() }
-        })
-        .collect();
     // Each round but the last clears at least one of the 2·|order|·|exprs| bits.
     let max_rounds = 2usize.saturating_mul(order.len()).saturating_mul(n_exprs.max(1)).saturating_add(2);
-    // The trace keeps the bits each change flipped; nothing else is copied per visit.
+    // The trace keeps the bits each change flipped (the rows' xor); nothing else is copied.
+    let record_first = record_first_round();
     let mut rounds: Vec<Vec<BitChange>> = Vec::new();
-    let scratch = Pair { n: empty.clone(), x: empty };
-    let it = dataflow::iterate(&order, &mut values, scratch, max_rounds, update, |r, block, old, new| {
-        if rounds.len() <= r {
-            rounds.resize_with(r + 1, Vec::new);
-        }
-        // Round 1 is implied by the fixpoint and the later rounds (see `Fixpoint`): not
-        // even computed, since it flips almost every bit of every block.
-        if r > 0 || record_first_round() {
-            rounds[r].extend(BitChange::between(block, names.0, &old.n, &new.n));
-            rounds[r].extend(BitChange::between(block, names.1, &old.x, &new.x));
-        }
-    });
+    let it = dataflow::iterate_rows(
+        &order,
+        &mut table,
+        stride,
+        max_rounds,
+        |b, t, out| {
+            let (n, x) = out.split_at_mut(w);
+            update(b, t, n, x);
+        },
+        |r, block, old, new| {
+            if rounds.len() <= r {
+                rounds.resize_with(r + 1, Vec::new);
+            }
+            // Round 1 is implied by the fixpoint and the later rounds (see `Fixpoint`): not
+            // even computed, since it flips almost every bit of every block.
+            if r > 0 || record_first {
+                let (on, ox) = old.split_at(w);
+                let (nn, nx) = new.split_at(w);
+                let change = |pred, a, b| EntitySet::from_xor(n_exprs, a, b).map(|flipped| BitChange { block, pred, flipped });
+                rounds[r].extend(change(names.0, on, nn));
+                rounds[r].extend(change(names.1, ox, nx));
+            }
+        },
+    );
     rounds.resize_with(it.rounds, Vec::new);
-    let (mut ns, mut xs) = (EntityVec::with_capacity(nb), EntityVec::with_capacity(nb));
-    for p in values.into_values() {
-        ns.push(p.n);
-        xs.push(p.x);
-    }
-    let first_round_implied = !rounds.is_empty() && !record_first_round();
-    (ns, xs, Fixpoint { order, rounds, first_round_implied, per_region: false }, it.converged)
+    let first_round_implied = !rounds.is_empty() && !record_first;
+    (table, Fixpoint { order, rounds, first_round_implied, per_region: false }, it.converged)
 }
 
 #[cfg(test)]
@@ -297,122 +318,157 @@ fn record_first_round() -> bool {
     }
 }
 
-/// `out = ∩ sets(m)` over `ms` (at least one), in place.
-fn meet_into<'a>(out: &mut EntitySet<ExprId>, ms: &[BlockId], mut set: impl FnMut(BlockId) -> &'a EntitySet<ExprId>) {
+/// `out[k] = ∧ row(m)[k]` over `ms` (at least one).
+#[inline]
+fn meet_rows<'a>(out: &mut [u64], ms: &[BlockId], mut row: impl FnMut(BlockId) -> &'a [u64]) {
     let (first, rest) = ms.split_first().expect("meet over at least one block");
-    out.clone_from(set(*first));
+    out.copy_from_slice(row(*first));
     for &m in rest {
-        out.intersect_with(set(m));
+        for (o, &v) in out.iter_mut().zip(row(m)) {
+            *o &= v;
+        }
     }
 }
 
-/// Steps 3–6 on the reachable part of `g` given step 2's local predicates. Every bit
-/// vector is computed in place (no set is allocated per block visit); the equations are
-/// rewritten with `−` (and-not) where they negate, which the comments spell out.
+/// Steps 3–6 on the reachable part of `g` given step 2's local predicates, for all
+/// expressions at once: each equation is a loop over the words of a block's row (bit rows of
+/// all blocks in one vector, see [`Rows`]), the local predicates read from their sets'
+/// words; only the results become a set per block. The equations are rewritten with `−`
+/// (and-not) where they negate, which the comments spell out.
 pub fn compute_global(g: &Graph, local: &Local, n_exprs: usize) -> Global {
-    let nb = g.num_blocks();
-    let empty = EntitySet::new_empty(n_exprs);
+    let full_set = EntitySet::<ExprId>::new_full(n_exprs);
+    let rows = Rows { w: full_set.words().len(), full: full_set.words() };
+    let (w, nb) = (rows.w, g.num_blocks());
     let is_start = |b: BlockId| Some(b) == g.entry;
     let Local { ncomp, xcomp, transp } = local;
+    let (nc, xc, tr) = (|b: BlockId| ncomp[b].words(), |b: BlockId| xcomp[b].words(), |b: BlockId| transp[b].words());
 
     // Step 3: down-safety, backward.
     //   NdSafe(B) = NComp(B) ∨ (Transp(B) ∧ XdSafe(B))
     //   XdSafe(B) = XComp(B) ∨ (succ(B) ≠ ∅ ∧ ∀S ∈ succ(B): NdSafe(S))
-    let mut through = empty.clone();
-    let (nd, xd, dsafe, c1) = solve_pair(g, g.postorder(), n_exprs, (Pred::NdSafe, Pred::XdSafe), |b, v, out| {
-        out.x.clone_from(&xcomp[b]);
+    let (dsafe_rows, dsafe, c1) = solve_pair(g, &rows, g.postorder(), n_exprs, (Pred::NdSafe, Pred::XdSafe), |b, t, n, x| {
+        let (ncb, xcb, trb) = (nc(b), xc(b), tr(b));
         if g.reaches_exit.contains(b) && !g.succs[b].is_empty() {
-            meet_into(&mut through, &g.succs[b], |s| &v[s].n);
-            out.x.union_with(&through);
+            meet_rows(x, &g.succs[b], |s| rows.n(t, s));
+            for (x, &c) in x.iter_mut().zip(xcb) {
+                *x |= c;
+            }
+        } else {
+            x.copy_from_slice(xcb);
         }
-        out.n.clone_from(&transp[b]);
-        out.n.intersect_with(&out.x);
-        out.n.union_with(&ncomp[b]);
+        for (((n, &x), &c), &t) in n.iter_mut().zip(&*x).zip(ncb).zip(trb) {
+            *n = c | (t & x);
+        }
     });
 
     // Step 3': up-safety, forward.
     //   NuSafe(B) = B ≠ s ∧ ∀P ∈ pred(B): XuSafe(P)
     //   XuSafe(B) = XComp(B) ∨ (Transp(B) ∧ (NComp(B) ∨ NuSafe(B)))
-    let (nu, xu, usafe, c2) = solve_pair(g, g.rpo.clone(), n_exprs, (Pred::NuSafe, Pred::XuSafe), |b, v, out| {
+    let (usafe_rows, usafe, c2) = solve_pair(g, &rows, g.rpo.clone(), n_exprs, (Pred::NuSafe, Pred::XuSafe), |b, t, n, x| {
         if is_start(b) {
-            out.n.clear();
+            n.fill(0);
         } else if g.preds[b].is_empty() {
-            out.n.insert_all();
+            n.copy_from_slice(rows.full);
         } else {
-            meet_into(&mut out.n, &g.preds[b], |p| &v[p].x);
+            meet_rows(n, &g.preds[b], |p| rows.x(t, p));
         }
-        out.x.clone_from(&ncomp[b]);
-        out.x.union_with(&out.n);
-        out.x.intersect_with(&transp[b]);
-        out.x.union_with(&xcomp[b]);
+        for ((((x, &n), &c), &t), &xc) in x.iter_mut().zip(&*n).zip(nc(b)).zip(tr(b)).zip(xc(b)) {
+            *x = xc | (t & (c | n));
+        }
     });
 
-    // Step 4: earliest, no iteration.
+    // Step 4: earliest, no iteration (reachable blocks; the others stay false).
     //   NEarliest(B) = NdSafe(B) ∧ (B = s ∨ ∃P ∈ pred(B): ¬(XuSafe(P) ∨ XdSafe(P)))
     //   XEarliest(B) = XdSafe(B) ∧ (¬Transp(B) ∨ (¬NdSafe(B) ∧ ¬NuSafe(B)))
     //                = XdSafe(B) − (Transp(B) ∧ (NdSafe(B) ∨ NuSafe(B)))
-    let mut ne: PerBlock = EntityVec::filled(nb, empty.clone());
-    let mut xe: PerBlock = EntityVec::filled(nb, empty.clone());
-    let (mut acc, mut tmp) = (empty.clone(), empty.clone());
+    // Each block's row is `NEarliest` then `XEarliest`, as in the fixpoints' tables.
+    let mut earliest = vec![0u64; nb * 2 * w];
     for &b in &g.rpo {
-        ne[b].clone_from(&nd[b]);
-        if !is_start(b) {
-            acc.clear();
+        let (nd, xd, nu) = (rows.n(&dsafe_rows, b), rows.x(&dsafe_rows, b), rows.n(&usafe_rows, b));
+        let (ne, xe) = earliest[b.index() * 2 * w..][..2 * w].split_at_mut(w);
+        if is_start(b) {
+            ne.copy_from_slice(nd);
+        } else {
+            ne.fill(0);
             for &p in &g.preds[b] {
-                tmp.clone_from(&xu[p]);
-                tmp.union_with(&xd[p]);
-                tmp.negate();
-                acc.union_with(&tmp);
+                for ((e, &u), &d) in ne.iter_mut().zip(rows.x(&usafe_rows, p)).zip(rows.x(&dsafe_rows, p)) {
+                    *e |= !(u | d);
+                }
             }
-            ne[b].intersect_with(&acc);
+            for (e, &d) in ne.iter_mut().zip(nd) {
+                *e &= d;
+            }
         }
-        tmp.clone_from(&nd[b]);
-        tmp.union_with(&nu[b]);
-        tmp.intersect_with(&transp[b]);
-        xe[b].clone_from(&xd[b]);
-        xe[b].subtract(&tmp);
+        for ((((e, &xd), &nd), &nu), &t) in xe.iter_mut().zip(xd).zip(nd).zip(nu).zip(tr(b)) {
+            *e = xd & !(t & (nd | nu));
+        }
     }
+
+    // The predicates' table, in `Pred::ALL` order: the local predicates shared with `local`
+    // (not copied: an allocation per block each), then each table of rows turned into sets
+    // and dropped as soon as no later step reads it, so that the rows and the sets of a
+    // predicate are not all alive at once.
+    let mut sets: Vec<Arc<PerBlock>> = [ncomp, xcomp, transp].into_iter().cloned().collect();
+    let mut keep = |table: Vec<u64>| {
+        sets.push(Arc::new(rows.to_sets(n_exprs, nb, &table, 0)));
+        sets.push(Arc::new(rows.to_sets(n_exprs, nb, &table, w)));
+    };
+    keep(dsafe_rows);
+    keep(usafe_rows);
 
     // Step 5: delayed, forward.
     //   NDelayed(B) = NEarliest(B) ∨ (B ≠ s ∧ ∀P ∈ pred(B): XDelayed(P) ∧ ¬XComp(P))
     //   XDelayed(B) = XEarliest(B) ∨ (NDelayed(B) ∧ ¬NComp(B))
-    let (ndl, xdl, delayed, c3) = solve_pair(g, g.rpo.clone(), n_exprs, (Pred::NDelayed, Pred::XDelayed), |b, v, out| {
-        if is_start(b) {
-            out.n.clear();
-        } else {
-            // ∩ (XDelayed(P) − XComp(P)) = (∩ …) from ⊤, which is also ∀ over no P.
-            out.n.insert_all();
-            for &p in &g.preds[b] {
-                out.n.intersect_with(&v[p].x);
-                out.n.subtract(&xcomp[p]);
+    let (delayed_rows, delayed, c3) = solve_pair(g, &rows, g.rpo.clone(), n_exprs, (Pred::NDelayed, Pred::XDelayed), |b, t, n, x| {
+        match (is_start(b), &g.preds[b][..]) {
+            (true, _) => n.fill(0),
+            // ∀ over no P holds.
+            (false, []) => n.copy_from_slice(rows.full),
+            (false, [first, rest @ ..]) => {
+                for ((n, &d), &c) in n.iter_mut().zip(rows.x(t, *first)).zip(xc(*first)) {
+                    *n = d & !c;
+                }
+                for &p in rest {
+                    for ((n, &d), &c) in n.iter_mut().zip(rows.x(t, p)).zip(xc(p)) {
+                        *n &= d & !c;
+                    }
+                }
             }
         }
-        out.n.union_with(&ne[b]);
-        out.x.clone_from(&out.n);
-        out.x.subtract(&ncomp[b]);
-        out.x.union_with(&xe[b]);
+        let (ne, xe) = (rows.n(&earliest, b), rows.x(&earliest, b));
+        for ((((x, n), &e), &c), &xe) in x.iter_mut().zip(n.iter_mut()).zip(ne).zip(nc(b)).zip(xe) {
+            *n |= e;
+            *x = xe | (*n & !c);
+        }
     });
 
-    // Step 6: latest, no iteration.
-    //   NLatest(B) = NDelayed(B) ∧ (NComp(B) ∨ ¬XDelayed(B)) = NDelayed(B) − (XDelayed(B) − NComp(B))
+    keep(earliest);
+
+    // Step 6: latest, no iteration (reachable blocks; the others stay false).
+    //   NLatest(B) = NDelayed(B) ∧ (NComp(B) ∨ ¬XDelayed(B))
     //   XLatest(B) = XDelayed(B) ∧ (XComp(B) ∨ ∃S ∈ succ(B): ¬NDelayed(S))
-    let mut nl: PerBlock = EntityVec::filled(nb, empty.clone());
-    let mut xl: PerBlock = EntityVec::filled(nb, empty.clone());
+    let mut latest = vec![0u64; nb * 2 * w];
     for &b in &g.rpo {
-        tmp.clone_from(&xdl[b]);
-        tmp.subtract(&ncomp[b]);
-        nl[b].clone_from(&ndl[b]);
-        nl[b].subtract(&tmp);
-        acc.clone_from(&xcomp[b]);
-        for &s in &g.succs[b] {
-            tmp.clone_from(&ndl[s]);
-            tmp.negate();
-            acc.union_with(&tmp);
+        let (nd, xd) = (rows.n(&delayed_rows, b), rows.x(&delayed_rows, b));
+        let (nl, xl) = latest[b.index() * 2 * w..][..2 * w].split_at_mut(w);
+        for (((l, &nd), &xd), &c) in nl.iter_mut().zip(nd).zip(xd).zip(nc(b)) {
+            *l = nd & (c | !xd);
         }
-        xl[b].clone_from(&xdl[b]);
-        xl[b].intersect_with(&acc);
+        xl.copy_from_slice(xc(b));
+        for &s in &g.succs[b] {
+            for (l, &d) in xl.iter_mut().zip(rows.n(&delayed_rows, s)) {
+                *l |= !d;
+            }
+        }
+        for (l, &xd) in xl.iter_mut().zip(xd) {
+            *l &= xd;
+        }
     }
 
-    let sets = [ncomp.clone(), xcomp.clone(), transp.clone(), nd, xd, nu, xu, ne, xe, ndl, xdl, nl, xl].into_iter().map(Arc::new).collect();
+    keep(delayed_rows);
+    keep(latest);
     Global { preds: Predicates { sets, regional: None }, dsafe, usafe, delayed, converged: c1 && c2 && c3 }
 }
+
+#[cfg(test)]
+mod oracle;
