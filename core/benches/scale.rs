@@ -58,31 +58,46 @@ static COLD: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(
 /// Twice this machine's last-level cache (32 MiB): writing it evicts the stage's data.
 const EVICT_BYTES: usize = 64 << 20;
 
+/// The counters are read and written with plain loads and stores, not read-modify-write
+/// atomics: a stage runs on one thread of its own process, and a locked add and a
+/// compare-and-swap loop on every allocation cost more than the allocation-heavy stages'
+/// own work at 10^3 blocks (LCM's predicates: 0.46 → 0.35 ms), which is overhead of the
+/// measuring, not of the stage.
+fn grow(by: usize) -> bool {
+    let now = LIVE.load(Ordering::Relaxed) + by;
+    if now > CAP.load(Ordering::Relaxed) {
+        return false;
+    }
+    LIVE.store(now, Ordering::Relaxed);
+    if now > PEAK.load(Ordering::Relaxed) {
+        PEAK.store(now, Ordering::Relaxed);
+    }
+    true
+}
+
+fn shrink(by: usize) {
+    LIVE.store(LIVE.load(Ordering::Relaxed).saturating_sub(by), Ordering::Relaxed);
+}
+
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-        if now > CAP.load(Ordering::Relaxed) {
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        if !grow(layout.size()) {
             return std::ptr::null_mut();
         }
-        PEAK.fetch_max(now, Ordering::Relaxed);
         System.alloc(layout)
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        shrink(layout.size());
         System.dealloc(ptr, layout)
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let old = layout.size();
         if new_size > old {
-            let now = LIVE.fetch_add(new_size - old, Ordering::Relaxed) + new_size - old;
-            if now > CAP.load(Ordering::Relaxed) {
-                LIVE.fetch_sub(new_size - old, Ordering::Relaxed);
+            if !grow(new_size - old) {
                 return std::ptr::null_mut();
             }
-            PEAK.fetch_max(now, Ordering::Relaxed);
         } else {
-            LIVE.fetch_sub(old - new_size, Ordering::Relaxed);
+            shrink(old - new_size);
         }
         System.realloc(ptr, layout, new_size)
     }
