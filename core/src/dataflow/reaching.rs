@@ -280,6 +280,13 @@ impl ReachingDefs {
         let fentry = f.entry();
         // Blocks reachable from the entry, computed when first needed (see `from_entry`).
         let mut reachable: Option<Vec<bool>> = None;
+        // The predecessor lists in one array (`Grouped`), read once per region block of every
+        // variable's walk: the graph's list per block cost two scattered reads (the list,
+        // then its items) where this costs one, and those reads' cache misses were a quarter
+        // of the analysis at 10^5 blocks.
+        let pred_pairs: Vec<(u32, BlockId)> = (0..nb).flat_map(|b| cfg.preds(BlockId::new(b)).iter().map(move |&p| (b as u32, p))).collect();
+        let preds = Grouped::new(nb, &pred_pairs);
+        drop(pred_pairs);
         let uses_in = Grouped::new(nv, &use_pairs);
         let last_defs = Grouped::new(nv, &last_pairs);
         drop((use_pairs, last_pairs));
@@ -334,7 +341,7 @@ impl ReachingDefs {
                 if Some(b) == fentry {
                     set.extend(vdefs.iter().filter(|&&d| matches!(defs[d].site, DefSite::Param(_))).map(|&d| local[d]));
                 }
-                for &p in cfg.preds(b) {
+                for &p in preds.get(b.index()) {
                     if last_of[p] != 0 {
                         set.push(last_of[p] - 1);
                         continue;

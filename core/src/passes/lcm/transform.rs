@@ -49,7 +49,7 @@ pub fn moved_exprs(g: &Graph, p: &Predicates, n_exprs: usize) -> EntitySet<ExprI
 
 /// A readable temporary name that no variable of `f` has (`names`) and no temporary made
 /// before (`fresh`): `add.a.b`, then `add.a.b.2`, ….
-fn temp_name(names: &HashSet<&str>, fresh: &mut HashSet<String>, base: &str) -> String {
+fn temp_name(names: &foldhash::HashSet<&str>, fresh: &mut HashSet<String>, base: &str) -> String {
     let mut name = base.to_string();
     let mut k = 2;
     while names.contains(name.as_str()) || fresh.contains(&name) {
@@ -69,7 +69,7 @@ pub fn transform(g: &Function, graph: &Graph, ex: &Exprs, p: &Predicates, splits
 
     // The input's names, borrowed: an owned copy of every name was 10^6 allocations at 10^5
     // blocks, for a few hundred temporaries.
-    let names: HashSet<&str> = g.values.values().map(|v| v.name.as_str()).collect();
+    let names: foldhash::HashSet<&str> = g.values.values().map(|v| v.name.as_str()).collect();
     let mut fresh: HashSet<String> = HashSet::new();
     let mut temps = Vec::new();
     let mut temp_of = vec![None; n];
