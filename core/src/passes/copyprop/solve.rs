@@ -358,7 +358,8 @@ pub(crate) fn solve<K: EntityRef>(f: &Function, cfg: &Cfg, reachable: &EntitySet
         // Later rounds on the region only, until one changes nothing there (none when
         // round 1 settled it: every predecessor of a region block came before it).
         let mut round = 2u32;
-        while !settled {
+        let mut done = settled;
+        while !done {
             let mut changed = false;
             for &p in &region {
                 let new = match st[p as usize].exit {
@@ -379,9 +380,7 @@ pub(crate) fn solve<K: EntityRef>(f: &Function, cfg: &Cfg, reachable: &EntitySet
                 }
                 st[p as usize].inb = now;
             }
-            if !changed {
-                break;
-            }
+            done = !changed;
             round += 1;
         }
         outs.extend(region.iter().filter(|&&p| st[p as usize].out).map(|&p| (order[p as usize], c)));
