@@ -140,7 +140,7 @@ pub fn rematerialize(g: &mut Function, cfg: &Cfg, first_index: usize) -> Result<
             read_by_copy.insert(t);
         }
     }
-    let a = HeldExprs::new_filtered(g, cfg, |h| read_by_copy.contains(h.var));
+    let a = all.restricted(g, cfg, |h| read_by_copy.contains(h.var));
     let mut planned = Vec::new();
     let mut point = a.point();
     for &b in &g.layout {

@@ -23,7 +23,6 @@ use super::holds::Point;
 use super::trace::{apply_event, Event, ReplayError, Via};
 use crate::cfg::Cfg;
 use crate::entity::EntityVec;
-use std::collections::HashMap;
 
 /// The links of a chain the trace records (and a step sentence can name) per rewrite.
 pub const VIA_SHOWN: usize = 8;
@@ -56,7 +55,8 @@ pub struct Justifier<'a> {
     f: &'a Function,
     cfg: &'a Cfg,
     a: &'a AvailCopies,
-    memo: HashMap<(CopyId, BlockId), Vec<InstId>>,
+    /// foldhash: only `get` and `insert`, so its per-process seed changes nothing visible.
+    memo: foldhash::HashMap<(CopyId, BlockId), Vec<InstId>>,
     /// The blocks a walk has seen: those holding the walk's number (one table for every
     /// walk, where a set per walk cost the number of blocks each).
     seen: EntityVec<BlockId, u32>,
@@ -65,7 +65,7 @@ pub struct Justifier<'a> {
 
 impl<'a> Justifier<'a> {
     pub fn new(f: &'a Function, cfg: &'a Cfg, a: &'a AvailCopies) -> Justifier<'a> {
-        Justifier { f, cfg, a, memo: HashMap::new(), seen: EntityVec::filled(f.blocks.len(), 0), walks: 0 }
+        Justifier { f, cfg, a, memo: foldhash::HashMap::default(), seen: EntityVec::filled(f.blocks.len(), 0), walks: 0 }
     }
 
     /// The last instruction of `b` before position `end` that assigns `c`'s variables.

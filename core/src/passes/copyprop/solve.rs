@@ -210,16 +210,47 @@ pub(crate) fn solve<K: EntityRef>(f: &Function, cfg: &Cfg, reachable: &EntitySet
     }
     let last = LastAssign::new(f);
     let live = |b: BlockId| reachable.contains(b);
+    // The iteration works on positions in the visit order, not block ids: a region is
+    // visited in that order, so its blocks' entries below are read mostly in sequence where
+    // block ids scattered them over the tables (the solver was bound by those cache misses
+    // at 10^5 blocks). Per position: its live predecessors, and its live successors after
+    // it other than the entry (the only ones round 1 enters), as positions in flat lists.
+    let n = order.len();
+    let entry_pos = entry.map(|e| pos[e]);
+    let (mut pstart, mut plist) = (Vec::with_capacity(n + 1), Vec::new());
+    let (mut sstart, mut slist) = (Vec::with_capacity(n + 1), Vec::new());
+    for (p, &b) in order.iter().enumerate() {
+        pstart.push(plist.len() as u32);
+        plist.extend(cfg.preds(b).iter().filter(|&&q| live(q)).map(|&q| pos[q]));
+        sstart.push(slist.len() as u32);
+        slist.extend(cfg.succs(b).iter().filter(|&&x| live(x) && Some(x) != entry && pos[x] > p as u32).map(|&x| pos[x]));
+    }
+    pstart.push(plist.len() as u32);
+    sstart.push(slist.len() as u32);
+    let preds = |p: u32| &plist[pstart[p as usize] as usize..pstart[p as usize + 1] as usize];
+    let succs = |p: u32| &slist[sstart[p as usize] as usize..sstart[p as usize + 1] as usize];
 
-    // Scratch per block, valid where the stamp is the current fact.
-    let mut in_region: EntityVec<BlockId, u32> = EntityVec::filled(nb, NONE);
-    let mut in_cin: EntityVec<BlockId, u32> = EntityVec::filled(nb, NONE);
-    let mut exit: EntityVec<BlockId, Exit> = EntityVec::filled(nb, Exit::Transparent);
-    let mut out: EntityVec<BlockId, bool> = EntityVec::filled(nb, true);
-    let mut inb: EntityVec<BlockId, bool> = EntityVec::filled(nb, true);
-    // How many facts hold after round 1, per block (all of them: the block did not change).
-    let mut out1: EntityVec<BlockId, u32> = EntityVec::filled(nb, 0);
-    let mut in1: EntityVec<BlockId, u32> = EntityVec::filled(nb, 0);
+    // Scratch per position, valid where the stamp is the current fact, in one table so that
+    // a visit reads one entry. `retreating`: a live predecessor at or after the block in the
+    // visit order (a retreating edge or a self-loop) — only there can round 1 read a value
+    // that a later round changes, so a fact whose region has none is settled by round 1 and
+    // its round 2, which would change nothing, is skipped.
+    #[derive(Clone, Copy)]
+    struct Slot {
+        region: u32,
+        cin: u32,
+        exit: Exit,
+        out: bool,
+        inb: bool,
+        retreating: bool,
+    }
+    let mut st: Vec<Slot> = (0..n as u32)
+        .map(|p| Slot { region: NONE, cin: NONE, exit: Exit::Transparent, out: true, inb: true, retreating: preds(p).iter().any(|&q| q >= p) })
+        .collect();
+    // How many facts hold after round 1, per position (all of them: the block did not
+    // change).
+    let mut out1: Vec<u32> = vec![0; n];
+    let mut in1: Vec<u32> = vec![0; n];
     // The answer as (block, fact) pairs in fact order, spread into per-block lists at the end:
     // pushing to ~10^5 small lists as they grow was a tenth of the solver (reallocations).
     let mut ins: Vec<(BlockId, K)> = Vec::new();
@@ -230,9 +261,9 @@ pub(crate) fn solve<K: EntityRef>(f: &Function, cfg: &Cfg, reachable: &EntitySet
     let pack = |r: u32, at: u32, c: usize| (u128::from(r) << 64) | (u128::from(at) << 32) | c as u128;
     let mut out_flips: Vec<u128> = Vec::new();
     let mut in_flips: Vec<u128> = Vec::new();
-    let mut region: Vec<BlockId> = Vec::new();
-    let mut cin: Vec<BlockId> = Vec::new();
-    let mut heap: BinaryHeap<Reverse<(u32, BlockId)>> = BinaryHeap::new();
+    let mut region: Vec<u32> = Vec::new();
+    let mut cin: Vec<u32> = Vec::new();
+    let mut heap: BinaryHeap<Reverse<u32>> = BinaryHeap::new();
 
     for ci in 0..m {
         let c = K::new(ci);
@@ -257,112 +288,115 @@ pub(crate) fn solve<K: EntityRef>(f: &Function, cfg: &Cfg, reachable: &EntitySet
         heap.clear();
         for &i in t.makers(c) {
             let Some(b) = block_of.get(i).copied().flatten() else { continue };
-            if live(b) && in_region[b] != stamp && exit_of(b) == Exit::Gen {
-                in_region[b] = stamp;
-                exit[b] = Exit::Gen;
-                out[b] = true;
-                heap.push(Reverse((pos[b], b)));
+            if !live(b) {
+                continue;
+            }
+            let p = pos[b];
+            if st[p as usize].region != stamp && exit_of(b) == Exit::Gen {
+                st[p as usize] = Slot { region: stamp, exit: Exit::Gen, out: true, ..st[p as usize] };
+                heap.push(Reverse(p));
             }
         }
         if heap.is_empty() {
             continue;
         }
-        // `in` of `b` in `round`, from the current outs (Gauss–Seidel) or, with `settled`,
-        // at the end of the round.
-        let in_of = |b: BlockId, round: u32, settled: bool, out: &EntityVec<BlockId, bool>, in_region: &EntityVec<BlockId, u32>| {
-            Some(b) != entry
-                && cfg.preds(b).iter().all(|&q| {
-                    if !live(q) {
-                        true
-                    } else if in_region[q] == stamp {
-                        out[q]
+        // `in` at position `p` in `round`, from the current outs (Gauss–Seidel) or, with
+        // `settled`, at the end of the round.
+        let in_of = |p: u32, round: u32, settled: bool, st: &[Slot]| {
+            Some(p) != entry_pos
+                && preds(p).iter().all(|&q| {
+                    let x = &st[q as usize];
+                    if x.region == stamp {
+                        x.out
                     } else {
                         // Outside the region: ⊤ until visited in round 1, then false.
-                        round == 1 && !settled && pos[q] > pos[b]
+                        round == 1 && !settled && q > p
                     }
                 })
         };
         // Round 1, in visit order: a block joins the region when a block before it in the
         // order ends with `c` holding; a block after it still has ⊤ then. A block outside
         // the region ends round 1 without `c`, and sets only shrink.
-        while let Some(Reverse((_, b))) = heap.pop() {
-            region.push(b);
-            out[b] = match exit[b] {
+        let mut settled = true;
+        while let Some(Reverse(p)) = heap.pop() {
+            region.push(p);
+            let x = st[p as usize];
+            settled &= !x.retreating;
+            let out = match x.exit {
                 Exit::Gen => true,
                 Exit::Kill => false,
-                Exit::Transparent => in_of(b, 1, false, &out, &in_region),
+                Exit::Transparent => in_of(p, 1, false, &st),
             };
-            if !out[b] {
+            st[p as usize].out = out;
+            if !out {
                 continue;
             }
-            for &s in cfg.succs(b) {
-                if !live(s) || Some(s) == entry || pos[s] <= pos[b] {
-                    continue;
+            for &q in succs(p) {
+                let y = &mut st[q as usize];
+                if y.cin != stamp {
+                    y.cin = stamp;
+                    cin.push(q);
                 }
-                if in_cin[s] != stamp {
-                    in_cin[s] = stamp;
-                    cin.push(s);
-                }
-                if in_region[s] != stamp {
-                    in_region[s] = stamp;
-                    exit[s] = exit_of(s);
-                    out[s] = true;
-                    heap.push(Reverse((pos[s], s)));
+                if y.region != stamp {
+                    y.region = stamp;
+                    y.out = true;
+                    y.exit = exit_of(order[q as usize]);
+                    heap.push(Reverse(q));
                 }
             }
         }
         // `cin` stays in discovery order: nothing below depends on it (the in-set removals are
         // sorted by layout position at the end, and each fact's blocks are distinct).
-        for &b in &region {
-            out1[b] += u32::from(out[b]);
+        for &p in &region {
+            out1[p as usize] += u32::from(st[p as usize].out);
         }
-        for &b in &cin {
-            let now = in_of(b, 1, true, &out, &in_region);
-            inb[b] = now;
-            in1[b] += u32::from(now);
+        for &p in &cin {
+            let now = in_of(p, 1, true, &st);
+            st[p as usize].inb = now;
+            in1[p as usize] += u32::from(now);
         }
-        // Later rounds on the region only, until one changes nothing there.
+        // Later rounds on the region only, until one changes nothing there (none when
+        // round 1 settled it: every predecessor of a region block came before it).
         let mut round = 2u32;
-        loop {
+        let mut done = settled;
+        while !done {
             let mut changed = false;
-            for &b in &region {
-                let new = match exit[b] {
+            for &p in &region {
+                let new = match st[p as usize].exit {
                     Exit::Gen => true,
                     Exit::Kill => false,
-                    Exit::Transparent => in_of(b, round, false, &out, &in_region),
+                    Exit::Transparent => in_of(p, round, false, &st),
                 };
-                if new != out[b] {
-                    out[b] = new;
+                if new != st[p as usize].out {
+                    st[p as usize].out = new;
                     changed = true;
-                    out_flips.push(pack(round, pos[b], ci));
+                    out_flips.push(pack(round, p, ci));
                 }
             }
-            for &b in &cin {
-                let now = in_of(b, round, true, &out, &in_region);
-                if inb[b] && !now {
-                    in_flips.push(pack(round, layout_pos[b], ci));
+            for &p in &cin {
+                let now = in_of(p, round, true, &st);
+                if st[p as usize].inb && !now {
+                    in_flips.push(pack(round, layout_pos[order[p as usize]], ci));
                 }
-                inb[b] = now;
+                st[p as usize].inb = now;
             }
-            if !changed {
-                break;
-            }
+            done = !changed;
             round += 1;
         }
-        outs.extend(region.iter().filter(|&&b| out[b]).map(|&b| (b, c)));
-        ins.extend(cin.iter().filter(|&&b| inb[b]).map(|&b| (b, c)));
+        outs.extend(region.iter().filter(|&&p| st[p as usize].out).map(|&p| (order[p as usize], c)));
+        ins.extend(cin.iter().filter(|&&p| st[p as usize].inb).map(|&p| (order[p as usize], c)));
     }
 
     // Round 1 changed every reachable block where not every fact holds after it.
     let m32 = m as u32;
     let mut first = FactRound::default();
-    for &b in &order {
-        if live(b) && out1[b] < m32 {
+    for (p, &b) in order.iter().enumerate() {
+        if live(b) && out1[p] < m32 {
             first.outs.push((b, Vec::new()));
         }
     }
     for &b in &f.layout {
-        if live(b) && Some(b) != entry && in1[b] < m32 {
+        if live(b) && Some(b) != entry && in1[pos[b] as usize] < m32 {
             first.ins.push((b, Vec::new()));
         }
     }

@@ -122,13 +122,14 @@ struct Cand<'f> {
 struct Names<'f> {
     canon: EntityVec<ValueId, ValueId>,
     /// For values made after collection (a transformation's new temporaries and block
-    /// arguments), looked up by name.
-    first_of: HashMap<&'f str, ValueId>,
+    /// arguments), looked up by name. foldhash: a lookup per value of the function, and
+    /// only `entry` and `get` (its per-process seed changes nothing visible).
+    first_of: foldhash::HashMap<&'f str, ValueId>,
 }
 
 impl<'f> Names<'f> {
     fn new(f: &'f Function) -> Names<'f> {
-        let mut first_of: HashMap<&'f str, ValueId> = HashMap::with_capacity(f.values.len());
+        let mut first_of: foldhash::HashMap<&'f str, ValueId> = foldhash::HashMap::with_capacity_and_hasher(f.values.len(), Default::default());
         let canon = f.values.iter().map(|(v, d)| *first_of.entry(d.name.as_str()).or_insert(v)).collect();
         Names { canon, first_of }
     }
@@ -323,7 +324,10 @@ impl<'f> Exprs<'f> {
         }
         let names = Names::new(f);
         let mut keys: Vec<Key<'f>> = Vec::new();
-        let mut index: HashMap<(Op, String, Vec<ValueId>), usize> = HashMap::new();
+        // Looked up once per instruction with a key of an operator, a text and a list:
+        // hashed with foldhash, std's SipHash being most of the lookup (only `get` and
+        // `insert` are used, so the hash's per-process seed changes nothing visible).
+        let mut index: foldhash::HashMap<(Op, String, Vec<ValueId>), usize> = foldhash::HashMap::default();
         let mut conflicting: Vec<bool> = Vec::new();
         let mut occurrence: Vec<(InstId, usize)> = Vec::new();
         let mut trivial = Trivial { by_type: HashMap::new(), by_value: vec![0; f.values.len()] };
