@@ -105,15 +105,7 @@ pub(super) fn read(text: &str) -> Option<Function> {
             continue;
         }
         let start = toks.len();
-        let mut lex = Lexer::new(text, lo);
-        loop {
-            let t = lex.next_token();
-            match t.kind {
-                Kind::Newline | Kind::Eof => break,
-                Kind::Error => return None,
-                _ => toks.push(t),
-            }
-        }
+        line_tokens(&mut Lexer::new(text, lo), &mut toks)?;
         let first = &toks[start];
         if first.is_punct("}") {
             if toks.len() - start != 1 {
@@ -461,21 +453,26 @@ fn split_results<'t, 's>(toks: &'t [Token<'s>]) -> Option<(usize, &'t [Token<'s>
     Some((results, &toks[close + 2..]))
 }
 
+/// Appends the tokens of the line `lex` is at; `None` at a lexical error (the parser, which
+/// reports it, reads that text instead).
+fn line_tokens<'s>(lex: &mut Lexer<'s>, toks: &mut Vec<Token<'s>>) -> Option<()> {
+    loop {
+        let t = lex.next_token();
+        match t.kind {
+            Kind::Newline | Kind::Eof => return Some(()),
+            Kind::Error => return None,
+            _ => toks.push(t),
+        }
+    }
+}
+
 /// Which operand of a skeleton is the callee of an `apply`, `try_apply`, `begin_apply` or
 /// `partial_apply`, and the function type written after the arguments (without its `$`,
 /// as written): the callee has no `: $T` of its own, and the parser checks that its value
 /// has that type, as the `function_ref` it names would.
 fn callee_type(skeleton: &str) -> Option<(u32, &str)> {
-    let mut lex = Lexer::new(skeleton, 0);
     let mut toks = Vec::new();
-    loop {
-        let t = lex.next_token();
-        match t.kind {
-            Kind::Newline | Kind::Eof => break,
-            Kind::Error => return None,
-            _ => toks.push(t),
-        }
-    }
+    line_tokens(&mut Lexer::new(skeleton, 0), &mut toks)?;
     let (_, rest) = split_results(&toks)?;
     let op = rest.first().filter(|t| t.kind == Kind::Ident)?;
     if !["apply", "try_apply", "begin_apply", "partial_apply"].contains(&&*op.text) {
