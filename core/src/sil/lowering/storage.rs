@@ -232,7 +232,10 @@ impl<'a> Cx<'a> {
             [one] => one.clone(),
             all => format!("({})", all.join(", ")),
         };
-        let canonical = |t: &str| ty::parse(t).map(|t| t.to_string()).ok();
+        // Compared as the output prints them ([`Canon`]: typealiases looked through, a
+        // protocol as its existential), so only types that differ after that are refused;
+        // a text that does not read as a type is left alone.
+        let canonical = |t: &str| ty::parse(t).is_ok().then(|| self.canon.text(t));
         let Some(want) = canonical(&want) else { return Ok(()) };
         for &b in &self.f.layout {
             let Some(t) = self.f.blocks[b].term else { continue };
