@@ -344,12 +344,16 @@ fn check_function(f: &Function, ctx: &str) {
     for &b in &o.layout {
         let bid = BlockId(b as u32);
         assert_eq!(cfg.succs(bid).iter().map(|x| x.index()).collect::<Vec<_>>(), o.succ[b], "{ctx}");
-        let mut p: Vec<usize> = cfg.preds(bid).iter().map(|x| x.index()).collect();
-        let mut q = o.pred[b].clone();
-        p.sort();
-        q.sort();
-        assert_eq!(p, q, "{ctx}: preds of {bid}");
+        // In the documented order: the predecessor's layout position, then operand order.
+        assert_eq!(cfg.preds(bid).iter().map(|x| x.index()).collect::<Vec<_>>(), o.pred[b], "{ctx}: preds of {bid}");
+        assert_eq!(cfg.exits().contains(&bid), o.exits & bit(b) != 0, "{ctx}: {bid} an exit");
     }
+    for b in (0..n).filter(|&b| !o.layout.contains(&b)) {
+        let bid = BlockId(b as u32);
+        assert!(cfg.succs(bid).is_empty() && cfg.preds(bid).is_empty(), "{ctx}: deleted {bid} has edges");
+    }
+    assert_eq!(cfg.num_edges(), o.succ.iter().map(Vec::len).sum::<usize>(), "{ctx}");
+    assert_eq!(cfg.edges().count(), cfg.num_edges(), "{ctx}");
     let entry = o.layout[0];
     let reach = Oracle::reach(&o.succ, bit(entry), 0);
     let rpo: Vec<usize> = cfg.reverse_postorder().map(|b| b.index()).collect();

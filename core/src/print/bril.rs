@@ -13,7 +13,9 @@ use std::fmt::Write;
 
 /// The whole module, functions in order, separated by a blank line.
 pub fn print_module(m: &Module) -> String {
-    let mut out = String::new();
+    // Sized from the source text, as the SIL printer is: the canonical form is about as long.
+    let src = m.source.text.len();
+    let mut out = String::with_capacity(src + src / 16);
     for (k, f) in m.functions.iter().enumerate() {
         if k > 0 {
             out.push('\n');
