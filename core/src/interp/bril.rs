@@ -397,6 +397,10 @@ impl<'m> LFunc<'m> {
             start[b.index()] = pc;
             pc += block.insts.len() as u32 + u32::from(block.term.is_some());
         }
+        // One allocation each (the code of a 10^5-block function is ~10 MB; growing it by
+        // doubling copied it again and again on fresh pages).
+        self.code.reserve_exact(pc as usize + 1);
+        self.src.reserve_exact(pc as usize + 1);
         for (k, &b) in f.layout.iter().enumerate() {
             let block = &f.blocks[b];
             for i in block.all_insts() {
