@@ -24,6 +24,7 @@ use crate::diag::Span;
 use crate::ir::{Block, BlockId, Function, Inst, Lang, SilHeader, Type, ValueDef, ValueId};
 use crate::parse::sil::lexer::{Kind, Lexer, Token};
 use crate::parse::sil::split_label;
+use super::linelex::LineLexer;
 use super::FastMap;
 
 /// What an operand slot of a template is filled with.
@@ -83,8 +84,12 @@ pub(super) fn read(text: &str) -> Option<Function> {
     // any instruction is read: a branch may come before its target); an instruction line
     // is lexed when it is read, into one buffer (the tokens of a whole 10^5-block function
     // at once were hundreds of MB).
-    let mut toks: Vec<Token> = Vec::new();
-    let mut stmts: Vec<Stmt> = Vec::new();
+    // Sized at once from the number of lines (grown by doubling, these were copied and
+    // their pages touched again and again): about one statement a line; the labels' tokens
+    // are a few per label line, a fraction of the lines.
+    let n_lines = text.bytes().filter(|&b| b == b'\n').count();
+    let mut toks: Vec<Token> = Vec::with_capacity(n_lines / 2 + 16);
+    let mut stmts: Vec<Stmt> = Vec::with_capacity(n_lines);
     let mut close = None;
     let mut at = body_start;
     while at < text.len() {
@@ -181,6 +186,7 @@ pub(super) fn read(text: &str) -> Option<Function> {
     let mut result_ids: Vec<ValueId> = Vec::with_capacity(n_insts);
     let mut pending: Vec<Pending> = Vec::with_capacity(n_insts);
     let mut buf: Vec<Token> = Vec::new();
+    let mut line_lexer = LineLexer::new(text);
     let mut cur: Option<BlockId> = None;
     let mut next_block = 0u32;
     for (k, s) in stmts.iter().enumerate() {
@@ -204,17 +210,11 @@ pub(super) fn read(text: &str) -> Option<Function> {
             Stmt::Inst(pos) => {
                 let b = cur?;
                 buf.clear();
-                let mut lex = Lexer::new(text, *pos);
-                loop {
-                    let t = lex.next_token();
-                    match t.kind {
-                        Kind::Newline | Kind::Eof => break,
-                        // A statement that goes on after a `,`, stops at a `}` or opens a
-                        // region is read by the parser differently from a line.
-                        Kind::Error => return None,
-                        _ if t.is_punct("{") || t.is_punct("}") => return None,
-                        _ => buf.push(t),
-                    }
+                line_lexer.line(*pos, &mut buf)?;
+                // A statement that goes on after a `,`, stops at a `}` or opens a region is
+                // read by the parser differently from a line.
+                if buf.iter().any(|t| t.is_punct("{") || t.is_punct("}")) {
+                    return None;
                 }
                 if buf.last().is_none_or(|t| t.is_punct(",")) || split_label(&buf).is_some() {
                     return None;
