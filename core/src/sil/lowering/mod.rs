@@ -28,6 +28,7 @@
 
 mod canon;
 pub mod copyelim;
+mod linelex;
 mod readback;
 mod rewrite;
 mod sig;

@@ -24,6 +24,7 @@ use crate::diag::Span;
 use crate::ir::{Block, BlockId, Function, Inst, Lang, SilHeader, Type, ValueDef, ValueId};
 use crate::parse::sil::lexer::{Kind, Lexer, Token};
 use crate::parse::sil::split_label;
+use super::linelex::LineLexer;
 use super::FastMap;
 
 /// What an operand slot of a template is filled with.
@@ -83,8 +84,12 @@ pub(super) fn read(text: &str) -> Option<Function> {
     // any instruction is read: a branch may come before its target); an instruction line
     // is lexed when it is read, into one buffer (the tokens of a whole 10^5-block function
     // at once were hundreds of MB).
-    let mut toks: Vec<Token> = Vec::new();
-    let mut stmts: Vec<Stmt> = Vec::new();
+    // Sized at once from the number of lines (grown by doubling, these were copied and
+    // their pages touched again and again): about one statement a line; the labels' tokens
+    // are a few per label line, a fraction of the lines.
+    let n_lines = text.bytes().filter(|&b| b == b'\n').count();
+    let mut toks: Vec<Token> = Vec::with_capacity(n_lines / 2 + 16);
+    let mut stmts: Vec<Stmt> = Vec::with_capacity(n_lines);
     let mut close = None;
     let mut at = body_start;
     while at < text.len() {
@@ -146,6 +151,9 @@ pub(super) fn read(text: &str) -> Option<Function> {
     }
     // Pass 1: blocks, their arguments and every result, in text order.
     let mut block_ids: FastMap<&str, BlockId> = FastMap::with_capacity_and_hasher(n_labels, Default::default());
+    // Which words can be labels, by first byte and length: most words of a line are
+    // opcodes and attributes, and a lookup in a table of 10^5 labels each was a cache miss.
+    let mut label_like = LabelShape::default();
     let mut params_of: Vec<Vec<&str>> = Vec::with_capacity(n_labels);
     let mut labels: Vec<Vec<Param>> = Vec::with_capacity(n_labels);
     let mut n_params = 0;
@@ -159,6 +167,7 @@ pub(super) fn read(text: &str) -> Option<Function> {
                 blk.insts = Vec::with_capacity(block_lens[f.blocks.len()].saturating_sub(1) as usize);
                 blk
             });
+            label_like.add(src(text, t));
             if block_ids.insert(src(text, t), b).is_some() {
                 return None;
             }
@@ -181,6 +190,7 @@ pub(super) fn read(text: &str) -> Option<Function> {
     let mut result_ids: Vec<ValueId> = Vec::with_capacity(n_insts);
     let mut pending: Vec<Pending> = Vec::with_capacity(n_insts);
     let mut buf: Vec<Token> = Vec::new();
+    let mut line_lexer = LineLexer::new(text);
     let mut cur: Option<BlockId> = None;
     let mut next_block = 0u32;
     for (k, s) in stmts.iter().enumerate() {
@@ -204,17 +214,11 @@ pub(super) fn read(text: &str) -> Option<Function> {
             Stmt::Inst(pos) => {
                 let b = cur?;
                 buf.clear();
-                let mut lex = Lexer::new(text, *pos);
-                loop {
-                    let t = lex.next_token();
-                    match t.kind {
-                        Kind::Newline | Kind::Eof => break,
-                        // A statement that goes on after a `,`, stops at a `}` or opens a
-                        // region is read by the parser differently from a line.
-                        Kind::Error => return None,
-                        _ if t.is_punct("{") || t.is_punct("}") => return None,
-                        _ => buf.push(t),
-                    }
+                line_lexer.line(*pos, &mut buf)?;
+                // A statement that goes on after a `,`, stops at a `}` or opens a region is
+                // read by the parser differently from a line.
+                if buf.iter().any(|t| t.is_punct("{") || t.is_punct("}")) {
+                    return None;
                 }
                 if buf.last().is_none_or(|t| t.is_punct(",")) || split_label(&buf).is_some() {
                     return None;
@@ -252,7 +256,7 @@ pub(super) fn read(text: &str) -> Option<Function> {
                             n_ops += 1;
                             operands.push(&src(text, t)[1..]);
                         }
-                        Kind::Ident => match block_ids.get(src(text, t)) {
+                        Kind::Ident => match label_like.may_be(src(text, t)).then(|| block_ids.get(src(text, t))).flatten() {
                             Some(&b) => {
                                 key.push_str(LABEL);
                                 push_index(&mut key, targets.len() - labels_start as usize);
@@ -350,6 +354,35 @@ pub(super) fn read(text: &str) -> Option<Function> {
         return None;
     }
     Some(f)
+}
+
+/// What the labels of a function look like: a word that does not is no label, without a
+/// lookup.
+struct LabelShape {
+    first: [bool; 256],
+    min_len: usize,
+    max_len: usize,
+}
+
+impl Default for LabelShape {
+    fn default() -> LabelShape {
+        LabelShape { first: [false; 256], min_len: usize::MAX, max_len: 0 }
+    }
+}
+
+impl LabelShape {
+    fn add(&mut self, label: &str) {
+        if let Some(&b) = label.as_bytes().first() {
+            self.first[b as usize] = true;
+        }
+        self.min_len = self.min_len.min(label.len());
+        self.max_len = self.max_len.max(label.len());
+    }
+
+    /// False only for a word no label added has the shape of.
+    fn may_be(&self, word: &str) -> bool {
+        (self.min_len..=self.max_len).contains(&word.len()) && word.as_bytes().first().is_some_and(|&b| self.first[b as usize])
+    }
 }
 
 /// `k` in decimal, as `write!(key, "{k}")` writes it, without the formatting machinery (two
@@ -785,6 +818,29 @@ mod tests {
     }
 
     /// Placeholder numbers are written as `format!` writes them.
+    /// A word is refused only where no label has its first byte, or a length in the labels'
+    /// range.
+    #[test]
+    fn label_shapes_refuse_only_what_no_label_is() {
+        let labels = ["bb0", "bb12345", "loop", "é1"];
+        let mut shape = LabelShape::default();
+        for l in labels {
+            shape.add(l);
+        }
+        for l in labels {
+            assert!(shape.may_be(l), "{l}");
+        }
+        // Too short, too long, or a first byte no label has.
+        for w in ["bb", "bb123456", "copy_addr", "take", "to", "init", "x", ""] {
+            assert!(!shape.may_be(w), "{w}");
+        }
+        // A label's shape, though no label: the lookup decides.
+        for w in ["br", "bbx", "éé", "lo"] {
+            assert_eq!(shape.may_be(w), w.len() >= 3, "{w}");
+        }
+        assert!(!LabelShape::default().may_be("bb0"));
+    }
+
     #[test]
     fn indexes_are_decimal() {
         let mut key = String::new();

@@ -134,6 +134,10 @@ struct W<'c, 'a> {
     st: EntityVec<ValueId, Option<&'c Storage>>,
     /// [`W::ty`]'s answers, by value.
     tys: RefCell<EntityVec<ValueId, Option<Rc<str>>>>,
+    /// [`W::ty`]'s answers by the input's type text: a function has a few dozen types and
+    /// hundreds of thousands of values, and a canonical text and an `Rc` of it per value
+    /// were two allocations each (and their frees).
+    ty_by_text: RefCell<FastMap<&'c str, Rc<str>>>,
     /// Addresses already materialized, and the block where.
     memo: EntityVec<ValueId, Option<(Rc<str>, BlockId)>>,
     names: Fresh<'a>,
@@ -321,7 +325,8 @@ impl<'c, 'a> W<'c, 'a> {
         if let Some(Some(t)) = self.tys.borrow().get(v) {
             return t.clone();
         }
-        let t: Rc<str> = self.cx.canon.text(self.cx.ty(v).unwrap_or("()")).into();
+        let raw = self.cx.ty(v).unwrap_or("()");
+        let t = self.ty_by_text.borrow_mut().entry(raw).or_insert_with(|| self.cx.canon.text(raw).into()).clone();
         if let Some(slot) = self.tys.borrow_mut().get_mut(v) {
             *slot = Some(t.clone());
         }
@@ -1363,6 +1368,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
         },
         memo: EntityVec::filled(f.values.len(), None),
         tys: RefCell::new(EntityVec::filled(f.values.len(), None)),
+        ty_by_text: RefCell::new(FastMap::default()),
         // The names the input's values print with (`undef` is no `%` name).
         // The input's names, and about one new name per opaque value (its address or slot).
         names: Fresh::with_room(f.values.values().filter(|d| d.def != ValueDef::Undef).map(|d| Cow::Borrowed(d.name.as_str())), 2 * f.values.len()),
