@@ -34,6 +34,7 @@
 
 mod avail;
 mod dead;
+mod deferred;
 mod holds;
 mod lazy;
 mod pass;
@@ -51,7 +52,8 @@ mod tests;
 pub use avail::{as_copy, AvailCopies, Copy, CopyId};
 pub use dead::{delete_dead_copies, Liveness};
 pub use holds::{Holding, Holds, Point};
-pub use lazy::{Deferred, LazyAvail};
+pub use deferred::Deferred;
+pub use lazy::LazyAvail;
 pub use solve::{FactRound, FactSet, SparseFacts};
 pub use pass::{CopyProp, COPYPROP_PASS};
 pub use remat::{as_held, rematerialize, Held, HeldExprs, HeldTable};

@@ -7,7 +7,7 @@
 //! the recorded changes.
 
 use super::avail::CopyId;
-use super::lazy::Deferred;
+use super::deferred::Deferred;
 use crate::entity::{EntityRef, EntitySet};
 use crate::ir::{BlockId, BrilOp, Function, Imm, InstId, Op, ValueId};
 use serde::{Deserialize, Serialize};
