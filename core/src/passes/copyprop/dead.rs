@@ -74,7 +74,7 @@ fn live_step(f: &Function, live: &mut EntitySet<ValueId>, i: InstId) {
 /// round.
 #[cfg(test)]
 pub(crate) fn live_outs(f: &Function, cfg: &Cfg) -> EntityVec<BlockId, Vec<ValueId>> {
-    let mut outs = LiveOuts::new(f, cfg).outs;
+    let mut outs = LiveOuts::new(f, cfg, |_| true).outs;
     for v in outs.values_mut() {
         v.sort_unstable();
     }
@@ -114,13 +114,18 @@ struct LiveOuts {
 }
 
 impl LiveOuts {
-    /// [`live_outs`] of `f`, remembering where each copy source is mentioned.
-    fn new(f: &Function, cfg: &Cfg) -> LiveOuts {
+    /// [`live_outs`] of `f` for the variables `keep` accepts (the others are live nowhere
+    /// here), remembering where each kept copy source is mentioned. Variables do not
+    /// interact in liveness, so a kept variable is live exactly where it is in the whole
+    /// solution.
+    fn new(f: &Function, cfg: &Cfg, keep: impl Fn(ValueId) -> bool) -> LiveOuts {
         let (nb, nv) = (f.blocks.len(), f.values.len());
         let mut tracked: EntitySet<ValueId> = EntitySet::new_empty(nv);
         for (_, i) in f.placed_insts() {
             if let Some((_, src)) = as_copy(&f.insts[i]) {
-                tracked.insert(src);
+                if keep(src) {
+                    tracked.insert(src);
+                }
             }
         }
         let mut exposed: EntityVec<ValueId, Vec<BlockId>> = EntityVec::filled(nv, Vec::new());
@@ -162,7 +167,7 @@ impl LiveOuts {
             stamp: 0,
             work: Vec::new(),
         };
-        for (v, blocks) in exposed.iter() {
+        for (v, blocks) in exposed.iter().filter(|&(v, _)| keep(v)) {
             l.propagate(cfg, v, blocks, &assigned[v]);
         }
         l
@@ -199,7 +204,7 @@ impl LiveOuts {
     }
 
     /// Recomputes the liveness of `v` in `f` (which lost reads of `v` since the last time);
-    /// `v` must be the source of a copy of the function [`LiveOuts::new`] was given.
+    /// `v` must be the source of a copy of the function [`LiveOuts::new`] was given, kept there.
     fn update(&mut self, f: &Function, cfg: &Cfg, v: ValueId) {
         debug_assert!(self.tracked.contains(v), "only a copy's source loses reads");
         for &p in &self.at[v] {
@@ -263,7 +268,16 @@ pub fn delete_dead_copies(g: &mut Function, original: &Function, cfg: &Cfg, firs
             }
         }
     }
-    let mut live_outs = LiveOuts::new(g, cfg);
+    // Only whether a copy's destination is live decides a deletion, and deletions add no
+    // copy: the liveness of the other variables is not computed (after LCM each block's
+    // live-out set held every LCM temporary live across it — most of the pass's time).
+    let mut dests: EntitySet<ValueId> = EntitySet::new_empty(g.values.len());
+    for (_, i) in g.placed_insts() {
+        if let Some((d, _)) = as_copy(&g.insts[i]) {
+            dests.insert(d);
+        }
+    }
+    let mut live_outs = LiveOuts::new(g, cfg, |v| dests.contains(v));
     let mut todo: Vec<BlockId> = g.layout.clone();
     // One scratch set for every block's walk, cleared of what the walk set.
     let mut live: EntitySet<ValueId> = EntitySet::new_empty(g.values.len());
@@ -319,6 +333,10 @@ pub fn delete_dead_copies(g: &mut Function, original: &Function, cfg: &Cfg, firs
         todo.clear();
         for v in changed.drain(..) {
             is_changed.remove(v);
+            if !dests.contains(v) {
+                // Live nowhere in the table, and no copy into it to delete.
+                continue;
+            }
             live_outs.update(g, cfg, v);
             todo.extend_from_slice(&copies_into[v]);
         }

@@ -34,7 +34,9 @@
 
 mod avail;
 mod dead;
+mod deferred;
 mod holds;
+mod lazy;
 mod pass;
 mod remat;
 mod rewrite;
@@ -43,11 +45,15 @@ mod steps;
 mod trace;
 
 #[cfg(test)]
+mod lazy_tests;
+#[cfg(test)]
 mod tests;
 
 pub use avail::{as_copy, AvailCopies, Copy, CopyId};
 pub use dead::{delete_dead_copies, Liveness};
 pub use holds::{Holding, Holds, Point};
+pub use deferred::Deferred;
+pub use lazy::LazyAvail;
 pub use solve::{FactRound, FactSet, SparseFacts};
 pub use pass::{CopyProp, COPYPROP_PASS};
 pub use remat::{as_held, rematerialize, Held, HeldExprs, HeldTable};
@@ -56,7 +62,8 @@ pub use steps::{delete_reason, list, step_texts};
 pub use trace::{apply_event, replay_to, try_replay_to, AvailRound, BlockLists, BlockSets, CopyInfo, Event, HeldId, HeldInfo, ReplayError, SetChange, Trace, Via};
 
 use crate::cfg::Cfg;
-use crate::ir::{verify, BlockId, Function, Lang, Module};
+use crate::entity::{EntityRef, EntitySet, EntityVec};
+use crate::ir::{verify, Function, Lang, Module, ValueId};
 use serde::{Deserialize, Serialize};
 
 /// Why copy propagation refused a function. The messages are for users (CLI and UI show them
@@ -103,8 +110,9 @@ pub struct CopyPropOutput {
     /// Shared with the pass's deferred step texts ([`crate::steps::Steps::lazy`]).
     pub trace: std::sync::Arc<Trace>,
     pub stats: Stats,
-    /// The available-copies analysis of the input (per-block in/out sets, the copy table).
-    pub avail: AvailCopies,
+    /// The available-copies analysis of the input (per-block in/out sets, the copy table),
+    /// solved for every copy when first read (`lazy.rs`).
+    pub avail: LazyAvail,
     /// The held-expressions analysis of the program after the rewrite and the deletions,
     /// on the facts held in variables that copies read (its ids are its own; the trace's
     /// `held` lists every computation), which decided the rematerialisations.
@@ -115,17 +123,65 @@ fn messages(d: &crate::diag::Diagnostics) -> String {
     d.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; ")
 }
 
-/// The trace's fixpoint and rounds, from the analysis's (which the sparse solver records in
-/// the trace's form: removals per block, none for round 1).
-fn record_rounds(a: &AvailCopies) -> (BlockLists, Vec<AvailRound>) {
-    let list = |s: &FactSet<CopyId>| match s {
-        FactSet::Listed(v) => v.clone(),
-        FactSet::All(_) => Vec::new(),
-    };
-    let fixpoint = BlockLists { ins: a.facts.ins.values().map(list).collect(), outs: a.facts.outs.values().map(list).collect() };
-    let changes = |cs: &[(BlockId, Vec<CopyId>)]| cs.iter().map(|(b, r)| SetChange { block: *b, removed: r.clone() }).collect();
-    let rounds = a.facts.rounds.iter().map(|r| AvailRound { ins: changes(&r.ins), outs: changes(&r.outs) }).collect();
-    (fixpoint, rounds)
+/// The copy table of `f` with the copies the rewrite can read solved (`lazy.rs`), and the
+/// solver's input, to solve the others later.
+///
+/// The rewrite reads a block's in-set only through the copies into a variable it asks
+/// about: an operand, then the source of each link of the chain found. A copy into `v`
+/// from the in-set can still hold at an instruction only if `v` is not assigned before it
+/// in the block — so where it is read there, `v` is read before any assignment in the block
+/// (*upward exposed*); where it is a chain link's source, that link is either made earlier
+/// in the block by `x = id v`, a read of `v` before any assignment again, or itself from the
+/// in-set into a variable asked about. So the copies into the variables read upward exposed
+/// somewhere, closed under "a copy into one of them reads its source", are all the rewrite
+/// can find in an in-set, and each is solved as in the whole table (facts do not interact).
+/// After LCM that leaves out the copies `c = id lt` of a branch condition read only right
+/// after them — available to the end of the function, they were most of the table.
+fn avail_read(f: &Function, cfg: &Cfg) -> (AvailCopies, solve::Prepared) {
+    let mut a: AvailCopies = Holds::collect(f, cfg, |_| true);
+    let nv = f.values.len();
+    let mut asked: EntitySet<ValueId> = EntitySet::new_empty(nv);
+    let mut work: Vec<ValueId> = Vec::new();
+    // `assigned[v]`: one more than the layout position of the last block seen assigning `v`.
+    let mut assigned: EntityVec<ValueId, u32> = EntityVec::filled(nv, 0);
+    for (k, &b) in f.layout.iter().enumerate() {
+        let mark = k as u32 + 1;
+        for i in f.blocks[b].all_insts() {
+            let inst = &f.insts[i];
+            for &v in inst.args.iter() {
+                if assigned[v] != mark && asked.insert(v) {
+                    work.push(v);
+                }
+            }
+            for &r in inst.results.iter() {
+                assigned[r] = mark;
+            }
+        }
+    }
+    // The sources of the copies into each variable (CSR), to close the set.
+    let mut start = vec![0u32; nv + 1];
+    for c in a.table.values() {
+        start[c.dest.index() + 1] += 1;
+    }
+    for k in 0..nv {
+        start[k + 1] += start[k];
+    }
+    let mut srcs = vec![ValueId(0); a.table.len()];
+    let mut fill = start.clone();
+    for c in a.table.values() {
+        srcs[fill[c.dest.index()] as usize] = c.src;
+        fill[c.dest.index()] += 1;
+    }
+    while let Some(v) = work.pop() {
+        for &w in &srcs[start[v.index()] as usize..start[v.index() + 1] as usize] {
+            if asked.insert(w) {
+                work.push(w);
+            }
+        }
+    }
+    let prepared = solve::Prepared::new(f, cfg, &a.reachable);
+    a.facts = prepared.solve(&a, |c| asked.contains(a.table[c].dest), false);
+    (a, prepared)
 }
 
 /// Copy propagation on one Bril function; `cfg` must be `f`'s graph. The input and the
@@ -156,7 +212,7 @@ pub(crate) fn run_verified(f: &Function, cfg: &Cfg) -> Result<CopyPropOutput, Co
     }
     let internal = |message: String| CopyPropError::Internal { function: f.name.clone(), message };
 
-    let a = AvailCopies::new(f, cfg);
+    let (a, prepared) = avail_read(f, cfg);
     let mut g = f.clone();
     let mut events = rewrite::rewrite(f, cfg, &a, &mut g).map_err(|e| internal(e.to_string()))?;
     let rewrites = events.len();
@@ -170,7 +226,6 @@ pub(crate) fn run_verified(f: &Function, cfg: &Cfg) -> Result<CopyPropOutput, Co
         return Err(internal(format!("the result does not verify: {}", messages(&d))));
     }
 
-    let (fixpoint, rounds) = record_rounds(&a);
     let copies = a
         .table
         .iter()
@@ -194,9 +249,10 @@ pub(crate) fn run_verified(f: &Function, cfg: &Cfg) -> Result<CopyPropOutput, Co
             HeldInfo { id: HeldId(k as u32), var: h.var, text, insts: h.insts }
         })
         .collect();
-    let trace = Trace { function: f.name.clone(), copies, blocks, fixpoint, rounds, events, held: held_info };
+    let avail = LazyAvail::new(a, prepared);
+    let trace = Trace { function: f.name.clone(), copies, blocks, fixpoint: avail.fixpoint(), rounds: avail.rounds(), events, held: held_info };
     crate::passes::shrink(&mut g);
-    Ok(CopyPropOutput { function: std::sync::Arc::new(g), trace: std::sync::Arc::new(trace), stats, avail: a, held })
+    Ok(CopyPropOutput { function: std::sync::Arc::new(g), trace: std::sync::Arc::new(trace), stats, avail, held })
 }
 
 /// Copy propagation on every function of a Bril module. A SIL module is refused with

@@ -189,205 +189,287 @@ impl LastAssign {
 /// Solves the must-problem "fact holds" for every fact of `t` on `f` (module comment).
 /// `reachable` are the blocks of the layout reachable from the entry.
 pub(crate) fn solve<K: EntityRef>(f: &Function, cfg: &Cfg, reachable: &EntitySet<BlockId>, t: &impl FactTable<K>) -> SparseFacts<K> {
-    const NONE: u32 = u32::MAX;
-    let nb = f.blocks.len();
-    let m = t.len();
-    let entry = f.entry();
-    // The dense engine's visit order: reverse postorder, then the unreachable blocks.
-    let mut order: Vec<BlockId> = cfg.reverse_postorder().collect();
-    order.extend(f.layout.iter().copied().filter(|&b| !cfg.is_reachable(b)));
-    let mut pos: EntityVec<BlockId, u32> = EntityVec::filled(nb, NONE);
-    for (k, &b) in order.iter().enumerate() {
-        pos[b] = k as u32;
-    }
-    let mut layout_pos: EntityVec<BlockId, u32> = EntityVec::filled(nb, NONE);
-    let mut block_of: EntityVec<InstId, Option<BlockId>> = EntityVec::filled(f.insts.len(), None);
-    for (k, &b) in f.layout.iter().enumerate() {
-        layout_pos[b] = k as u32;
-        for i in f.blocks[b].all_insts() {
-            block_of[i] = Some(b);
+    Prepared::new(f, cfg, reachable).solve(t, |_| true, true)
+}
+
+/// What the solver reads of the function and its graph, in the solver's layout, so that the
+/// solve can run later without them: copy propagation solves the facts its rewrite reads
+/// while it runs, and every fact only when the trace or a caller asks for the whole table
+/// (`lazy.rs`).
+pub(crate) struct Prepared {
+    nb: usize,
+    entry: Option<BlockId>,
+    entry_pos: Option<u32>,
+    layout: Vec<BlockId>,
+    reachable: EntitySet<BlockId>,
+    /// The dense engine's visit order: reverse postorder, then the unreachable blocks.
+    order: Vec<BlockId>,
+    pos: EntityVec<BlockId, u32>,
+    layout_pos: EntityVec<BlockId, u32>,
+    block_of: EntityVec<InstId, Option<BlockId>>,
+    last: LastAssign,
+    pstart: Vec<u32>,
+    plist: Vec<u32>,
+    sstart: Vec<u32>,
+    slist: Vec<u32>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Prepared {
+    pub(crate) fn new(f: &Function, cfg: &Cfg, reachable: &EntitySet<BlockId>) -> Prepared {
+        let nb = f.blocks.len();
+        let entry = f.entry();
+        let mut order: Vec<BlockId> = cfg.reverse_postorder().collect();
+        order.extend(f.layout.iter().copied().filter(|&b| !cfg.is_reachable(b)));
+        let mut pos: EntityVec<BlockId, u32> = EntityVec::filled(nb, NONE);
+        for (k, &b) in order.iter().enumerate() {
+            pos[b] = k as u32;
         }
-    }
-    let last = LastAssign::new(f);
-    let live = |b: BlockId| reachable.contains(b);
-    // The iteration works on positions in the visit order, not block ids: a region is
-    // visited in that order, so its blocks' entries below are read mostly in sequence where
-    // block ids scattered them over the tables (the solver was bound by those cache misses
-    // at 10^5 blocks). Per position: its live predecessors, and its live successors after
-    // it other than the entry (the only ones round 1 enters), as positions in flat lists.
-    let n = order.len();
-    let entry_pos = entry.map(|e| pos[e]);
-    let (mut pstart, mut plist) = (Vec::with_capacity(n + 1), Vec::new());
-    let (mut sstart, mut slist) = (Vec::with_capacity(n + 1), Vec::new());
-    for (p, &b) in order.iter().enumerate() {
+        let mut layout_pos: EntityVec<BlockId, u32> = EntityVec::filled(nb, NONE);
+        let mut block_of: EntityVec<InstId, Option<BlockId>> = EntityVec::filled(f.insts.len(), None);
+        for (k, &b) in f.layout.iter().enumerate() {
+            layout_pos[b] = k as u32;
+            for i in f.blocks[b].all_insts() {
+                block_of[i] = Some(b);
+            }
+        }
+        let last = LastAssign::new(f);
+        let live = |b: BlockId| reachable.contains(b);
+        // The iteration works on positions in the visit order, not block ids: a region is
+        // visited in that order, so its blocks' entries below are read mostly in sequence where
+        // block ids scattered them over the tables (the solver was bound by those cache misses
+        // at 10^5 blocks). Per position: its live predecessors, and its live successors after
+        // it other than the entry (the only ones round 1 enters), as positions in flat lists.
+        let n = order.len();
+        let (mut pstart, mut plist) = (Vec::with_capacity(n + 1), Vec::new());
+        let (mut sstart, mut slist) = (Vec::with_capacity(n + 1), Vec::new());
+        for (p, &b) in order.iter().enumerate() {
+            pstart.push(plist.len() as u32);
+            plist.extend(cfg.preds(b).iter().filter(|&&q| live(q)).map(|&q| pos[q]));
+            sstart.push(slist.len() as u32);
+            slist.extend(cfg.succs(b).iter().filter(|&&x| live(x) && Some(x) != entry && pos[x] > p as u32).map(|&x| pos[x]));
+        }
         pstart.push(plist.len() as u32);
-        plist.extend(cfg.preds(b).iter().filter(|&&q| live(q)).map(|&q| pos[q]));
         sstart.push(slist.len() as u32);
-        slist.extend(cfg.succs(b).iter().filter(|&&x| live(x) && Some(x) != entry && pos[x] > p as u32).map(|&x| pos[x]));
+        Prepared {
+            nb,
+            entry,
+            entry_pos: entry.map(|e| pos[e]),
+            layout: f.layout.clone(),
+            reachable: reachable.clone(),
+            order,
+            pos,
+            layout_pos,
+            block_of,
+            last,
+            pstart,
+            plist,
+            sstart,
+            slist,
+        }
     }
-    pstart.push(plist.len() as u32);
-    sstart.push(slist.len() as u32);
-    let preds = |p: u32| &plist[pstart[p as usize] as usize..pstart[p as usize + 1] as usize];
-    let succs = |p: u32| &slist[sstart[p as usize] as usize..sstart[p as usize + 1] as usize];
 
-    // Scratch per position, valid where the stamp is the current fact, in one table so that
-    // a visit reads one entry. `retreating`: a live predecessor at or after the block in the
-    // visit order (a retreating edge or a self-loop) — only there can round 1 read a value
-    // that a later round changes, so a fact whose region has none is settled by round 1 and
-    // its round 2, which would change nothing, is skipped.
-    #[derive(Clone, Copy)]
-    struct Slot {
-        region: u32,
-        cin: u32,
-        exit: Exit,
-        out: bool,
-        inb: bool,
-        retreating: bool,
-    }
-    let mut st: Vec<Slot> = (0..n as u32)
-        .map(|p| Slot { region: NONE, cin: NONE, exit: Exit::Transparent, out: true, inb: true, retreating: preds(p).iter().any(|&q| q >= p) })
-        .collect();
-    // How many facts hold after round 1, per position (all of them: the block did not
-    // change).
-    let mut out1: Vec<u32> = vec![0; n];
-    let mut in1: Vec<u32> = vec![0; n];
-    // The answer as (block, fact) pairs in fact order, spread into per-block lists at the end:
-    // pushing to ~10^5 small lists as they grow was a tenth of the solver (reallocations).
-    let mut ins: Vec<(BlockId, K)> = Vec::new();
-    let mut outs: Vec<(BlockId, K)> = Vec::new();
-    // Removals in rounds 2 and later: (round, position of the block, fact) — the position in
-    // the visit order for outs, in the layout for ins — packed into one integer, so that
-    // sorting them is sorting integers.
-    let pack = |r: u32, at: u32, c: usize| (u128::from(r) << 64) | (u128::from(at) << 32) | c as u128;
-    let mut out_flips: Vec<u128> = Vec::new();
-    let mut in_flips: Vec<u128> = Vec::new();
-    let mut region: Vec<u32> = Vec::new();
-    let mut cin: Vec<u32> = Vec::new();
-    let mut heap: BinaryHeap<Reverse<u32>> = BinaryHeap::new();
+    /// The facts `wanted` accepts, solved (every other is in no set). With `record`, the
+    /// rounds too — which are about every fact, so only a solve of all of them records them;
+    /// without, `rounds` is empty.
+    pub(crate) fn solve<K: EntityRef>(&self, t: &impl FactTable<K>, wanted: impl Fn(K) -> bool, record: bool) -> SparseFacts<K> {
+        let Prepared { nb, entry_pos, ref reachable, ref order, ref pos, ref layout_pos, ref block_of, ref last, ref pstart, ref plist, ref sstart, ref slist, .. } = *self;
+        let m = t.len();
+        let live = |b: BlockId| reachable.contains(b);
+        let n = order.len();
+        let preds = |p: u32| &plist[pstart[p as usize] as usize..pstart[p as usize + 1] as usize];
+        let succs = |p: u32| &slist[sstart[p as usize] as usize..sstart[p as usize + 1] as usize];
 
-    for ci in 0..m {
-        let c = K::new(ci);
-        let stamp = ci as u32;
-        let exit_of = |b: BlockId| {
-            let mut best: Option<(u32, InstId)> = None;
-            for v in t.vars(c) {
-                if let Some((k, i)) = last.last(b, v) {
-                    if best.is_none_or(|(bk, _)| k > bk) {
-                        best = Some((k, i));
-                    }
-                }
-            }
-            match best {
-                None => Exit::Transparent,
-                Some((_, i)) if t.made_by(i) == Some(c) => Exit::Gen,
-                Some(_) => Exit::Kill,
-            }
-        };
-        region.clear();
-        cin.clear();
-        heap.clear();
-        for &i in t.makers(c) {
-            let Some(b) = block_of.get(i).copied().flatten() else { continue };
-            if !live(b) {
+        // Scratch per position, valid where the stamp is the current fact, in one table so that
+        // a visit reads one entry. `retreating`: a live predecessor at or after the block in the
+        // visit order (a retreating edge or a self-loop) — only there can round 1 read a value
+        // that a later round changes, so a fact whose region has none is settled by round 1 and
+        // its round 2, which would change nothing, is skipped.
+        #[derive(Clone, Copy)]
+        struct Slot {
+            region: u32,
+            cin: u32,
+            exit: Exit,
+            out: bool,
+            inb: bool,
+            retreating: bool,
+        }
+        let mut st: Vec<Slot> = (0..n as u32)
+            .map(|p| Slot { region: NONE, cin: NONE, exit: Exit::Transparent, out: true, inb: true, retreating: preds(p).iter().any(|&q| q >= p) })
+            .collect();
+        // How many facts hold after round 1, per position (all of them: the block did not
+        // change).
+        let mut out1: Vec<u32> = vec![0; n];
+        let mut in1: Vec<u32> = vec![0; n];
+        // The answer as (block, fact) pairs in fact order, spread into per-block lists at the end:
+        // pushing to ~10^5 small lists as they grow was a tenth of the solver (reallocations).
+        let mut ins: Vec<(BlockId, K)> = Vec::new();
+        let mut outs: Vec<(BlockId, K)> = Vec::new();
+        // Removals in rounds 2 and later: (round, position of the block, fact) — the position in
+        // the visit order for outs, in the layout for ins — packed into one integer, so that
+        // sorting them is sorting integers.
+        let pack = |r: u32, at: u32, c: usize| (u128::from(r) << 64) | (u128::from(at) << 32) | c as u128;
+        let mut out_flips: Vec<u128> = Vec::new();
+        let mut in_flips: Vec<u128> = Vec::new();
+        let mut region: Vec<u32> = Vec::new();
+        let mut cin: Vec<u32> = Vec::new();
+        let mut heap: BinaryHeap<Reverse<u32>> = BinaryHeap::new();
+
+        for ci in 0..m {
+            let c = K::new(ci);
+            if !wanted(c) {
                 continue;
             }
-            let p = pos[b];
-            if st[p as usize].region != stamp && exit_of(b) == Exit::Gen {
-                st[p as usize] = Slot { region: stamp, exit: Exit::Gen, out: true, ..st[p as usize] };
-                heap.push(Reverse(p));
-            }
-        }
-        if heap.is_empty() {
-            continue;
-        }
-        // `in` at position `p` in `round`, from the current outs (Gauss–Seidel) or, with
-        // `settled`, at the end of the round.
-        let in_of = |p: u32, round: u32, settled: bool, st: &[Slot]| {
-            Some(p) != entry_pos
-                && preds(p).iter().all(|&q| {
-                    let x = &st[q as usize];
-                    if x.region == stamp {
-                        x.out
-                    } else {
-                        // Outside the region: ⊤ until visited in round 1, then false.
-                        round == 1 && !settled && q > p
+            let stamp = ci as u32;
+            let exit_of = |b: BlockId| {
+                let mut best: Option<(u32, InstId)> = None;
+                for v in t.vars(c) {
+                    if let Some((k, i)) = last.last(b, v) {
+                        if best.is_none_or(|(bk, _)| k > bk) {
+                            best = Some((k, i));
+                        }
                     }
-                })
-        };
-        // Round 1, in visit order: a block joins the region when a block before it in the
-        // order ends with `c` holding; a block after it still has ⊤ then. A block outside
-        // the region ends round 1 without `c`, and sets only shrink.
-        let mut settled = true;
-        while let Some(Reverse(p)) = heap.pop() {
-            region.push(p);
-            let x = st[p as usize];
-            settled &= !x.retreating;
-            let out = match x.exit {
-                Exit::Gen => true,
-                Exit::Kill => false,
-                Exit::Transparent => in_of(p, 1, false, &st),
+                }
+                match best {
+                    None => Exit::Transparent,
+                    Some((_, i)) if t.made_by(i) == Some(c) => Exit::Gen,
+                    Some(_) => Exit::Kill,
+                }
             };
-            st[p as usize].out = out;
-            if !out {
+            region.clear();
+            cin.clear();
+            heap.clear();
+            for &i in t.makers(c) {
+                let Some(b) = block_of.get(i).copied().flatten() else { continue };
+                if !live(b) {
+                    continue;
+                }
+                let p = pos[b];
+                if st[p as usize].region != stamp && exit_of(b) == Exit::Gen {
+                    st[p as usize] = Slot { region: stamp, exit: Exit::Gen, out: true, ..st[p as usize] };
+                    heap.push(Reverse(p));
+                }
+            }
+            if heap.is_empty() {
                 continue;
             }
-            for &q in succs(p) {
-                let y = &mut st[q as usize];
-                if y.cin != stamp {
-                    y.cin = stamp;
-                    cin.push(q);
-                }
-                if y.region != stamp {
-                    y.region = stamp;
-                    y.out = true;
-                    y.exit = exit_of(order[q as usize]);
-                    heap.push(Reverse(q));
-                }
-            }
-        }
-        // `cin` stays in discovery order: nothing below depends on it (the in-set removals are
-        // sorted by layout position at the end, and each fact's blocks are distinct).
-        for &p in &region {
-            out1[p as usize] += u32::from(st[p as usize].out);
-        }
-        for &p in &cin {
-            let now = in_of(p, 1, true, &st);
-            st[p as usize].inb = now;
-            in1[p as usize] += u32::from(now);
-        }
-        // Later rounds on the region only, until one changes nothing there (none when
-        // round 1 settled it: every predecessor of a region block came before it).
-        let mut round = 2u32;
-        let mut done = settled;
-        while !done {
-            let mut changed = false;
-            for &p in &region {
-                let new = match st[p as usize].exit {
+            // `in` at position `p` in `round`, from the current outs (Gauss–Seidel) or, with
+            // `settled`, at the end of the round.
+            let in_of = |p: u32, round: u32, settled: bool, st: &[Slot]| {
+                Some(p) != entry_pos
+                    && preds(p).iter().all(|&q| {
+                        let x = &st[q as usize];
+                        if x.region == stamp {
+                            x.out
+                        } else {
+                            // Outside the region: ⊤ until visited in round 1, then false.
+                            round == 1 && !settled && q > p
+                        }
+                    })
+            };
+            // Round 1, in visit order: a block joins the region when a block before it in the
+            // order ends with `c` holding; a block after it still has ⊤ then. A block outside
+            // the region ends round 1 without `c`, and sets only shrink.
+            let mut settled = true;
+            while let Some(Reverse(p)) = heap.pop() {
+                region.push(p);
+                let x = st[p as usize];
+                settled &= !x.retreating;
+                let out = match x.exit {
                     Exit::Gen => true,
                     Exit::Kill => false,
-                    Exit::Transparent => in_of(p, round, false, &st),
+                    Exit::Transparent => in_of(p, 1, false, &st),
                 };
-                if new != st[p as usize].out {
-                    st[p as usize].out = new;
-                    changed = true;
-                    out_flips.push(pack(round, p, ci));
+                st[p as usize].out = out;
+                if !out {
+                    continue;
                 }
+                for &q in succs(p) {
+                    let y = &mut st[q as usize];
+                    if y.cin != stamp {
+                        y.cin = stamp;
+                        cin.push(q);
+                    }
+                    if y.region != stamp {
+                        y.region = stamp;
+                        y.out = true;
+                        y.exit = exit_of(order[q as usize]);
+                        heap.push(Reverse(q));
+                    }
+                }
+            }
+            // `cin` stays in discovery order: nothing below depends on it (the in-set removals are
+            // sorted by layout position at the end, and each fact's blocks are distinct).
+            for &p in &region {
+                out1[p as usize] += u32::from(st[p as usize].out);
             }
             for &p in &cin {
-                let now = in_of(p, round, true, &st);
-                if st[p as usize].inb && !now {
-                    in_flips.push(pack(round, layout_pos[order[p as usize]], ci));
-                }
+                let now = in_of(p, 1, true, &st);
                 st[p as usize].inb = now;
+                in1[p as usize] += u32::from(now);
             }
-            done = !changed;
-            round += 1;
+            // Later rounds on the region only, until one changes nothing there (none when
+            // round 1 settled it: every predecessor of a region block came before it).
+            let mut round = 2u32;
+            let mut done = settled;
+            while !done {
+                let mut changed = false;
+                for &p in &region {
+                    let new = match st[p as usize].exit {
+                        Exit::Gen => true,
+                        Exit::Kill => false,
+                        Exit::Transparent => in_of(p, round, false, &st),
+                    };
+                    if new != st[p as usize].out {
+                        st[p as usize].out = new;
+                        changed = true;
+                        if record {
+                            out_flips.push(pack(round, p, ci));
+                        }
+                    }
+                }
+                for &p in &cin {
+                    let now = in_of(p, round, true, &st);
+                    if record && st[p as usize].inb && !now {
+                        in_flips.push(pack(round, layout_pos[order[p as usize]], ci));
+                    }
+                    st[p as usize].inb = now;
+                }
+                done = !changed;
+                round += 1;
+            }
+            outs.extend(region.iter().filter(|&&p| st[p as usize].out).map(|&p| (order[p as usize], c)));
+            ins.extend(cin.iter().filter(|&&p| st[p as usize].inb).map(|&p| (order[p as usize], c)));
         }
-        outs.extend(region.iter().filter(|&&p| st[p as usize].out).map(|&p| (order[p as usize], c)));
-        ins.extend(cin.iter().filter(|&&p| st[p as usize].inb).map(|&p| (order[p as usize], c)));
-    }
 
-    // Round 1 changed every reachable block where not every fact holds after it.
+        let rounds = if record { record_rounds(self, m, &out1, &in1, out_flips, in_flips) } else { Vec::new() };
+        let top = |b: BlockId| !live(b);
+        // Each block's list made at its final size; the pairs come in fact order, so each list
+        // is sorted.
+        let finish = |pairs: Vec<(BlockId, K)>| -> EntityVec<BlockId, FactSet<K>> {
+            let mut count = vec![0usize; nb];
+            for &(b, _) in &pairs {
+                count[b.index()] += 1;
+            }
+            let mut sets: Vec<Vec<K>> = count.iter().map(|&n| Vec::with_capacity(n)).collect();
+            for (b, c) in pairs {
+                sets[b.index()].push(c);
+            }
+            sets.into_iter()
+                .enumerate()
+                .map(|(k, v)| if top(BlockId(k as u32)) { FactSet::All(m) } else { FactSet::Listed(v) })
+                .collect()
+        };
+        SparseFacts { ins: finish(ins), outs: finish(outs), rounds }
+    }
+}
+
+/// The rounds from the solve's counts and flips (module comment): round 1 changed every
+/// reachable block where not every fact holds after it; later rounds removed the flips.
+fn record_rounds<K: EntityRef>(p: &Prepared, m: usize, out1: &[u32], in1: &[u32], mut out_flips: Vec<u128>, mut in_flips: Vec<u128>) -> Vec<FactRound<K>> {
+    let Prepared { entry, ref layout, ref reachable, ref order, ref pos, .. } = *p;
+    let live = |b: BlockId| reachable.contains(b);
     let m32 = m as u32;
     let mut first = FactRound::default();
     for (p, &b) in order.iter().enumerate() {
@@ -395,7 +477,7 @@ pub(crate) fn solve<K: EntityRef>(f: &Function, cfg: &Cfg, reachable: &EntitySet
             first.outs.push((b, Vec::new()));
         }
     }
-    for &b in &f.layout {
+    for &b in layout {
         if live(b) && Some(b) != entry && in1[pos[b] as usize] < m32 {
             first.ins.push((b, Vec::new()));
         }
@@ -408,7 +490,7 @@ pub(crate) fn solve<K: EntityRef>(f: &Function, cfg: &Cfg, reachable: &EntitySet
     let group = |flips: &[u128], rounds: &mut Vec<FactRound<K>>, ins: bool| {
         for &x in flips {
             let (r, at, c) = ((x >> 64) as u32, (x >> 32) as u32, x as u32);
-            let (b, c) = (if ins { f.layout[at as usize] } else { order[at as usize] }, K::new(c as usize));
+            let (b, c) = (if ins { layout[at as usize] } else { order[at as usize] }, K::new(c as usize));
             let list = if ins { &mut rounds[r as usize - 1].ins } else { &mut rounds[r as usize - 1].outs };
             match list.last_mut() {
                 Some((lb, cs)) if *lb == b => cs.push(c),
@@ -418,25 +500,7 @@ pub(crate) fn solve<K: EntityRef>(f: &Function, cfg: &Cfg, reachable: &EntitySet
     };
     group(&out_flips, &mut rounds, false);
     group(&in_flips, &mut rounds, true);
-
-    let top = |b: BlockId| !live(b);
-    // Each block's list made at its final size; the pairs come in fact order, so each list
-    // is sorted.
-    let finish = |pairs: Vec<(BlockId, K)>| -> EntityVec<BlockId, FactSet<K>> {
-        let mut count = vec![0usize; nb];
-        for &(b, _) in &pairs {
-            count[b.index()] += 1;
-        }
-        let mut sets: Vec<Vec<K>> = count.iter().map(|&n| Vec::with_capacity(n)).collect();
-        for (b, c) in pairs {
-            sets[b.index()].push(c);
-        }
-        sets.into_iter()
-            .enumerate()
-            .map(|(k, v)| if top(BlockId(k as u32)) { FactSet::All(m) } else { FactSet::Listed(v) })
-            .collect()
-    };
-    SparseFacts { ins: finish(ins), outs: finish(outs), rounds }
+    rounds
 }
 
 #[cfg(test)]

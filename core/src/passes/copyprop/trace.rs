@@ -7,6 +7,7 @@
 //! the recorded changes.
 
 use super::avail::CopyId;
+use super::deferred::Deferred;
 use crate::entity::{EntityRef, EntitySet};
 use crate::ir::{BlockId, BrilOp, Function, Imm, InstId, Op, ValueId};
 use serde::{Deserialize, Serialize};
@@ -147,8 +148,8 @@ pub struct Trace {
     pub blocks: Vec<(BlockId, bool)>,
     /// The sets at the fixpoint. Before the first round every set is ⊤ but the entry's
     /// in-set, ∅; each round's removals lead from the sets after it to the sets before it.
-    pub fixpoint: BlockLists,
-    pub rounds: Vec<AvailRound>,
+    pub fixpoint: Deferred<BlockLists>,
+    pub rounds: Deferred<Vec<AvailRound>>,
     pub events: Vec<Event>,
     /// The held expressions of the program after the rewrite and the deletions, indexed by
     /// `HeldId` (what [`Event::Rematerialize`] refers to). Absent in traces from before
