@@ -207,9 +207,20 @@ impl FunctionOwnership {
     }
 }
 
+/// A value's or operand's reason as a sentence, made only when the analysis writes texts
+/// ([`analyze_kinds`] does not: a `format!` per value and per operand was most of its
+/// allocations on a 10^5-block function, for sentences copy elimination never reads).
+macro_rules! why {
+    ($texts:expr, $($arg:tt)*) => {
+        if $texts { Cow::Owned(format!($($arg)*)) } else { Cow::Borrowed("") }
+    };
+}
+
 /// Triviality of type texts, cached (a chain of 10,000 values shares a handful of types).
 struct Trivia<'t> {
     types: &'t FunctionTypes,
+    /// Write the reasons (`why`) of values and operands.
+    texts: bool,
     cache: HashMap<String, Option<bool>>,
     /// Callee types by the template text they are read from: a function calls a handful of
     /// types many times, and parsing one per call was a sixth of the analysis (issue 17).
@@ -337,14 +348,15 @@ pub fn analyze_operands(f: &Function, types: &FunctionTypes) -> FunctionOwnershi
     operands_of(f, types, true)
 }
 
-/// [`analyze_operands`] without the values' names (`ValueInfo::name` empty, and so the
-/// name in a phi operand's `why`): for a pass that reads only kinds and constraints, which
-/// then does not make and free a string per value (issue 17: copy elimination at 10^5).
+/// [`analyze_operands`] without texts: every `ValueInfo::name` and every reason (`why` of
+/// values and operands) is empty. For a pass that reads only kinds and constraints, which
+/// then does not make and free strings per value and per operand (issue 17: copy
+/// elimination at 10^5).
 pub fn analyze_kinds(f: &Function, types: &FunctionTypes) -> FunctionOwnership {
     operands_of(f, types, false)
 }
 
-/// [`analyze_operands`], with the values' names if `names`.
+/// [`analyze_operands`], with the values' names and the reasons if `names`.
 fn operands_of(f: &Function, types: &FunctionTypes, names: bool) -> FunctionOwnership {
     let ossa = is_ossa(f);
     let nvals = f.values.len();
@@ -401,7 +413,7 @@ fn operands_of(f: &Function, types: &FunctionTypes, names: bool) -> FunctionOwne
     idx.preds = Lists::from_pairs(f.blocks.len(), &backward);
     drop((edges, backward));
     dead_ends(f, &mut idx);
-    let mut trivia = Trivia { types, cache: HashMap::new(), callees: HashMap::new() };
+    let mut trivia = Trivia { types, texts: names, cache: HashMap::new(), callees: HashMap::new() };
 
     // Kinds, memoised, with an explicit stack: a forwarding result needs its operands' kinds.
     let mut info: Vec<Option<ValueInfo>> = vec![None; nvals];
@@ -444,6 +456,8 @@ fn operands_of(f: &Function, types: &FunctionTypes, names: bool) -> FunctionOwne
         if let Some(mut vi) = info[v.0 as usize].take() {
             if names {
                 vi.name = f.value_in_code(v);
+            } else {
+                vi.why = Cow::Borrowed("");
             }
             idx.row[v.0 as usize] = values.len();
             values.push(vi);
@@ -474,9 +488,10 @@ fn operands_of(f: &Function, types: &FunctionTypes, names: bool) -> FunctionOwne
                 let (role, why) = if !ossa || vk == Kind::None {
                     (Role::TrivialUse, Cow::Borrowed("no ownership to check: the value's kind is none"))
                 } else {
-                    operand_role(f, inst, k, vk, fwd, convs, &value_info)
+                    operand_role(f, inst, k, vk, fwd, convs, &value_info, names)
                 };
                 let constraint = role.constraint();
+                let why = if names { why } else { Cow::Borrowed("") };
                 uses.push((a.0, operands.len()));
                 operands.push(OperandInfo { inst: i, block: b, slot: Slot::Arg(k as u32), value: a, constraint, compatible: constraint.satisfied_by(vk), why });
             }
@@ -488,9 +503,10 @@ fn operands_of(f: &Function, types: &FunctionTypes, names: bool) -> FunctionOwne
                         let (role, why) = if !ossa || vk == Kind::None {
                             (Role::TrivialUse, Cow::Borrowed("no ownership to check: the value's kind is none"))
                         } else {
-                            phi_role(phi.and_then(&value_info), value_info(a))
+                            phi_role(phi.and_then(&value_info), value_info(a), names)
                         };
                         let constraint = role.constraint();
+                        let why = if names { why } else { Cow::Borrowed("") };
                         uses.push((a.0, operands.len()));
                         operands.push(OperandInfo {
                             inst: i,
@@ -577,6 +593,7 @@ fn mk(v: ValueId, f: &Function, block: Option<BlockId>, kind: Kind, source: Sour
 
 /// One value's kind from its definition; forwarded operands are already classified.
 fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], trivia: &mut Trivia<'_>, block: Option<BlockId>, preds: &Lists<BlockId>) -> ValueInfo {
+    let texts = trivia.texts;
     let Some(d) = f.values.get(v) else { return mk(v, f, block, Kind::None, Source::Undef, "not a value of this function") };
     if d.def == ValueDef::Undef {
         return mk(v, f, block, Kind::None, Source::Undef, "`undef` has no ownership");
@@ -593,7 +610,7 @@ fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], tr
     }
     let trivial = text.and_then(|t| trivia.trivial(t));
     if trivial == Some(true) {
-        return mk(v, f, block, Kind::None, Source::Trivial, format!("`${}` is trivial: copied bit for bit, nothing to own", text.unwrap_or("")));
+        return mk(v, f, block, Kind::None, Source::Trivial, why!(texts, "`${}` is trivial: copied bit for bit, nothing to own", text.unwrap_or("")));
     }
     match d.def {
         ValueDef::Param { block: pb, .. } => {
@@ -617,11 +634,11 @@ fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], tr
                 _ => "terminator result",
             };
             let (kind, why) = match d.ownership.as_deref() {
-                Some("owned") => (Kind::Owned, format!("{what} annotated `@owned`")),
-                Some("guaranteed") => (Kind::Guaranteed, format!("{what} annotated `@guaranteed`")),
-                Some("unowned") => (Kind::Unowned, format!("{what} annotated `@unowned`")),
-                Some(o) => (Kind::None, format!("{what} annotated `@{o}`")),
-                None => (Kind::None, format!("{what} without an ownership annotation")),
+                Some("owned") => (Kind::Owned, why!(texts, "{what} annotated `@owned`")),
+                Some("guaranteed") => (Kind::Guaranteed, why!(texts, "{what} annotated `@guaranteed`")),
+                Some("unowned") => (Kind::Unowned, why!(texts, "{what} annotated `@unowned`")),
+                Some(o) => (Kind::None, why!(texts, "{what} annotated `@{o}`")),
+                None => (Kind::None, why!(texts, "{what} without an ownership annotation")),
             };
             mk(v, f, block, kind, source, why)
         }
@@ -662,7 +679,7 @@ fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], tr
                     };
                     let rtriv = if fty.is_some() && text.is_none() { rty.as_deref().and_then(|t| trivia.trivial(t)) } else { trivial };
                     if rtriv == Some(true) {
-                        return mk(v, f, block, Kind::None, Source::Trivial, format!("the callee's result `${}` is trivial", rty.unwrap_or_default()));
+                        return mk(v, f, block, Kind::None, Source::Trivial, why!(texts, "the callee's result `${}` is trivial", rty.unwrap_or_default()));
                     }
                     let conv = match direct.as_slice() {
                         [r] => r.conv.clone(),
@@ -671,27 +688,29 @@ fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], tr
                     let mut vi = match conv.as_deref() {
                         Some("guaranteed") => mk(v, f, block, Kind::Guaranteed, Source::Apply, "the callee's result is `@guaranteed`"),
                         Some("unowned") | Some("unowned_inner_pointer") => mk(v, f, block, Kind::Unowned, Source::Apply, "the callee's result is `@unowned`"),
-                        Some(c) => mk(v, f, block, Kind::Owned, Source::Apply, format!("the callee's result is `@{c}`: owned by the caller")),
+                        Some(c) => mk(v, f, block, Kind::Owned, Source::Apply, why!(texts, "the callee's result is `@{c}`: owned by the caller")),
                         None => mk(v, f, block, Kind::Owned, Source::Apply, "an apply result is owned by the caller"),
                     };
                     if rtriv.is_none() {
                         vi.assumed = true;
-                        vi.why.to_mut().push_str(" (its type is unknown here: not verified)");
+                        if texts {
+                            vi.why.to_mut().push_str(" (its type is unknown here: not verified)");
+                        }
                     }
                     vi
                 }
                 "builtin" => mk(v, f, block, Kind::Owned, Source::Allocation, "a builtin's non-trivial result is owned"),
                 "enum" if i.args.is_empty() => mk(v, f, block, Kind::None, Source::Constant, "an enum case without payload has no ownership"),
-                n if rules::NONE_RESULT.contains(&n) => mk(v, f, block, Kind::None, Source::Constant, format!("`{n}` never produces an owned or borrowed value")),
-                n if rules::OWNED_RESULT.contains(&n) => mk(v, f, block, Kind::Owned, Source::Allocation, format!("`{n}` produces a new owned value")),
-                n if rules::UNOWNED_RESULT.contains(&n) => mk(v, f, block, Kind::Unowned, Source::Cast, format!("`{n}` makes a reference nobody keeps alive: unowned")),
+                n if rules::NONE_RESULT.contains(&n) => mk(v, f, block, Kind::None, Source::Constant, why!(texts, "`{n}` never produces an owned or borrowed value")),
+                n if rules::OWNED_RESULT.contains(&n) => mk(v, f, block, Kind::Owned, Source::Allocation, why!(texts, "`{n}` produces a new owned value")),
+                n if rules::UNOWNED_RESULT.contains(&n) => mk(v, f, block, Kind::Unowned, Source::Cast, why!(texts, "`{n}` makes a reference nobody keeps alive: unowned")),
                 n if rules::is_guaranteed_projection(n) => {
                     let from = i.args.first().copied();
                     let k = from.map_or(Kind::None, kind_of);
                     let mut vi = if k == Kind::None {
-                        mk(v, f, block, Kind::None, Source::Projection, format!("`{n}` of a value without ownership"))
+                        mk(v, f, block, Kind::None, Source::Projection, why!(texts, "`{n}` of a value without ownership"))
                     } else {
-                        mk(v, f, block, Kind::Guaranteed, Source::Projection, format!("`{n}` projects out of a borrowed value: guaranteed"))
+                        mk(v, f, block, Kind::Guaranteed, Source::Projection, why!(texts, "`{n}` projects out of a borrowed value: guaranteed"))
                     };
                     vi.from = from;
                     vi
@@ -706,23 +725,23 @@ fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], tr
                             t if t.starts_with("unowned") => Kind::Unowned,
                             _ => Kind::None,
                         };
-                        return mk(v, f, block, k, Source::Forwarded, format!("`unchecked_ownership_conversion` to {k}"));
+                        return mk(v, f, block, k, Source::Forwarded, why!(texts, "`unchecked_ownership_conversion` to {k}"));
                     }
-                    let candidates: Vec<ValueId> = if rules::forwards_all_operands(n) { i.args.to_vec() } else { i.args.first().copied().into_iter().collect() };
+                    let candidates: &[ValueId] = if rules::forwards_all_operands(n) { &i.args } else { &i.args[..i.args.len().min(1)] };
                     let from = candidates.iter().copied().find(|&a| kind_of(a) != Kind::None);
                     let _ = index;
                     match from {
                         Some(a) => {
                             let k = kind_of(a);
-                            let mut vi = mk(v, f, block, k, Source::Forwarded, format!("`{n}` forwards the ownership of {}: {k}", f.value_in_code(a)));
+                            let mut vi = mk(v, f, block, k, Source::Forwarded, why!(texts, "`{n}` forwards the ownership of {}: {k}", f.value_in_code(a)));
                             vi.from = Some(a);
                             vi
                         }
-                        None => mk(v, f, block, Kind::None, Source::Forwarded, format!("`{n}` forwards only values without ownership")),
+                        None => mk(v, f, block, Kind::None, Source::Forwarded, why!(texts, "`{n}` forwards only values without ownership")),
                     }
                 }
                 n => {
-                    let mut vi = mk(v, f, block, Kind::Owned, Source::Unmodelled, format!("`{n}` is not modelled: owned assumed, not verified"));
+                    let mut vi = mk(v, f, block, Kind::Owned, Source::Unmodelled, why!(texts, "`{n}` is not modelled: owned assumed, not verified"));
                     vi.assumed = true;
                     vi
                 }
@@ -789,8 +808,8 @@ fn forwarding_kind(f: &Function, inst: &crate::ir::Inst, kind: &dyn Fn(ValueId) 
     if !rules::FORWARDING.contains(&name) {
         return Kind::None;
     }
-    let cands: Vec<ValueId> = if rules::forwards_all_operands(name) { inst.args.to_vec() } else { inst.args.first().copied().into_iter().collect() };
-    cands.into_iter().map(kind).find(|&k| k != Kind::None).unwrap_or(Kind::None)
+    let cands: &[ValueId] = if rules::forwards_all_operands(name) { &inst.args } else { &inst.args[..inst.args.len().min(1)] };
+    cands.iter().map(|&a| kind(a)).find(|&k| k != Kind::None).unwrap_or(Kind::None)
 }
 
 fn forwarding_role(k: Kind) -> Role {
@@ -811,6 +830,7 @@ fn operand_role<'a>(
     fwd: Kind,
     convs: Option<&[Option<String>]>,
     value_info: &dyn Fn(ValueId) -> Option<&'a ValueInfo>,
+    texts: bool,
 ) -> (Role, Cow<'static, str>) {
     let name = inst.op.name();
     let s = |r: Role, w: &'static str| (r, Cow::Borrowed(w));
@@ -841,7 +861,7 @@ fn operand_role<'a>(
                 "owned" => (Role::ForwardingConsume, "passed as `@owned`: the callee takes ownership".into()),
                 "guaranteed" => (Role::InstantaneousUse, "passed as `@guaranteed`: borrowed for the call".into()),
                 "unowned" => (Role::InstantaneousUse, "passed as `@unowned`".into()),
-                c => (Role::TrivialUse, format!("passed as `@{c}` (an address)").into()),
+                c => (Role::TrivialUse, why!(texts, "passed as `@{c}` (an address)").into()),
             },
             _ => s(Role::Unmodelled, "the callee's type does not say this argument's convention"),
         },
@@ -856,13 +876,13 @@ fn operand_role<'a>(
         "return" | "throw" => s(Role::ForwardingConsume, "returned to the caller: ownership leaves the function"),
         "ref_element_addr" | "ref_tail_addr" => s(Role::InteriorPointer, "projects an address into the object: needs a borrowed base"),
         "project_box" | "open_existential_box" => s(Role::AnyInteriorPointer, "projects an address into the box"),
-        "switch_enum" | "checked_cast_br" if k == 0 => (forwarding_role(vk), format!("forwards the {vk} value to the payload of each case").into()),
+        "switch_enum" | "checked_cast_br" if k == 0 => (forwarding_role(vk), why!(texts, "forwards the {vk} value to the payload of each case").into()),
         n if rules::is_guaranteed_projection(n) && k == 0 => s(Role::GuaranteedForwarding, "projects a part of a borrowed value"),
         n if rules::FORWARDING.contains(&n) => {
             let forwarded = rules::forwards_all_operands(n) || k == 0;
             if forwarded {
                 let _ = value_info;
-                (forwarding_role(fwd), format!("`{n}` forwards {fwd} ownership to its result").into())
+                (forwarding_role(fwd), why!(texts, "`{n}` forwards {fwd} ownership to its result").into())
             } else {
                 s(Role::InstantaneousUse, "read, not forwarded")
             }
@@ -873,25 +893,25 @@ fn operand_role<'a>(
         "dealloc_stack" | "destroy_addr" | "copy_addr" | "load" | "load_borrow" | "end_access" | "begin_access" | "store" | "store_borrow" => {
             s(Role::TrivialUse, "an address operand")
         }
-        n => (Role::Unmodelled, format!("`{n}` is not modelled: accepted as any, the value is not verified").into()),
+        n => (Role::Unmodelled, why!(texts, "`{n}` is not modelled: accepted as any, the value is not verified").into()),
     }
 }
 
 /// The role of a branch argument, from the phi it feeds.
-fn phi_role(phi: Option<&ValueInfo>, incoming: Option<&ValueInfo>) -> (Role, Cow<'static, str>) {
+fn phi_role(phi: Option<&ValueInfo>, incoming: Option<&ValueInfo>, texts: bool) -> (Role, Cow<'static, str>) {
     let Some(p) = phi else { return (Role::Unmodelled, "no matching block parameter".into()) };
     match p.kind {
-        Kind::Owned => (Role::ForwardingConsume, format!("passed to the `@owned` phi {}: consumed", p.name).into()),
+        Kind::Owned => (Role::ForwardingConsume, why!(texts, "passed to the `@owned` phi {}: consumed", p.name).into()),
         Kind::Guaranteed => {
             let intro = incoming.is_some_and(|i| i.source == Source::Borrow || i.reborrow);
             if intro {
-                (Role::Reborrow, format!("the borrow scope continues in the `@guaranteed` phi {}", p.name).into())
+                (Role::Reborrow, why!(texts, "the borrow scope continues in the `@guaranteed` phi {}", p.name).into())
             } else {
-                (Role::GuaranteedForwarding, format!("forwarded to the `@guaranteed` phi {}", p.name).into())
+                (Role::GuaranteedForwarding, why!(texts, "forwarded to the `@guaranteed` phi {}", p.name).into())
             }
         }
-        Kind::Unowned => (Role::ForwardingUnowned, format!("passed to the `@unowned` phi {}", p.name).into()),
-        Kind::None => (Role::TrivialUse, format!("passed to the phi {} without ownership", p.name).into()),
+        Kind::Unowned => (Role::ForwardingUnowned, why!(texts, "passed to the `@unowned` phi {}", p.name).into()),
+        Kind::None => (Role::TrivialUse, why!(texts, "passed to the phi {} without ownership", p.name).into()),
     }
 }
 
@@ -1181,7 +1201,7 @@ mod callee_tests {
         let m = crate::parse_module(Lang::Sil, "t.sil", src).expect("parses");
         let f = m.bodies().next().expect("a body");
         let ft = FunctionTypes::new(f, env_of(&m));
-        let mut trivia = Trivia { types: &ft, cache: HashMap::new(), callees: HashMap::new() };
+        let mut trivia = Trivia { types: &ft, texts: true, cache: HashMap::new(), callees: HashMap::new() };
         let mut asked = 0;
         for (_, i) in f.placed_insts() {
             let inst = &f.insts[i];

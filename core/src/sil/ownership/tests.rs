@@ -47,8 +47,8 @@ fn non_ossa_functions_are_not_checked() {
     assert!(v.note.unwrap().contains("not an OSSA function"));
 }
 
-/// `analyze_kinds` is `analyze_operands` without names: the same kinds, sources and operand
-/// constraints on Swift's OSSA DCE tests, with every name left empty.
+/// `analyze_kinds` is `analyze_operands` without texts: the same kinds, sources and operand
+/// constraints on Swift's OSSA DCE tests, with every name and reason left empty.
 #[test]
 fn analyze_kinds_is_analyze_operands_without_names() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus/swift/dead_code_elimination_ossa.sil");
@@ -62,12 +62,15 @@ fn analyze_kinds_is_analyze_operands_without_names() {
         assert_eq!(full.values.len(), lean.values.len());
         for (a, b) in full.values.iter().zip(&lean.values) {
             assert!(b.name.is_empty() && !a.name.is_empty());
+            assert!(b.why.is_empty() && !a.why.is_empty());
+            assert_eq!(a.from, b.from);
             assert_eq!((a.value, a.kind, a.source, a.block, a.assumed, a.reborrow), (b.value, b.kind, b.source, b.block, b.assumed, b.reborrow));
             values += 1;
         }
         assert_eq!(full.operands.len(), lean.operands.len());
         for (a, b) in full.operands.iter().zip(&lean.operands) {
             assert_eq!((a.inst, a.slot, a.value, a.constraint, a.compatible), (b.inst, b.slot, b.value, b.constraint, b.compatible));
+            assert!(b.why.is_empty() && !a.why.is_empty());
         }
     }
     assert!(values > 100, "the corpus file has OSSA functions ({values} values)");
