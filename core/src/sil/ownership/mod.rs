@@ -22,7 +22,7 @@
 //! functions have no ownership: they are analysed as all-`none` and not verified.
 
 mod analysis;
-mod lists;
+pub(crate) mod lists;
 mod names;
 mod report;
 mod rules;
