@@ -16,7 +16,7 @@ use crate::cfg::Cfg;
 use crate::entity::{EntityRef, EntitySet, EntityVec};
 use crate::ir::{BlockId, Function, InstId, Op, SilOp, ValueDef, ValueId};
 use crate::sil::ownership::lists::{EditLists, Lists};
-use crate::sil::ownership::{analyze_kinds, Kind};
+use crate::sil::ownership::{analyze_constraints, Kind, OperandBrief};
 use crate::sil::types::FunctionTypes;
 use serde::Serialize;
 use std::cmp::Reverse;
@@ -243,15 +243,10 @@ pub fn candidates(f: &Function, ft: &FunctionTypes) -> Vec<Candidate> {
     st.copies().into_iter().filter_map(|i| st.decide_at(i)).collect()
 }
 
-/// One operand of the ownership analysis, as the facts read it.
-#[derive(Clone, Copy)]
-struct OpRec {
-    inst: InstId,
-    /// It ends the value's lifetime.
-    ending: bool,
-    /// The value's kind satisfies the operand (incompatible uses are not in a lifetime).
-    compatible: bool,
-}
+/// One operand of the ownership analysis, as the facts read it: `ending`, it ends the
+/// value's lifetime; `compatible`, the value's kind satisfies the operand (incompatible uses
+/// are not in a lifetime).
+type OpRec = OperandBrief;
 
 /// What the facts ask of the function, kept current while copies are removed: where each
 /// instruction is, which instructions and operands use each value, and each value's kind.
@@ -270,15 +265,16 @@ struct State<'c> {
     operands: Vec<OpRec>,
     /// The operands (indices into `operands`) of each value, in program order.
     ops: EditLists<u32>,
-    kind: EntityVec<ValueId, Kind>,
+    /// Per value id.
+    kind: Vec<Kind>,
     /// The analysis gave the value a lifetime (an owned value it places).
     has_lifetime: EntitySet<ValueId>,
 }
 
 impl<'c> State<'c> {
     fn new(f: &Function, ft: &FunctionTypes, cfg: &'c Cfg) -> State<'c> {
-        // Kinds and constraints only: no value names are read here.
-        let fo = analyze_kinds(f, ft);
+        // Kinds and constraints only, in the analysis's compact form.
+        let fo = analyze_constraints(f, ft);
         let (ni, nv) = (f.insts.len(), f.values.len());
         let mut pos = EntityVec::filled(ni, None);
         let mut key = EntityVec::filled(ni, u32::MAX);
@@ -308,14 +304,11 @@ impl<'c> State<'c> {
         let op_pairs: Vec<(u32, u32)> = fo.operands.iter().enumerate().map(|(k, o)| (o.value.0, k as u32)).collect();
         let ops = EditLists::new(Lists::from_pairs(nv, &op_pairs));
         drop(op_pairs);
-        let operands: Vec<OpRec> = fo.operands.iter().map(|o| OpRec { inst: o.inst, ending: o.constraint.ending, compatible: o.compatible }).collect();
-        let kind: EntityVec<ValueId, Kind> = f.values.keys().map(|v| fo.kind(v)).collect();
         let mut has_lifetime = EntitySet::new_empty(nv);
-        for v in fo.values.iter().filter(|v| v.kind == Kind::Owned && v.block.is_some() && v.value.0 < nv as u32) {
-            has_lifetime.insert(v.value);
+        for (k, _) in fo.has_lifetime.iter().enumerate().filter(|x| *x.1) {
+            has_lifetime.insert(ValueId(k as u32));
         }
-        // The analysis is large: gone before the copy of the function is made.
-        drop(fo);
+        let (operands, kind) = (fo.operands, fo.kinds);
         State { f: f.clone(), cfg, pos, key, gone: EntitySet::new_empty(ni), users, operands, ops, kind, has_lifetime }
     }
 
@@ -443,7 +436,7 @@ impl<'c> State<'c> {
     }
 
     fn kind(&self, v: ValueId) -> Kind {
-        self.kind.get(v).copied().unwrap_or(Kind::None)
+        self.kind.get(v.index()).copied().unwrap_or(Kind::None)
     }
 
     /// The instructions that end `v`'s lifetime, in program order, as the ownership analysis

@@ -356,8 +356,82 @@ pub fn analyze_kinds(f: &Function, types: &FunctionTypes) -> FunctionOwnership {
     operands_of(f, types, false)
 }
 
+/// What copy elimination reads of the analysis, in compact tables: each value's kind and
+/// each operand's constraint, without [`FunctionOwnership`]'s rows (an operand row with its
+/// block, slot and reason is five times the size of one here, and at 10^5 blocks a million
+/// of them were a large part of the pass's memory traffic).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Constraints {
+    /// Per value id, its kind ([`FunctionOwnership::kind`]: `none` for values not placed).
+    pub kinds: Vec<Kind>,
+    /// Per value id: an owned value placed in a block, one [`analyze`] gives a lifetime.
+    pub has_lifetime: Vec<bool>,
+    /// Every operand of every placed instruction, in the order of
+    /// [`FunctionOwnership::operands`].
+    pub operands: Vec<OperandBrief>,
+}
+
+/// One operand's constraint, as [`Constraints`] keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OperandBrief {
+    pub inst: InstId,
+    pub value: ValueId,
+    /// The operand ends the value's lifetime ([`Constraint::ending`]).
+    pub ending: bool,
+    /// [`OperandInfo::compatible`].
+    pub compatible: bool,
+}
+
+/// [`analyze_kinds`] kept as [`Constraints`].
+pub fn analyze_constraints(f: &Function, types: &FunctionTypes) -> Constraints {
+    let mut operands: Vec<OperandBrief> = Vec::with_capacity(count_operands(f));
+    let (_, _, values) = walk(f, types, false, &mut |o| {
+        operands.push(OperandBrief { inst: o.inst, value: o.value, ending: o.constraint.ending, compatible: o.compatible })
+    });
+    let nv = f.values.len();
+    let (mut kinds, mut has_lifetime) = (vec![Kind::None; nv], vec![false; nv]);
+    for vi in &values {
+        if let Some(k) = kinds.get_mut(vi.value.0 as usize) {
+            *k = vi.kind;
+        }
+        if let Some(l) = has_lifetime.get_mut(vi.value.0 as usize) {
+            *l = vi.kind == Kind::Owned && vi.block.is_some();
+        }
+    }
+    Constraints { kinds, has_lifetime, operands }
+}
+
+/// The operands of the placed instructions: the size of the operand table, reserved up front
+/// (growing a table of a million operands copies it twenty times).
+fn count_operands(f: &Function) -> usize {
+    f.layout.iter().filter_map(|&b| f.blocks.get(b)).flat_map(|blk| blk.all_insts()).filter_map(|i| f.insts.get(i)).map(|i| i.uses().count()).sum()
+}
+
 /// [`analyze_operands`], with the values' names and the reasons if `names`.
 fn operands_of(f: &Function, types: &FunctionTypes, names: bool) -> FunctionOwnership {
+    let mut operands: Vec<OperandInfo> = Vec::with_capacity(count_operands(f));
+    let (ossa, mut idx, values) = walk(f, types, names, &mut |o| operands.push(o));
+    // `(value, operand)` pairs in layout order, turned into one list per value; Swift's use
+    // lists put the newest use first.
+    let uses: Vec<(u32, usize)> = operands.iter().enumerate().map(|(k, o)| (o.value.0, k)).collect();
+    idx.uses = Lists::from_pairs(f.values.len(), &uses);
+    idx.uses.reverse_each();
+    drop(uses);
+    FunctionOwnership {
+        function: f.name.clone(),
+        ossa,
+        values,
+        operands,
+        lifetimes: Vec::new(),
+        scopes: Vec::new(),
+        dead_end_blocks: f.layout.iter().copied().filter(|b| idx.dead_end.get(b.0 as usize) == Some(&true)).collect(),
+        index: idx,
+    }
+}
+
+/// The kinds of `f`'s values (returned in layout order, with the index of everything but
+/// the use lists) and the constraint of each operand, handed to `operand` in layout order.
+fn walk(f: &Function, types: &FunctionTypes, names: bool, operand: &mut dyn FnMut(OperandInfo)) -> (bool, Index, Vec<ValueInfo>) {
     let ossa = is_ossa(f);
     let nvals = f.values.len();
     let ninsts = f.insts.len();
@@ -467,11 +541,6 @@ fn operands_of(f: &Function, types: &FunctionTypes, names: bool) -> FunctionOwne
     let kind = |v: ValueId| value_info(v).map_or(Kind::None, |i| i.kind);
 
     // Operands.
-    // Sized up front: growing a table of a million operands copies it twenty times.
-    let n_operands: usize = f.layout.iter().filter_map(|&b| f.blocks.get(b)).flat_map(|blk| blk.all_insts()).filter_map(|i| f.insts.get(i)).map(|i| i.uses().count()).sum();
-    let mut operands: Vec<OperandInfo> = Vec::with_capacity(n_operands);
-    // `(value, operand)` pairs in layout order, turned into one list per value below.
-    let mut uses: Vec<(u32, usize)> = Vec::with_capacity(n_operands);
     for &b in &f.layout {
         let Some(blk) = f.blocks.get(b) else { continue };
         for i in blk.all_insts() {
@@ -492,8 +561,7 @@ fn operands_of(f: &Function, types: &FunctionTypes, names: bool) -> FunctionOwne
                 };
                 let constraint = role.constraint();
                 let why = if names { why } else { Cow::Borrowed("") };
-                uses.push((a.0, operands.len()));
-                operands.push(OperandInfo { inst: i, block: b, slot: Slot::Arg(k as u32), value: a, constraint, compatible: constraint.satisfied_by(vk), why });
+                operand(OperandInfo { inst: i, block: b, slot: Slot::Arg(k as u32), value: a, constraint, compatible: constraint.satisfied_by(vk), why });
             }
             if matches!(inst.op, Op::Sil(SilOp::Br | SilOp::CondBr)) {
                 for (s, succ) in inst.succs.iter().enumerate() {
@@ -507,8 +575,7 @@ fn operands_of(f: &Function, types: &FunctionTypes, names: bool) -> FunctionOwne
                         };
                         let constraint = role.constraint();
                         let why = if names { why } else { Cow::Borrowed("") };
-                        uses.push((a.0, operands.len()));
-                        operands.push(OperandInfo {
+                        operand(OperandInfo {
                             inst: i,
                             block: b,
                             slot: Slot::SuccArg(s as u32, j as u32),
@@ -522,20 +589,7 @@ fn operands_of(f: &Function, types: &FunctionTypes, names: bool) -> FunctionOwne
             }
         }
     }
-    // Swift's use lists put the newest use first.
-    idx.uses = Lists::from_pairs(nvals, &uses);
-    idx.uses.reverse_each();
-
-    FunctionOwnership {
-        function: f.name.clone(),
-        ossa,
-        values,
-        operands,
-        lifetimes: Vec::new(),
-        scopes: Vec::new(),
-        dead_end_blocks: f.layout.iter().copied().filter(|b| idx.dead_end.get(b.0 as usize) == Some(&true)).collect(),
-        index: idx,
-    }
+    (ossa, idx, values)
 }
 
 /// Blocks from which no function exit other than `unreachable` can be reached (Swift's
