@@ -104,7 +104,8 @@ pub fn run_in(f: &Function, ft: &FunctionTypes, cfg: &Cfg) -> CopyElim {
     let n = cands.len();
     // Which candidates read each instruction and value (stale entries only cost a decision):
     // flat tables of the first decisions, a list copied out only where a decision is redone.
-    let (mut inst_pairs, mut value_pairs): (Vec<(u32, u32)>, Vec<(u32, u32)>) = (Vec::new(), Vec::new());
+    let mut inst_pairs: Vec<(u32, u32)> = Vec::new();
+    let mut value_pairs: Vec<(u32, u32)> = Vec::new();
     for (k, c) in cands.iter().enumerate() {
         inst_pairs.extend(reads(c).map(|i| (i.0, k as u32)));
         value_pairs.extend([(c.source.0, k as u32), (c.value.0, k as u32)]);

@@ -876,6 +876,7 @@ fn forwarding_role(k: Kind) -> Role {
 }
 
 /// The role of operand `k` of `inst`, whose value has kind `vk` (not none).
+#[allow(clippy::too_many_arguments)]
 fn operand_role<'a>(
     f: &Function,
     inst: &crate::ir::Inst,
@@ -915,7 +916,7 @@ fn operand_role<'a>(
                 "owned" => (Role::ForwardingConsume, "passed as `@owned`: the callee takes ownership".into()),
                 "guaranteed" => (Role::InstantaneousUse, "passed as `@guaranteed`: borrowed for the call".into()),
                 "unowned" => (Role::InstantaneousUse, "passed as `@unowned`".into()),
-                c => (Role::TrivialUse, why!(texts, "passed as `@{c}` (an address)").into()),
+                c => (Role::TrivialUse, why!(texts, "passed as `@{c}` (an address)")),
             },
             _ => s(Role::Unmodelled, "the callee's type does not say this argument's convention"),
         },
@@ -930,13 +931,13 @@ fn operand_role<'a>(
         "return" | "throw" => s(Role::ForwardingConsume, "returned to the caller: ownership leaves the function"),
         "ref_element_addr" | "ref_tail_addr" => s(Role::InteriorPointer, "projects an address into the object: needs a borrowed base"),
         "project_box" | "open_existential_box" => s(Role::AnyInteriorPointer, "projects an address into the box"),
-        "switch_enum" | "checked_cast_br" if k == 0 => (forwarding_role(vk), why!(texts, "forwards the {vk} value to the payload of each case").into()),
+        "switch_enum" | "checked_cast_br" if k == 0 => (forwarding_role(vk), why!(texts, "forwards the {vk} value to the payload of each case")),
         n if rules::is_guaranteed_projection(n) && k == 0 => s(Role::GuaranteedForwarding, "projects a part of a borrowed value"),
         n if rules::FORWARDING.contains(&n) => {
             let forwarded = rules::forwards_all_operands(n) || k == 0;
             if forwarded {
                 let _ = value_info;
-                (forwarding_role(fwd), why!(texts, "`{n}` forwards {fwd} ownership to its result").into())
+                (forwarding_role(fwd), why!(texts, "`{n}` forwards {fwd} ownership to its result"))
             } else {
                 s(Role::InstantaneousUse, "read, not forwarded")
             }
@@ -947,7 +948,7 @@ fn operand_role<'a>(
         "dealloc_stack" | "destroy_addr" | "copy_addr" | "load" | "load_borrow" | "end_access" | "begin_access" | "store" | "store_borrow" => {
             s(Role::TrivialUse, "an address operand")
         }
-        n => (Role::Unmodelled, why!(texts, "`{n}` is not modelled: accepted as any, the value is not verified").into()),
+        n => (Role::Unmodelled, why!(texts, "`{n}` is not modelled: accepted as any, the value is not verified")),
     }
 }
 
@@ -955,17 +956,17 @@ fn operand_role<'a>(
 fn phi_role(phi: Option<&ValueInfo>, incoming: Option<&ValueInfo>, texts: bool) -> (Role, Cow<'static, str>) {
     let Some(p) = phi else { return (Role::Unmodelled, "no matching block parameter".into()) };
     match p.kind {
-        Kind::Owned => (Role::ForwardingConsume, why!(texts, "passed to the `@owned` phi {}: consumed", p.name).into()),
+        Kind::Owned => (Role::ForwardingConsume, why!(texts, "passed to the `@owned` phi {}: consumed", p.name)),
         Kind::Guaranteed => {
             let intro = incoming.is_some_and(|i| i.source == Source::Borrow || i.reborrow);
             if intro {
-                (Role::Reborrow, why!(texts, "the borrow scope continues in the `@guaranteed` phi {}", p.name).into())
+                (Role::Reborrow, why!(texts, "the borrow scope continues in the `@guaranteed` phi {}", p.name))
             } else {
-                (Role::GuaranteedForwarding, why!(texts, "forwarded to the `@guaranteed` phi {}", p.name).into())
+                (Role::GuaranteedForwarding, why!(texts, "forwarded to the `@guaranteed` phi {}", p.name))
             }
         }
-        Kind::Unowned => (Role::ForwardingUnowned, why!(texts, "passed to the `@unowned` phi {}", p.name).into()),
-        Kind::None => (Role::TrivialUse, why!(texts, "passed to the phi {} without ownership", p.name).into()),
+        Kind::Unowned => (Role::ForwardingUnowned, why!(texts, "passed to the `@unowned` phi {}", p.name)),
+        Kind::None => (Role::TrivialUse, why!(texts, "passed to the phi {} without ownership", p.name)),
     }
 }
 
