@@ -104,17 +104,47 @@ pub fn may_trap(op: &BrilOp) -> bool {
 /// the first value carrying it (`Names::canon`): ids are compared and hashed instead of a
 /// string copied per operand and per occurrence (SSA gives a 10^5-block SIL function ~10^5
 /// expressions); a name is still copied once per expression, for its text.
+///
+/// The matcher writes an occurrence's shape, names and values into the buffers of one
+/// `Cand` reused for every instruction ([`Cand::clear`]); only a new expression copies them
+/// (a string and two lists per occurrence were most of step 2's allocations on SIL).
 struct Cand<'f> {
-    op: Op,
+    op: &'f Op,
     /// Everything but the operands: the SIL printed form with `$k` for operand `k`
     /// (builtin name, field, index, type annotations); empty for Bril.
     shape: String,
     /// The operands' names as canonical values, in the expression's order.
     names: Vec<ValueId>,
     values: Vec<ValueId>,
-    ty: &'f Type,
+    ty: Option<&'f Type>,
     /// The class of failure (Bril opcode name, SIL builtin name) if it can trap.
     trap: Option<String>,
+}
+
+impl<'f> Cand<'f> {
+    fn new(op: &'f Op) -> Cand<'f> {
+        Cand { op, shape: String::new(), names: Vec::new(), values: Vec::new(), ty: None, trap: None }
+    }
+
+    /// Empties the buffers for the next occurrence, keeping their room.
+    fn clear(&mut self, op: &'f Op) {
+        self.op = op;
+        self.shape.clear();
+        self.names.clear();
+        self.values.clear();
+        self.ty = None;
+        self.trap = None;
+    }
+
+    /// A copy sized to fit, to keep as a new expression's key.
+    fn keep(&self) -> Cand<'f> {
+        Cand { op: self.op, shape: self.shape.clone(), names: self.names.clone(), values: self.values.clone(), ty: self.ty, trap: self.trap.clone() }
+    }
+
+    /// Same identity: opcode, shape and operand names.
+    fn same_key(&self, other: &Cand<'_>) -> bool {
+        self.op == other.op && self.shape == other.shape && self.names == other.names
+    }
 }
 
 /// Each value's name, as the first value of the function carrying it: two values with one
@@ -152,11 +182,17 @@ struct Trivial<'f> {
     by_value: Vec<u8>,
 }
 
-/// Whether `inst` is a computation LCM may move, and its identity (opcode, operand names).
-fn candidate_key<'f>(f: &'f Function, inst: &'f Inst, opts: &Options, names: &Names<'f>, trivial: &mut Trivial<'f>) -> Option<Cand<'f>> {
+/// Whether `inst` is a computation LCM may move; if so its identity (opcode, operand names)
+/// is written into `c`.
+fn candidate_key<'f>(f: &'f Function, inst: &'f Inst, opts: &Options, names: &Names<'f>, trivial: &mut Trivial<'f>, c: &mut Cand<'f>) -> bool {
+    c.clear(&inst.op);
     if f.lang == Lang::Sil {
-        return sil_candidate(f, inst, names, trivial);
+        return sil_candidate(f, inst, names, trivial, c).is_some();
     }
+    bril_candidate(f, inst, opts, names, c).is_some()
+}
+
+fn bril_candidate<'f>(f: &'f Function, inst: &'f Inst, opts: &Options, names: &Names<'f>, c: &mut Cand<'f>) -> Option<()> {
     let Op::Bril(op) = &inst.op else { return None };
     if matches!(op, BrilOp::Const | BrilOp::Id | BrilOp::Nop | BrilOp::PtrAdd | BrilOp::Load | BrilOp::Other(_)) {
         return None;
@@ -170,16 +206,16 @@ fn candidate_key<'f>(f: &'f Function, inst: &'f Inst, opts: &Options, names: &Na
     {
         return None;
     }
-    let ty = inst.ty.as_ref()?;
+    c.ty = Some(inst.ty.as_ref()?);
     // Every operand must be a value of `f` (an id outside it is the empty name, as before).
     let name = |v: ValueId| f.values.get(v).map_or("", |d| d.name.as_str());
-    let mut values = inst.args.to_vec();
+    c.values.extend_from_slice(&inst.args);
     if opts.commute && inst.op.is_commutative() {
-        values.sort_by(|&a, &b| name(a).cmp(name(b)));
+        c.values.sort_by(|&a, &b| name(a).cmp(name(b)));
     }
-    let names = values.iter().map(|&v| names.canon(f, v).unwrap_or(ValueId(u32::MAX))).collect();
-    let trap = may_trap(op).then(|| op.name().to_string());
-    Some(Cand { op: inst.op.clone(), shape: String::new(), names, values, ty, trap })
+    c.names.extend(c.values.iter().map(|&v| names.canon(f, v).unwrap_or(ValueId(u32::MAX))));
+    c.trap = may_trap(op).then(|| op.name().to_string());
+    Some(())
 }
 
 /// SIL builtins that can trap: integer division and remainder (by zero, or `MIN / -1`).
@@ -237,7 +273,7 @@ fn trivial_value<'f>(f: &'f Function, v: ValueId, memo: &mut Trivial<'f>) -> boo
 /// SIL candidates: pure instructions on trivial values with no ownership — arithmetic and
 /// comparison builtins (and the trapping divisions), `struct`, `tuple`, `struct_extract`,
 /// `tuple_extract`, `enum` with a payload. Literals compute nothing worth moving.
-fn sil_candidate<'f>(f: &'f Function, inst: &'f Inst, names: &Names<'f>, trivial: &mut Trivial<'f>) -> Option<Cand<'f>> {
+fn sil_candidate<'f>(f: &'f Function, inst: &'f Inst, names: &Names<'f>, trivial: &mut Trivial<'f>, c: &mut Cand<'f>) -> Option<()> {
     let Op::Sil(op) = &inst.op else { return None };
     if inst.args.is_empty() || inst.results.len() != 1 || !inst.funcs.is_empty() || !inst.succs.is_empty() {
         return None;
@@ -258,9 +294,11 @@ fn sil_candidate<'f>(f: &'f Function, inst: &'f Inst, names: &Names<'f>, trivial
     if !inst.args.iter().all(|&v| trivial_value(f, v, trivial)) || !trivial_value(f, inst.results[0], trivial) {
         return None;
     }
-    let ids = inst.args.iter().map(|&v| names.canon(f, v)).collect::<Option<Vec<_>>>()?;
-    let ty = sil_type(f, inst.results[0])?;
-    let mut shape = String::with_capacity(64);
+    for &v in &inst.args {
+        c.names.push(names.canon(f, v)?);
+    }
+    c.ty = Some(sil_type(f, inst.results[0])?);
+    let shape = &mut c.shape;
     shape.push_str(op.name());
     shape.push(' ');
     for p in &inst.sil {
@@ -273,14 +311,79 @@ fn sil_candidate<'f>(f: &'f Function, inst: &'f Inst, names: &Names<'f>, trivial
             _ => return None,
         }
     }
-    Some(Cand { op: inst.op.clone(), shape, names: ids, values: inst.args.to_vec(), ty, trap })
+    c.values.extend_from_slice(&inst.args);
+    c.trap = trap;
+    Some(())
 }
 
 /// The text of a SIL expression, made once per expression, not per occurrence. (Insertions
 /// copy the expression's first occurrence, [`Exprs::occurrences`], rather than a template
 /// kept per expression: SSA gives ~10^5 expressions to a 10^5-block function and moves a few
 /// hundred.)
+///
+/// Written into one string (the operands' names straight from the values, as
+/// [`Function::value_in_code`] spells them): a string per operand and their joined copy were
+/// a tenth of step 2 at 10^5 blocks. `sil_text_by_join` in the tests is the former form.
 fn sil_text(f: &Function, inst: &Inst, ty: &Type) -> Option<String> {
+    use std::fmt::Write as _;
+    let (Op::Sil(op), Type::Sil(rt)) = (&inst.op, ty) else { return None };
+    let mut t = String::with_capacity(32 + rt.len());
+    let args = |t: &mut String| {
+        for (k, &v) in inst.args.iter().enumerate() {
+            if k > 0 {
+                t.push_str(", ");
+            }
+            match f.values.get(v) {
+                Some(d) if d.def == ValueDef::Undef => t.push_str("undef"),
+                Some(d) => {
+                    t.push('%');
+                    t.push_str(&d.name);
+                }
+                None => {
+                    let _ = write!(t, "{v}");
+                }
+            }
+        }
+    };
+    let _ = match (op, &inst.imm) {
+        (SilOp::Builtin, Imm::Name(n)) => {
+            let _ = write!(t, "builtin \"{n}\"(");
+            args(&mut t);
+            write!(t, ")")
+        }
+        (SilOp::StructExtract, Imm::Name(n)) => {
+            t.push_str("struct_extract ");
+            args(&mut t);
+            write!(t, ", {n}")
+        }
+        (SilOp::TupleExtract, Imm::Index(k)) => {
+            t.push_str("tuple_extract ");
+            args(&mut t);
+            write!(t, ", {k}")
+        }
+        (SilOp::Enum, Imm::Name(n)) => {
+            let _ = write!(t, "enum ${rt}, {n}, ");
+            args(&mut t);
+            Ok(())
+        }
+        (SilOp::Struct, _) => {
+            let _ = write!(t, "struct ${rt} (");
+            args(&mut t);
+            write!(t, ")")
+        }
+        _ => {
+            let _ = write!(t, "{} (", op.name());
+            args(&mut t);
+            write!(t, ")")
+        }
+    };
+    Some(t)
+}
+
+/// [`sil_text`] as it was written before, an operand string each, joined: the oracle its
+/// tests compare it with.
+#[cfg(test)]
+pub(super) fn sil_text_by_join(f: &Function, inst: &Inst, ty: &Type) -> Option<String> {
     let (Op::Sil(op), Type::Sil(rt)) = (&inst.op, ty) else { return None };
     let args: Vec<String> = inst.args.iter().map(|&v| f.value_in_code(v)).collect();
     let text = match (op, &inst.imm) {
@@ -292,6 +395,12 @@ fn sil_text(f: &Function, inst: &Inst, ty: &Type) -> Option<String> {
         _ => format!("{} ({})", op.name(), args.join(", ")),
     };
     Some(text)
+}
+
+/// [`sil_text`] of an instruction (tests: against [`sil_text_by_join`]).
+#[cfg(test)]
+pub(super) fn sil_text_of(f: &Function, inst: &Inst, ty: &Type) -> Option<String> {
+    sil_text(f, inst, ty)
 }
 
 /// The candidate expressions of a function and what each instruction does to them.
@@ -324,55 +433,62 @@ impl<'f> Exprs<'f> {
         }
         let names = Names::new(f);
         let mut keys: Vec<Key<'f>> = Vec::new();
-        // Looked up once per instruction with a key of an operator, a text and a list:
-        // hashed with foldhash, std's SipHash being most of the lookup (only `get` and
-        // `insert` are used, so the hash's per-process seed changes nothing visible).
-        let mut index: foldhash::HashMap<(Op, String, Vec<ValueId>), usize> = foldhash::HashMap::default();
+        // Looked up once per instruction by the hash of its identity (operator, shape, names),
+        // the keys with one hash chained through `same_hash`: the key is hashed where the
+        // matcher wrote it and stored once, in `keys`. foldhash, with a fixed seed: std's
+        // SipHash was most of the lookup, and nothing visible depends on the hash.
+        let hasher = foldhash::fast::FixedState::default();
+        let mut first_with_hash: foldhash::HashMap<u64, u32> = foldhash::HashMap::default();
+        let mut same_hash: Vec<u32> = Vec::new();
         let mut conflicting: Vec<bool> = Vec::new();
         let mut occurrence: Vec<(InstId, usize)> = Vec::new();
         let mut trivial = Trivial { by_type: HashMap::new(), by_value: vec![0; f.values.len()] };
         let no_trapping = f.lang == Lang::Sil
             && placed_insts(f).any(|(_, i)| f.insts.get(i).is_some_and(effectful_terminator));
+        static NOP: Op = Op::Bril(BrilOp::Nop);
+        let mut c = Cand::new(&NOP);
         for (_, i) in placed_insts(f) {
             let Some(inst) = f.insts.get(i) else { continue };
-            let Some(mut c) = candidate_key(f, inst, opts, &names, &mut trivial) else { continue };
+            if !candidate_key(f, inst, opts, &names, &mut trivial, &mut c) {
+                continue;
+            }
             if no_trapping && c.trap.is_some() {
                 continue;
             }
-            let ty = c.ty;
-            // The key takes the identity; only a new expression copies it back.
-            let key = (c.op.clone(), std::mem::take(&mut c.shape), std::mem::take(&mut c.names));
-            let k = match index.get(&key) {
-                Some(&k) => k,
-                None => {
-                    c.shape.clone_from(&key.1);
-                    c.names.clone_from(&key.2);
-                    keys.push(Key { c, inst });
-                    conflicting.push(false);
-                    index.insert(key, keys.len() - 1);
-                    keys.len() - 1
-                }
+            let hash = std::hash::BuildHasher::hash_one(&hasher, (c.op, c.shape.as_str(), c.names.as_slice()));
+            let mut at = first_with_hash.get(&hash).copied().unwrap_or(u32::MAX);
+            while at != u32::MAX && !keys[at as usize].c.same_key(&c) {
+                at = same_hash[at as usize];
+            }
+            let k = if at != u32::MAX {
+                at as usize
+            } else {
+                let k = keys.len();
+                same_hash.push(first_with_hash.insert(hash, k as u32).unwrap_or(u32::MAX));
+                keys.push(Key { c: c.keep(), inst });
+                conflicting.push(false);
+                k
             };
-            if keys[k].c.ty != ty {
+            if keys[k].c.ty != c.ty {
                 conflicting[k] = true;
             }
             occurrence.push((i, k));
         }
-        drop(index);
+        drop((first_with_hash, same_hash, c));
         let mut id_of: Vec<Option<ExprId>> = vec![None; keys.len()];
-        let mut list: EntityVec<ExprId, Expr> = EntityVec::new();
+        let mut list: EntityVec<ExprId, Expr> = EntityVec::with_capacity(keys.len());
         let mut trap_class: Vec<Option<String>> = Vec::new();
         let mut operand_of: EntityVec<ValueId, Vec<ExprId>> = EntityVec::filled(f.values.len(), Vec::new());
         for (k, Key { c, inst }) in keys.into_iter().enumerate() {
-            if !conflicting[k] {
+            if let (false, Some(ty)) = (conflicting[k], c.ty) {
                 let traps = c.trap.is_some();
                 trap_class.push(c.trap);
-                let sil_text = if f.lang == Lang::Sil { sil_text(f, inst, c.ty) } else { None };
+                let sil_text = if f.lang == Lang::Sil { sil_text(f, inst, ty) } else { None };
                 let e = list.push(Expr {
-                    op: c.op,
+                    op: c.op.clone(),
                     args: c.names.iter().map(|&v| f.values.get(v).map_or_else(String::new, |d| d.name.to_string())).collect(),
                     arg_values: c.values,
-                    ty: c.ty.clone(),
+                    ty: ty.clone(),
                     traps,
                     sil_text,
                 });
@@ -618,3 +734,6 @@ pub fn compute_local_sparse(f: &Function, g: &Graph, ex: &Exprs) -> SparseLocal 
     }
     out
 }
+
+#[cfg(test)]
+mod tests;

@@ -13,9 +13,10 @@
 //! rests on, so the lab can show why a copy went, or which fact kept it.
 
 use crate::cfg::Cfg;
-use crate::entity::{EntitySet, EntityVec};
+use crate::entity::{EntityRef, EntitySet, EntityVec};
 use crate::ir::{BlockId, Function, InstId, Op, SilOp, ValueDef, ValueId};
-use crate::sil::ownership::{analyze_kinds, Kind};
+use crate::sil::ownership::lists::{EditLists, Lists};
+use crate::sil::ownership::{analyze_constraints, Kind, OperandBrief};
 use crate::sil::types::FunctionTypes;
 use serde::Serialize;
 use std::cmp::Reverse;
@@ -101,17 +102,25 @@ pub fn run_in(f: &Function, ft: &FunctionTypes, cfg: &Cfg) -> CopyElim {
         }
     }
     let n = cands.len();
-    // Which candidates read each instruction and value (stale entries only cost a decision).
-    let mut inst_readers: EntityVec<InstId, Vec<u32>> = EntityVec::filled(f.insts.len(), Vec::new());
-    let mut value_readers: EntityVec<ValueId, Vec<u32>> = EntityVec::filled(f.values.len(), Vec::new());
-    let register = |k: usize, c: &Candidate, ir: &mut EntityVec<InstId, Vec<u32>>, vr: &mut EntityVec<ValueId, Vec<u32>>| {
+    // Which candidates read each instruction and value (stale entries only cost a decision):
+    // flat tables of the first decisions, a list copied out only where a decision is redone.
+    let mut inst_pairs: Vec<(u32, u32)> = Vec::new();
+    let mut value_pairs: Vec<(u32, u32)> = Vec::new();
+    for (k, c) in cands.iter().enumerate() {
+        inst_pairs.extend(reads(c).map(|i| (i.0, k as u32)));
+        value_pairs.extend([(c.source.0, k as u32), (c.value.0, k as u32)]);
+    }
+    let mut inst_readers = EditLists::new(Lists::from_pairs(f.insts.len(), &inst_pairs));
+    let mut value_readers = EditLists::new(Lists::from_pairs(f.values.len(), &value_pairs));
+    drop((inst_pairs, value_pairs));
+    let register = |k: usize, c: &Candidate, ir: &mut EditLists<u32>, vr: &mut EditLists<u32>| {
         for i in reads(c) {
-            if let Some(r) = ir.get_mut(i) {
+            if let Some(r) = ir.edit(i.index()) {
                 r.push(k as u32);
             }
         }
         for v in [c.source, c.value] {
-            if let Some(r) = vr.get_mut(v) {
+            if let Some(r) = vr.edit(v.index()) {
                 r.push(k as u32);
             }
         }
@@ -122,7 +131,6 @@ pub fn run_in(f: &Function, ft: &FunctionTypes, cfg: &Cfg) -> CopyElim {
     let mut eliminated = vec![false; n];
     let mut heap: BinaryHeap<Reverse<(u32, u32, u32)>> = BinaryHeap::new();
     for (k, c) in cands.iter().enumerate() {
-        register(k, c, &mut inst_readers, &mut value_readers);
         if c.refusal().is_none() {
             heap.push(Reverse((st.key[c.copy], k as u32, 0)));
         }
@@ -139,8 +147,8 @@ pub fn run_in(f: &Function, ft: &FunctionTypes, cfg: &Cfg) -> CopyElim {
         cands[k].eliminated = true;
         round += 1;
         let mut dirty: Vec<usize> = Vec::new();
-        let from_insts = insts.iter().filter_map(|&i| inst_readers.get(i)).flatten();
-        let from_values = values.iter().filter_map(|&v| value_readers.get(v)).flatten();
+        let from_insts = insts.iter().flat_map(|&i| inst_readers.of(i.index()));
+        let from_values = values.iter().flat_map(|&v| value_readers.of(v.index()));
         for &d in from_insts.chain(from_values) {
             let d = d as usize;
             if !eliminated[d] && stamp[d] != round {
@@ -236,15 +244,10 @@ pub fn candidates(f: &Function, ft: &FunctionTypes) -> Vec<Candidate> {
     st.copies().into_iter().filter_map(|i| st.decide_at(i)).collect()
 }
 
-/// One operand of the ownership analysis, as the facts read it.
-#[derive(Clone, Copy)]
-struct OpRec {
-    inst: InstId,
-    /// It ends the value's lifetime.
-    ending: bool,
-    /// The value's kind satisfies the operand (incompatible uses are not in a lifetime).
-    compatible: bool,
-}
+/// One operand of the ownership analysis, as the facts read it: `ending`, it ends the
+/// value's lifetime; `compatible`, the value's kind satisfies the operand (incompatible uses
+/// are not in a lifetime).
+type OpRec = OperandBrief;
 
 /// What the facts ask of the function, kept current while copies are removed: where each
 /// instruction is, which instructions and operands use each value, and each value's kind.
@@ -259,23 +262,27 @@ struct State<'c> {
     key: EntityVec<InstId, u32>,
     gone: EntitySet<InstId>,
     /// The instructions that use each value, in program order, each once.
-    users: EntityVec<ValueId, Vec<InstId>>,
+    users: EditLists<InstId>,
     operands: Vec<OpRec>,
     /// The operands (indices into `operands`) of each value, in program order.
-    ops: EntityVec<ValueId, Vec<u32>>,
-    kind: EntityVec<ValueId, Kind>,
+    ops: EditLists<u32>,
+    /// Per value id.
+    kind: Vec<Kind>,
     /// The analysis gave the value a lifetime (an owned value it places).
     has_lifetime: EntitySet<ValueId>,
 }
 
 impl<'c> State<'c> {
     fn new(f: &Function, ft: &FunctionTypes, cfg: &'c Cfg) -> State<'c> {
-        // Kinds and constraints only: no value names are read here.
-        let fo = analyze_kinds(f, ft);
+        // Kinds and constraints only, in the analysis's compact form.
+        let fo = analyze_constraints(f, ft);
         let (ni, nv) = (f.insts.len(), f.values.len());
         let mut pos = EntityVec::filled(ni, None);
         let mut key = EntityVec::filled(ni, u32::MAX);
-        let mut users: EntityVec<ValueId, Vec<InstId>> = EntityVec::filled(nv, Vec::new());
+        // `(value, user)` in program order, each user once per value (`last`: the value's
+        // latest user so far).
+        let mut user_pairs: Vec<(u32, InstId)> = Vec::with_capacity(fo.operands.len());
+        let mut last = vec![u32::MAX; nv];
         let mut rank = 0u32;
         for &b in &f.layout {
             for (k, i) in f.blocks[b].all_insts().enumerate() {
@@ -283,29 +290,26 @@ impl<'c> State<'c> {
                 key[i] = rank;
                 rank += 1;
                 for v in f.insts[i].uses() {
-                    if let Some(us) = users.get_mut(v) {
-                        if us.last() != Some(&i) {
-                            us.push(i);
+                    if let Some(l) = last.get_mut(v.index()) {
+                        if *l != i.0 {
+                            *l = i.0;
+                            user_pairs.push((v.0, i));
                         }
                     }
                 }
             }
         }
-        let mut ops: EntityVec<ValueId, Vec<u32>> = EntityVec::filled(nv, Vec::new());
-        let mut operands = Vec::with_capacity(fo.operands.len());
-        for (k, o) in fo.operands.iter().enumerate() {
-            if let Some(list) = ops.get_mut(o.value) {
-                list.push(k as u32);
-            }
-            operands.push(OpRec { inst: o.inst, ending: o.constraint.ending, compatible: o.compatible });
-        }
-        let kind: EntityVec<ValueId, Kind> = f.values.keys().map(|v| fo.kind(v)).collect();
+        drop(last);
+        let users = EditLists::new(Lists::from_pairs(nv, &user_pairs));
+        drop(user_pairs);
+        let op_pairs: Vec<(u32, u32)> = fo.operands.iter().enumerate().map(|(k, o)| (o.value.0, k as u32)).collect();
+        let ops = EditLists::new(Lists::from_pairs(nv, &op_pairs));
+        drop(op_pairs);
         let mut has_lifetime = EntitySet::new_empty(nv);
-        for v in fo.values.iter().filter(|v| v.kind == Kind::Owned && v.block.is_some() && v.value.0 < nv as u32) {
-            has_lifetime.insert(v.value);
+        for (k, _) in fo.has_lifetime.iter().enumerate().filter(|x| *x.1) {
+            has_lifetime.insert(ValueId(k as u32));
         }
-        // The analysis is large: gone before the copy of the function is made.
-        drop(fo);
+        let (operands, kind) = (fo.operands, fo.kinds);
         State { f: f.clone(), cfg, pos, key, gone: EntitySet::new_empty(ni), users, operands, ops, kind, has_lifetime }
     }
 
@@ -353,7 +357,7 @@ impl<'c> State<'c> {
         if matches!(self.f.insts[c.copy].op, Op::Sil(SilOp::CopyAddr)) {
             gone.extend(def_of(&self.f, c.value));
             let f = &self.f;
-            gone.extend(self.users[c.value].iter().copied().filter(|&i| matches!(f.insts[i].op, Op::Sil(SilOp::DeallocStack)) && f.insts[i].args.first() == Some(&c.value)));
+            gone.extend(self.users.of(c.value.index()).iter().copied().filter(|&i| matches!(f.insts[i].op, Op::Sil(SilOp::DeallocStack)) && f.insts[i].args.first() == Some(&c.value)));
         }
         replace_operand(&mut self.f, u, c.value, c.source);
         let mut values: Vec<ValueId> = vec![c.source, c.value];
@@ -365,24 +369,34 @@ impl<'c> State<'c> {
         values.dedup();
         // `%copy`'s operands at the consumer move to `%arg`; every operand of a deleted
         // instruction goes.
-        let moved: Vec<u32> = self.ops[c.value].iter().copied().filter(|&o| self.operands[o as usize].inst == u).collect();
+        let moved: Vec<u32> = self.ops.of(c.value.index()).iter().copied().filter(|&o| self.operands[o as usize].inst == u).collect();
         for &v in &values {
             let (operands, gone_set) = (&self.operands, &self.gone);
             // What no longer uses `v`: deleted instructions, and the consumer for `%copy`.
             let dropped = |i: InstId| gone_set.contains(i) || (v == c.value && i == u);
-            self.ops[v].retain(|&o| !dropped(operands[o as usize].inst));
-            self.users[v].retain(|&i| !dropped(i));
+            if self.ops.of(v.index()).iter().any(|&o| dropped(operands[o as usize].inst)) {
+                if let Some(ops) = self.ops.edit(v.index()) {
+                    ops.retain(|&o| !dropped(operands[o as usize].inst));
+                }
+            }
+            if self.users.of(v.index()).iter().any(|&i| dropped(i)) {
+                if let Some(us) = self.users.edit(v.index()) {
+                    us.retain(|&i| !dropped(i));
+                }
+            }
         }
-        let ops = &mut self.ops[c.source];
-        for o in moved {
-            if let Err(at) = ops.binary_search(&o) {
-                ops.insert(at, o);
+        if let Some(ops) = self.ops.edit(c.source.index()) {
+            for o in moved {
+                if let Err(at) = ops.binary_search(&o) {
+                    ops.insert(at, o);
+                }
             }
         }
         let key = &self.key;
-        let us = &mut self.users[c.source];
-        if let Err(at) = us.binary_search_by_key(&key[u], |&i| key[i]) {
-            us.insert(at, u);
+        if let Some(us) = self.users.edit(c.source.index()) {
+            if let Err(at) = us.binary_search_by_key(&key[u], |&i| key[i]) {
+                us.insert(at, u);
+            }
         }
         gone.push(u);
         (gone, values)
@@ -398,7 +412,7 @@ impl<'c> State<'c> {
     }
 
     fn uses_of(&self, v: ValueId) -> &[InstId] {
-        self.users.get(v).map_or(&[], |u| u.as_slice())
+        self.users.of(v.index())
     }
 
     fn line_of(&self, i: InstId) -> String {
@@ -423,7 +437,7 @@ impl<'c> State<'c> {
     }
 
     fn kind(&self, v: ValueId) -> Kind {
-        self.kind.get(v).copied().unwrap_or(Kind::None)
+        self.kind.get(v.index()).copied().unwrap_or(Kind::None)
     }
 
     /// The instructions that end `v`'s lifetime, in program order, as the ownership analysis
@@ -432,7 +446,7 @@ impl<'c> State<'c> {
         if !self.has_lifetime.contains(v) {
             return Vec::new();
         }
-        let mut out: Vec<InstId> = self.ops[v].iter().map(|&o| self.operands[o as usize]).filter(|o| o.compatible && o.ending).map(|o| o.inst).collect();
+        let mut out: Vec<InstId> = self.ops.of(v.index()).iter().map(|&o| self.operands[o as usize]).filter(|o| o.compatible && o.ending).map(|o| o.inst).collect();
         out.dedup();
         out
     }
@@ -573,7 +587,7 @@ fn passed_in(cx: &State, i: InstId, v: ValueId) -> bool {
 
 /// `ops`: the operands that use the copy `c`.
 fn decide(cx: &State, copy: InstId, a: ValueId, c: ValueId) -> Candidate {
-    let ops: Vec<OpRec> = cx.ops.get(c).map_or(&[][..], |v| v.as_slice()).iter().map(|&o| cx.operands[o as usize]).collect();
+    let ops: Vec<OpRec> = cx.ops.of(c.index()).iter().map(|&o| cx.operands[o as usize]).collect();
     let f = &cx.f;
     let an = f.value_in_code(a);
     let cn = f.value_in_code(c);

@@ -207,9 +207,20 @@ impl FunctionOwnership {
     }
 }
 
+/// A value's or operand's reason as a sentence, made only when the analysis writes texts
+/// ([`analyze_kinds`] does not: a `format!` per value and per operand was most of its
+/// allocations on a 10^5-block function, for sentences copy elimination never reads).
+macro_rules! why {
+    ($texts:expr, $($arg:tt)*) => {
+        if $texts { Cow::Owned(format!($($arg)*)) } else { Cow::Borrowed("") }
+    };
+}
+
 /// Triviality of type texts, cached (a chain of 10,000 values shares a handful of types).
 struct Trivia<'t> {
     types: &'t FunctionTypes,
+    /// Write the reasons (`why`) of values and operands.
+    texts: bool,
     cache: HashMap<String, Option<bool>>,
     /// Callee types by the template text they are read from: a function calls a handful of
     /// types many times, and parsing one per call was a sixth of the analysis (issue 17).
@@ -337,15 +348,90 @@ pub fn analyze_operands(f: &Function, types: &FunctionTypes) -> FunctionOwnershi
     operands_of(f, types, true)
 }
 
-/// [`analyze_operands`] without the values' names (`ValueInfo::name` empty, and so the
-/// name in a phi operand's `why`): for a pass that reads only kinds and constraints, which
-/// then does not make and free a string per value (issue 17: copy elimination at 10^5).
+/// [`analyze_operands`] without texts: every `ValueInfo::name` and every reason (`why` of
+/// values and operands) is empty. For a pass that reads only kinds and constraints, which
+/// then does not make and free strings per value and per operand (issue 17: copy
+/// elimination at 10^5).
 pub fn analyze_kinds(f: &Function, types: &FunctionTypes) -> FunctionOwnership {
     operands_of(f, types, false)
 }
 
-/// [`analyze_operands`], with the values' names if `names`.
+/// What copy elimination reads of the analysis, in compact tables: each value's kind and
+/// each operand's constraint, without [`FunctionOwnership`]'s rows (an operand row with its
+/// block, slot and reason is five times the size of one here, and at 10^5 blocks a million
+/// of them were a large part of the pass's memory traffic).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Constraints {
+    /// Per value id, its kind ([`FunctionOwnership::kind`]: `none` for values not placed).
+    pub kinds: Vec<Kind>,
+    /// Per value id: an owned value placed in a block, one [`analyze`] gives a lifetime.
+    pub has_lifetime: Vec<bool>,
+    /// Every operand of every placed instruction, in the order of
+    /// [`FunctionOwnership::operands`].
+    pub operands: Vec<OperandBrief>,
+}
+
+/// One operand's constraint, as [`Constraints`] keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OperandBrief {
+    pub inst: InstId,
+    pub value: ValueId,
+    /// The operand ends the value's lifetime ([`Constraint::ending`]).
+    pub ending: bool,
+    /// [`OperandInfo::compatible`].
+    pub compatible: bool,
+}
+
+/// [`analyze_kinds`] kept as [`Constraints`].
+pub fn analyze_constraints(f: &Function, types: &FunctionTypes) -> Constraints {
+    let mut operands: Vec<OperandBrief> = Vec::with_capacity(count_operands(f));
+    let (_, _, values) = walk(f, types, false, &mut |o| {
+        operands.push(OperandBrief { inst: o.inst, value: o.value, ending: o.constraint.ending, compatible: o.compatible })
+    });
+    let nv = f.values.len();
+    let (mut kinds, mut has_lifetime) = (vec![Kind::None; nv], vec![false; nv]);
+    for vi in &values {
+        if let Some(k) = kinds.get_mut(vi.value.0 as usize) {
+            *k = vi.kind;
+        }
+        if let Some(l) = has_lifetime.get_mut(vi.value.0 as usize) {
+            *l = vi.kind == Kind::Owned && vi.block.is_some();
+        }
+    }
+    Constraints { kinds, has_lifetime, operands }
+}
+
+/// The operands of the placed instructions: the size of the operand table, reserved up front
+/// (growing a table of a million operands copies it twenty times).
+fn count_operands(f: &Function) -> usize {
+    f.layout.iter().filter_map(|&b| f.blocks.get(b)).flat_map(|blk| blk.all_insts()).filter_map(|i| f.insts.get(i)).map(|i| i.uses().count()).sum()
+}
+
+/// [`analyze_operands`], with the values' names and the reasons if `names`.
 fn operands_of(f: &Function, types: &FunctionTypes, names: bool) -> FunctionOwnership {
+    let mut operands: Vec<OperandInfo> = Vec::with_capacity(count_operands(f));
+    let (ossa, mut idx, values) = walk(f, types, names, &mut |o| operands.push(o));
+    // `(value, operand)` pairs in layout order, turned into one list per value; Swift's use
+    // lists put the newest use first.
+    let uses: Vec<(u32, usize)> = operands.iter().enumerate().map(|(k, o)| (o.value.0, k)).collect();
+    idx.uses = Lists::from_pairs(f.values.len(), &uses);
+    idx.uses.reverse_each();
+    drop(uses);
+    FunctionOwnership {
+        function: f.name.clone(),
+        ossa,
+        values,
+        operands,
+        lifetimes: Vec::new(),
+        scopes: Vec::new(),
+        dead_end_blocks: f.layout.iter().copied().filter(|b| idx.dead_end.get(b.0 as usize) == Some(&true)).collect(),
+        index: idx,
+    }
+}
+
+/// The kinds of `f`'s values (returned in layout order, with the index of everything but
+/// the use lists) and the constraint of each operand, handed to `operand` in layout order.
+fn walk(f: &Function, types: &FunctionTypes, names: bool, operand: &mut dyn FnMut(OperandInfo)) -> (bool, Index, Vec<ValueInfo>) {
     let ossa = is_ossa(f);
     let nvals = f.values.len();
     let ninsts = f.insts.len();
@@ -401,7 +487,7 @@ fn operands_of(f: &Function, types: &FunctionTypes, names: bool) -> FunctionOwne
     idx.preds = Lists::from_pairs(f.blocks.len(), &backward);
     drop((edges, backward));
     dead_ends(f, &mut idx);
-    let mut trivia = Trivia { types, cache: HashMap::new(), callees: HashMap::new() };
+    let mut trivia = Trivia { types, texts: names, cache: HashMap::new(), callees: HashMap::new() };
 
     // Kinds, memoised, with an explicit stack: a forwarding result needs its operands' kinds.
     let mut info: Vec<Option<ValueInfo>> = vec![None; nvals];
@@ -444,6 +530,8 @@ fn operands_of(f: &Function, types: &FunctionTypes, names: bool) -> FunctionOwne
         if let Some(mut vi) = info[v.0 as usize].take() {
             if names {
                 vi.name = f.value_in_code(v);
+            } else {
+                vi.why = Cow::Borrowed("");
             }
             idx.row[v.0 as usize] = values.len();
             values.push(vi);
@@ -453,11 +541,6 @@ fn operands_of(f: &Function, types: &FunctionTypes, names: bool) -> FunctionOwne
     let kind = |v: ValueId| value_info(v).map_or(Kind::None, |i| i.kind);
 
     // Operands.
-    // Sized up front: growing a table of a million operands copies it twenty times.
-    let n_operands: usize = f.layout.iter().filter_map(|&b| f.blocks.get(b)).flat_map(|blk| blk.all_insts()).filter_map(|i| f.insts.get(i)).map(|i| i.uses().count()).sum();
-    let mut operands: Vec<OperandInfo> = Vec::with_capacity(n_operands);
-    // `(value, operand)` pairs in layout order, turned into one list per value below.
-    let mut uses: Vec<(u32, usize)> = Vec::with_capacity(n_operands);
     for &b in &f.layout {
         let Some(blk) = f.blocks.get(b) else { continue };
         for i in blk.all_insts() {
@@ -474,11 +557,11 @@ fn operands_of(f: &Function, types: &FunctionTypes, names: bool) -> FunctionOwne
                 let (role, why) = if !ossa || vk == Kind::None {
                     (Role::TrivialUse, Cow::Borrowed("no ownership to check: the value's kind is none"))
                 } else {
-                    operand_role(f, inst, k, vk, fwd, convs, &value_info)
+                    operand_role(f, inst, k, vk, fwd, convs, &value_info, names)
                 };
                 let constraint = role.constraint();
-                uses.push((a.0, operands.len()));
-                operands.push(OperandInfo { inst: i, block: b, slot: Slot::Arg(k as u32), value: a, constraint, compatible: constraint.satisfied_by(vk), why });
+                let why = if names { why } else { Cow::Borrowed("") };
+                operand(OperandInfo { inst: i, block: b, slot: Slot::Arg(k as u32), value: a, constraint, compatible: constraint.satisfied_by(vk), why });
             }
             if matches!(inst.op, Op::Sil(SilOp::Br | SilOp::CondBr)) {
                 for (s, succ) in inst.succs.iter().enumerate() {
@@ -488,11 +571,11 @@ fn operands_of(f: &Function, types: &FunctionTypes, names: bool) -> FunctionOwne
                         let (role, why) = if !ossa || vk == Kind::None {
                             (Role::TrivialUse, Cow::Borrowed("no ownership to check: the value's kind is none"))
                         } else {
-                            phi_role(phi.and_then(&value_info), value_info(a))
+                            phi_role(phi.and_then(&value_info), value_info(a), names)
                         };
                         let constraint = role.constraint();
-                        uses.push((a.0, operands.len()));
-                        operands.push(OperandInfo {
+                        let why = if names { why } else { Cow::Borrowed("") };
+                        operand(OperandInfo {
                             inst: i,
                             block: b,
                             slot: Slot::SuccArg(s as u32, j as u32),
@@ -506,20 +589,7 @@ fn operands_of(f: &Function, types: &FunctionTypes, names: bool) -> FunctionOwne
             }
         }
     }
-    // Swift's use lists put the newest use first.
-    idx.uses = Lists::from_pairs(nvals, &uses);
-    idx.uses.reverse_each();
-
-    FunctionOwnership {
-        function: f.name.clone(),
-        ossa,
-        values,
-        operands,
-        lifetimes: Vec::new(),
-        scopes: Vec::new(),
-        dead_end_blocks: f.layout.iter().copied().filter(|b| idx.dead_end.get(b.0 as usize) == Some(&true)).collect(),
-        index: idx,
-    }
+    (ossa, idx, values)
 }
 
 /// Blocks from which no function exit other than `unreachable` can be reached (Swift's
@@ -577,6 +647,7 @@ fn mk(v: ValueId, f: &Function, block: Option<BlockId>, kind: Kind, source: Sour
 
 /// One value's kind from its definition; forwarded operands are already classified.
 fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], trivia: &mut Trivia<'_>, block: Option<BlockId>, preds: &Lists<BlockId>) -> ValueInfo {
+    let texts = trivia.texts;
     let Some(d) = f.values.get(v) else { return mk(v, f, block, Kind::None, Source::Undef, "not a value of this function") };
     if d.def == ValueDef::Undef {
         return mk(v, f, block, Kind::None, Source::Undef, "`undef` has no ownership");
@@ -593,7 +664,7 @@ fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], tr
     }
     let trivial = text.and_then(|t| trivia.trivial(t));
     if trivial == Some(true) {
-        return mk(v, f, block, Kind::None, Source::Trivial, format!("`${}` is trivial: copied bit for bit, nothing to own", text.unwrap_or("")));
+        return mk(v, f, block, Kind::None, Source::Trivial, why!(texts, "`${}` is trivial: copied bit for bit, nothing to own", text.unwrap_or("")));
     }
     match d.def {
         ValueDef::Param { block: pb, .. } => {
@@ -617,11 +688,11 @@ fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], tr
                 _ => "terminator result",
             };
             let (kind, why) = match d.ownership.as_deref() {
-                Some("owned") => (Kind::Owned, format!("{what} annotated `@owned`")),
-                Some("guaranteed") => (Kind::Guaranteed, format!("{what} annotated `@guaranteed`")),
-                Some("unowned") => (Kind::Unowned, format!("{what} annotated `@unowned`")),
-                Some(o) => (Kind::None, format!("{what} annotated `@{o}`")),
-                None => (Kind::None, format!("{what} without an ownership annotation")),
+                Some("owned") => (Kind::Owned, why!(texts, "{what} annotated `@owned`")),
+                Some("guaranteed") => (Kind::Guaranteed, why!(texts, "{what} annotated `@guaranteed`")),
+                Some("unowned") => (Kind::Unowned, why!(texts, "{what} annotated `@unowned`")),
+                Some(o) => (Kind::None, why!(texts, "{what} annotated `@{o}`")),
+                None => (Kind::None, why!(texts, "{what} without an ownership annotation")),
             };
             mk(v, f, block, kind, source, why)
         }
@@ -662,7 +733,7 @@ fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], tr
                     };
                     let rtriv = if fty.is_some() && text.is_none() { rty.as_deref().and_then(|t| trivia.trivial(t)) } else { trivial };
                     if rtriv == Some(true) {
-                        return mk(v, f, block, Kind::None, Source::Trivial, format!("the callee's result `${}` is trivial", rty.unwrap_or_default()));
+                        return mk(v, f, block, Kind::None, Source::Trivial, why!(texts, "the callee's result `${}` is trivial", rty.unwrap_or_default()));
                     }
                     let conv = match direct.as_slice() {
                         [r] => r.conv.clone(),
@@ -671,27 +742,29 @@ fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], tr
                     let mut vi = match conv.as_deref() {
                         Some("guaranteed") => mk(v, f, block, Kind::Guaranteed, Source::Apply, "the callee's result is `@guaranteed`"),
                         Some("unowned") | Some("unowned_inner_pointer") => mk(v, f, block, Kind::Unowned, Source::Apply, "the callee's result is `@unowned`"),
-                        Some(c) => mk(v, f, block, Kind::Owned, Source::Apply, format!("the callee's result is `@{c}`: owned by the caller")),
+                        Some(c) => mk(v, f, block, Kind::Owned, Source::Apply, why!(texts, "the callee's result is `@{c}`: owned by the caller")),
                         None => mk(v, f, block, Kind::Owned, Source::Apply, "an apply result is owned by the caller"),
                     };
                     if rtriv.is_none() {
                         vi.assumed = true;
-                        vi.why.to_mut().push_str(" (its type is unknown here: not verified)");
+                        if texts {
+                            vi.why.to_mut().push_str(" (its type is unknown here: not verified)");
+                        }
                     }
                     vi
                 }
                 "builtin" => mk(v, f, block, Kind::Owned, Source::Allocation, "a builtin's non-trivial result is owned"),
                 "enum" if i.args.is_empty() => mk(v, f, block, Kind::None, Source::Constant, "an enum case without payload has no ownership"),
-                n if rules::NONE_RESULT.contains(&n) => mk(v, f, block, Kind::None, Source::Constant, format!("`{n}` never produces an owned or borrowed value")),
-                n if rules::OWNED_RESULT.contains(&n) => mk(v, f, block, Kind::Owned, Source::Allocation, format!("`{n}` produces a new owned value")),
-                n if rules::UNOWNED_RESULT.contains(&n) => mk(v, f, block, Kind::Unowned, Source::Cast, format!("`{n}` makes a reference nobody keeps alive: unowned")),
+                n if rules::NONE_RESULT.contains(&n) => mk(v, f, block, Kind::None, Source::Constant, why!(texts, "`{n}` never produces an owned or borrowed value")),
+                n if rules::OWNED_RESULT.contains(&n) => mk(v, f, block, Kind::Owned, Source::Allocation, why!(texts, "`{n}` produces a new owned value")),
+                n if rules::UNOWNED_RESULT.contains(&n) => mk(v, f, block, Kind::Unowned, Source::Cast, why!(texts, "`{n}` makes a reference nobody keeps alive: unowned")),
                 n if rules::is_guaranteed_projection(n) => {
                     let from = i.args.first().copied();
                     let k = from.map_or(Kind::None, kind_of);
                     let mut vi = if k == Kind::None {
-                        mk(v, f, block, Kind::None, Source::Projection, format!("`{n}` of a value without ownership"))
+                        mk(v, f, block, Kind::None, Source::Projection, why!(texts, "`{n}` of a value without ownership"))
                     } else {
-                        mk(v, f, block, Kind::Guaranteed, Source::Projection, format!("`{n}` projects out of a borrowed value: guaranteed"))
+                        mk(v, f, block, Kind::Guaranteed, Source::Projection, why!(texts, "`{n}` projects out of a borrowed value: guaranteed"))
                     };
                     vi.from = from;
                     vi
@@ -706,23 +779,23 @@ fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], tr
                             t if t.starts_with("unowned") => Kind::Unowned,
                             _ => Kind::None,
                         };
-                        return mk(v, f, block, k, Source::Forwarded, format!("`unchecked_ownership_conversion` to {k}"));
+                        return mk(v, f, block, k, Source::Forwarded, why!(texts, "`unchecked_ownership_conversion` to {k}"));
                     }
-                    let candidates: Vec<ValueId> = if rules::forwards_all_operands(n) { i.args.to_vec() } else { i.args.first().copied().into_iter().collect() };
+                    let candidates: &[ValueId] = if rules::forwards_all_operands(n) { &i.args } else { &i.args[..i.args.len().min(1)] };
                     let from = candidates.iter().copied().find(|&a| kind_of(a) != Kind::None);
                     let _ = index;
                     match from {
                         Some(a) => {
                             let k = kind_of(a);
-                            let mut vi = mk(v, f, block, k, Source::Forwarded, format!("`{n}` forwards the ownership of {}: {k}", f.value_in_code(a)));
+                            let mut vi = mk(v, f, block, k, Source::Forwarded, why!(texts, "`{n}` forwards the ownership of {}: {k}", f.value_in_code(a)));
                             vi.from = Some(a);
                             vi
                         }
-                        None => mk(v, f, block, Kind::None, Source::Forwarded, format!("`{n}` forwards only values without ownership")),
+                        None => mk(v, f, block, Kind::None, Source::Forwarded, why!(texts, "`{n}` forwards only values without ownership")),
                     }
                 }
                 n => {
-                    let mut vi = mk(v, f, block, Kind::Owned, Source::Unmodelled, format!("`{n}` is not modelled: owned assumed, not verified"));
+                    let mut vi = mk(v, f, block, Kind::Owned, Source::Unmodelled, why!(texts, "`{n}` is not modelled: owned assumed, not verified"));
                     vi.assumed = true;
                     vi
                 }
@@ -789,8 +862,8 @@ fn forwarding_kind(f: &Function, inst: &crate::ir::Inst, kind: &dyn Fn(ValueId) 
     if !rules::FORWARDING.contains(&name) {
         return Kind::None;
     }
-    let cands: Vec<ValueId> = if rules::forwards_all_operands(name) { inst.args.to_vec() } else { inst.args.first().copied().into_iter().collect() };
-    cands.into_iter().map(kind).find(|&k| k != Kind::None).unwrap_or(Kind::None)
+    let cands: &[ValueId] = if rules::forwards_all_operands(name) { &inst.args } else { &inst.args[..inst.args.len().min(1)] };
+    cands.iter().map(|&a| kind(a)).find(|&k| k != Kind::None).unwrap_or(Kind::None)
 }
 
 fn forwarding_role(k: Kind) -> Role {
@@ -803,6 +876,7 @@ fn forwarding_role(k: Kind) -> Role {
 }
 
 /// The role of operand `k` of `inst`, whose value has kind `vk` (not none).
+#[allow(clippy::too_many_arguments)]
 fn operand_role<'a>(
     f: &Function,
     inst: &crate::ir::Inst,
@@ -811,6 +885,7 @@ fn operand_role<'a>(
     fwd: Kind,
     convs: Option<&[Option<String>]>,
     value_info: &dyn Fn(ValueId) -> Option<&'a ValueInfo>,
+    texts: bool,
 ) -> (Role, Cow<'static, str>) {
     let name = inst.op.name();
     let s = |r: Role, w: &'static str| (r, Cow::Borrowed(w));
@@ -841,7 +916,7 @@ fn operand_role<'a>(
                 "owned" => (Role::ForwardingConsume, "passed as `@owned`: the callee takes ownership".into()),
                 "guaranteed" => (Role::InstantaneousUse, "passed as `@guaranteed`: borrowed for the call".into()),
                 "unowned" => (Role::InstantaneousUse, "passed as `@unowned`".into()),
-                c => (Role::TrivialUse, format!("passed as `@{c}` (an address)").into()),
+                c => (Role::TrivialUse, why!(texts, "passed as `@{c}` (an address)")),
             },
             _ => s(Role::Unmodelled, "the callee's type does not say this argument's convention"),
         },
@@ -856,13 +931,13 @@ fn operand_role<'a>(
         "return" | "throw" => s(Role::ForwardingConsume, "returned to the caller: ownership leaves the function"),
         "ref_element_addr" | "ref_tail_addr" => s(Role::InteriorPointer, "projects an address into the object: needs a borrowed base"),
         "project_box" | "open_existential_box" => s(Role::AnyInteriorPointer, "projects an address into the box"),
-        "switch_enum" | "checked_cast_br" if k == 0 => (forwarding_role(vk), format!("forwards the {vk} value to the payload of each case").into()),
+        "switch_enum" | "checked_cast_br" if k == 0 => (forwarding_role(vk), why!(texts, "forwards the {vk} value to the payload of each case")),
         n if rules::is_guaranteed_projection(n) && k == 0 => s(Role::GuaranteedForwarding, "projects a part of a borrowed value"),
         n if rules::FORWARDING.contains(&n) => {
             let forwarded = rules::forwards_all_operands(n) || k == 0;
             if forwarded {
                 let _ = value_info;
-                (forwarding_role(fwd), format!("`{n}` forwards {fwd} ownership to its result").into())
+                (forwarding_role(fwd), why!(texts, "`{n}` forwards {fwd} ownership to its result"))
             } else {
                 s(Role::InstantaneousUse, "read, not forwarded")
             }
@@ -873,25 +948,25 @@ fn operand_role<'a>(
         "dealloc_stack" | "destroy_addr" | "copy_addr" | "load" | "load_borrow" | "end_access" | "begin_access" | "store" | "store_borrow" => {
             s(Role::TrivialUse, "an address operand")
         }
-        n => (Role::Unmodelled, format!("`{n}` is not modelled: accepted as any, the value is not verified").into()),
+        n => (Role::Unmodelled, why!(texts, "`{n}` is not modelled: accepted as any, the value is not verified")),
     }
 }
 
 /// The role of a branch argument, from the phi it feeds.
-fn phi_role(phi: Option<&ValueInfo>, incoming: Option<&ValueInfo>) -> (Role, Cow<'static, str>) {
+fn phi_role(phi: Option<&ValueInfo>, incoming: Option<&ValueInfo>, texts: bool) -> (Role, Cow<'static, str>) {
     let Some(p) = phi else { return (Role::Unmodelled, "no matching block parameter".into()) };
     match p.kind {
-        Kind::Owned => (Role::ForwardingConsume, format!("passed to the `@owned` phi {}: consumed", p.name).into()),
+        Kind::Owned => (Role::ForwardingConsume, why!(texts, "passed to the `@owned` phi {}: consumed", p.name)),
         Kind::Guaranteed => {
             let intro = incoming.is_some_and(|i| i.source == Source::Borrow || i.reborrow);
             if intro {
-                (Role::Reborrow, format!("the borrow scope continues in the `@guaranteed` phi {}", p.name).into())
+                (Role::Reborrow, why!(texts, "the borrow scope continues in the `@guaranteed` phi {}", p.name))
             } else {
-                (Role::GuaranteedForwarding, format!("forwarded to the `@guaranteed` phi {}", p.name).into())
+                (Role::GuaranteedForwarding, why!(texts, "forwarded to the `@guaranteed` phi {}", p.name))
             }
         }
-        Kind::Unowned => (Role::ForwardingUnowned, format!("passed to the `@unowned` phi {}", p.name).into()),
-        Kind::None => (Role::TrivialUse, format!("passed to the phi {} without ownership", p.name).into()),
+        Kind::Unowned => (Role::ForwardingUnowned, why!(texts, "passed to the `@unowned` phi {}", p.name)),
+        Kind::None => (Role::TrivialUse, why!(texts, "passed to the phi {} without ownership", p.name)),
     }
 }
 
@@ -1181,7 +1256,7 @@ mod callee_tests {
         let m = crate::parse_module(Lang::Sil, "t.sil", src).expect("parses");
         let f = m.bodies().next().expect("a body");
         let ft = FunctionTypes::new(f, env_of(&m));
-        let mut trivia = Trivia { types: &ft, cache: HashMap::new(), callees: HashMap::new() };
+        let mut trivia = Trivia { types: &ft, texts: true, cache: HashMap::new(), callees: HashMap::new() };
         let mut asked = 0;
         for (_, i) in f.placed_insts() {
             let inst = &f.insts[i];

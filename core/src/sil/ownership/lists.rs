@@ -66,6 +66,42 @@ impl<T> Lists<T> {
     }
 }
 
+/// [`Lists`] that a few lists of are edited after they are built: an edited list is copied
+/// out of the flat table into a `Vec` of its own on its first edit (copy on write).
+///
+/// Why: copy elimination keeps each value's uses current while it removes copies, and a
+/// `Vec` per value for that — two allocations per value at 10^5 blocks — cost more than the
+/// few thousand lists its removals actually change.
+#[derive(Clone, Debug)]
+pub(crate) struct EditLists<T> {
+    base: Lists<T>,
+    /// Edited lists by index, replacing theirs in `base` (foldhash: only `get` and `entry`).
+    edited: foldhash::HashMap<u32, Vec<T>>,
+}
+
+impl<T: Copy> EditLists<T> {
+    pub(crate) fn new(base: Lists<T>) -> EditLists<T> {
+        EditLists { base, edited: Default::default() }
+    }
+
+    /// List `k` as it is now, empty past the last list.
+    pub(crate) fn of(&self, k: usize) -> &[T] {
+        if !self.edited.is_empty() {
+            if let Some(v) = u32::try_from(k).ok().and_then(|k| self.edited.get(&k)) {
+                return v;
+            }
+        }
+        self.base.of(k)
+    }
+
+    /// List `k` to edit (`None` past the last list, which has nothing to edit).
+    pub(crate) fn edit(&mut self, k: usize) -> Option<&mut Vec<T>> {
+        let base = self.base.get(k)?;
+        let key = u32::try_from(k).ok()?;
+        Some(self.edited.entry(key).or_insert_with(|| base.to_vec()))
+    }
+}
+
 /// List `k`, empty past the last list (as a table of `Vec`s read with `get` would be).
 impl<T> Index<usize> for Lists<T> {
     type Output = [T];
@@ -98,6 +134,45 @@ mod tests {
                 let want = oracle.get(k).map(|l| &l[..]);
                 prop_assert_eq!(lists.get(k), want);
                 prop_assert_eq!(&lists[k], want.unwrap_or(&[]));
+            }
+        }
+
+        /// Edited lists against a `Vec` per list edited the same way: a list not edited reads
+        /// the flat table, an edited one its copy, and an edit past the last list is refused.
+        #[test]
+        fn edited_lists_hold_what_edited_vecs_would(
+            n in 0usize..20,
+            pairs in proptest::collection::vec((0u32..24, any::<u8>()), 0..120),
+            edits in proptest::collection::vec((0usize..24, any::<u8>(), 0u8..3), 0..40),
+        ) {
+            let mut oracle: Vec<Vec<u8>> = vec![Vec::new(); n];
+            for &(k, x) in &pairs {
+                if let Some(l) = oracle.get_mut(k as usize) {
+                    l.push(x);
+                }
+            }
+            let mut lists = EditLists::new(Lists::from_pairs(n, &pairs));
+            for &(k, x, how) in &edits {
+                let (got, want) = (lists.edit(k), oracle.get_mut(k));
+                prop_assert_eq!(got.is_some(), want.is_some());
+                let (Some(got), Some(want)) = (got, want) else { continue };
+                match how {
+                    0 => {
+                        got.push(x);
+                        want.push(x);
+                    }
+                    1 => {
+                        got.retain(|&y| y != x);
+                        want.retain(|&y| y != x);
+                    }
+                    _ => {
+                        got.insert(0, x);
+                        want.insert(0, x);
+                    }
+                }
+                for j in 0..n + 5 {
+                    prop_assert_eq!(lists.of(j), oracle.get(j).map_or(&[][..], |l| &l[..]));
+                }
             }
         }
     }

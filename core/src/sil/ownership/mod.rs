@@ -22,14 +22,14 @@
 //! functions have no ownership: they are analysed as all-`none` and not verified.
 
 mod analysis;
-mod lists;
+pub(crate) mod lists;
 mod names;
 mod report;
 mod rules;
 mod verify;
 pub mod query;
 
-pub use analysis::{analyze, analyze_kinds, analyze_operands, BorrowScope, FunctionOwnership, Lifetime, OperandInfo, Slot, ValueInfo};
+pub use analysis::{analyze, analyze_constraints, analyze_kinds, analyze_operands, BorrowScope, Constraints, OperandBrief, FunctionOwnership, Lifetime, OperandInfo, Slot, ValueInfo};
 pub use names::Names;
 pub use report::{dump_text, json, swift_dump};
 pub use rules::{Accepts, Constraint, Kind, Role};
