@@ -458,6 +458,17 @@ fn malformed_input_is_refused_by_name() {
             "sil [ossa] @f : $@convention(thin) <T> (@in (T, T)) -> Aout {\nbb0(%0 : @owned $(T, T)):\n  (%a, %b) = destructure_tuple %0 : $(T, T)\n  %r = tuple (%a : $T, %b : $T)\n  return %r : $(T, T)\n}\n",
             "`return` in bb0 returns `$(T, T)`, but @f's type returns `$Aout`",
         ),
+        (
+            // A substitution that is not a type (a fuzzer's right-to-left override inside `Int`):
+            // read as no substitution at all, the call's result stayed `τ_0_0` and was never lowered.
+            "sil [ossa] @f : $@convention(thin) <T> (@in T) -> @out T {\nbb0(%0 : @owned $T):\n  %1 = function_ref @g : $@convention(thin) <τ_0_0> (@in τ_0_0) -> @out τ_0_0\n  %2 = apply %1<T\u{202e}>(%0) : $@convention(thin) <τ_0_0> (@in τ_0_0) -> @out τ_0_0\n  return %2 : $T\n}\n\nsil [ossa] @g : $@convention(thin) <T> (@in T) -> @out T {\nbb0(%0 : @owned $T):\n  return %0 : $T\n}\n",
+            "a call whose callee type or substitutions do not read",
+        ),
+        (
+            // Two substitutions for one generic parameter.
+            "sil [ossa] @f : $@convention(thin) <T> (@in T) -> @out T {\nbb0(%0 : @owned $T):\n  %1 = function_ref @g : $@convention(thin) <τ_0_0> (@in τ_0_0) -> @out τ_0_0\n  %2 = apply %1<T, T>(%0) : $@convention(thin) <τ_0_0> (@in τ_0_0) -> @out τ_0_0\n  return %2 : $T\n}\n\nsil [ossa] @g : $@convention(thin) <T> (@in T) -> @out T {\nbb0(%0 : @owned $T):\n  return %0 : $T\n}\n",
+            "a call whose callee type or substitutions do not read",
+        ),
     ];
     for (text, want) in cases {
         let m = match parse_module(Lang::Sil, "bad.sil", text) {

@@ -1033,7 +1033,7 @@ impl<'c, 'a> W<'c, 'a> {
         let f = cx.f;
         let i = &f.insts[id];
         let line = self.line(id);
-        let c = cx.call(id).ok_or_else(|| Refusal::at(id, "a call whose callee type does not read"))?;
+        let c = cx.call(id).ok_or_else(|| Refusal::at(id, "a call whose callee type or substitutions do not read (or do not bind each generic parameter once)"))?;
         let try_apply = matches!(i.op, Op::Sil(SilOp::TryApply));
         let indirect_params = c.sig.params.iter().any(|p| matches!(p.0, ParamConv::In | ParamConv::InGuaranteed));
         if !indirect_params && c.sig.indirect_results() == 0 {
@@ -1216,7 +1216,7 @@ impl<'c, 'a> W<'c, 'a> {
             return String::new();
         }
         let inner = c.subs_text.trim_start_matches('<').strip_suffix('>').unwrap_or("");
-        let parts: Vec<String> = super::sig::parse_subs(inner).iter().map(|t| self.cx.canon.text(&t.to_string())).collect();
+        let parts: Vec<String> = super::sig::parse_subs(inner).unwrap_or_default().iter().map(|t| self.cx.canon.text(&t.to_string())).collect();
         format!("<{}>", parts.join(", "))
     }
 

@@ -49,11 +49,12 @@ pub struct Sig {
 impl Sig {
     /// The signature of a function type text (with or without `$`), its generic parameters
     /// bound to `subs` in order (none: left as written).
+    /// `None` also when `subs` is not empty and does not bind every generic parameter once.
     pub fn of_text(text: &str, subs: &[Ty]) -> Option<Sig> {
         let text = text.trim();
         let text = text.strip_prefix('$').unwrap_or(text);
         match ty::parse(text).ok()? {
-            Ty::Function(f) => Some(Sig::of(&f, subs)),
+            Ty::Function(f) if subs.is_empty() || subs.len() == f.generics.len() => Some(Sig::of(&f, subs)),
             _ => None,
         }
     }
@@ -90,16 +91,18 @@ pub fn yields_indirect(text: &str) -> Option<Vec<bool>> {
     Some(f.results.iter().filter(|r| r.conv.as_deref() == Some("yields")).map(|r| r.ty.to_string().starts_with("@in")).collect())
 }
 
-/// The substitution list of an `apply %f<A, B>(…)`: the text between `<` and its `>`.
-pub fn parse_subs(text: &str) -> Vec<Ty> {
+/// The substitution list of an `apply %f<A, B>(…)`: the text between `<` and its `>`;
+/// `None` when it does not read as types (an empty list would leave the callee's generic
+/// parameters unsubstituted, and the call's results typed `τ_0_0` in a function that has no
+/// such parameter: fuzz seed 20261127, input 663755).
+pub fn parse_subs(text: &str) -> Option<Vec<Ty>> {
     let t = text.trim();
     if t.is_empty() {
-        return Vec::new();
+        return Some(Vec::new());
     }
-    match ty::parse(&format!("({t})")) {
-        Ok(Ty::Tuple(es)) => es.into_iter().map(|e| e.ty).collect(),
-        Ok(one) => vec![one],
-        Err(_) => Vec::new(),
+    match ty::parse(&format!("({t})")).ok()? {
+        Ty::Tuple(es) => Some(es.into_iter().map(|e| e.ty).collect()),
+        one => Some(vec![one]),
     }
 }
 
@@ -109,7 +112,7 @@ mod tests {
 
     #[test]
     fn indirection_follows_the_conventions_and_substitutions_apply() {
-        let s = Sig::of_text("$@convention(thin) <τ_0_0> (@in τ_0_0, @owned C) -> (@out τ_0_0, @owned C, @error Error)", &parse_subs("Builtin.Int64")).unwrap();
+        let s = Sig::of_text("$@convention(thin) <τ_0_0> (@in τ_0_0, @owned C) -> (@out τ_0_0, @owned C, @error Error)", &parse_subs("Builtin.Int64").unwrap()).unwrap();
         assert_eq!(s.params[0].0, ParamConv::In);
         assert_eq!(s.params[0].1.to_string(), "Builtin.Int64");
         assert_eq!(s.params[1].0, ParamConv::Direct);
@@ -117,6 +120,8 @@ mod tests {
         assert!(s.results[0].0 && !s.results[1].0);
         assert_eq!(s.indirect_results(), 1);
         assert!(s.error.is_some());
-        assert_eq!(parse_subs("Int, T").len(), 2);
+        assert_eq!(parse_subs("Int, T").map(|s| s.len()), Some(2));
+        assert_eq!(parse_subs("In\u{202e}t"), None, "a substitution that is not a type");
+        assert_eq!(parse_subs(""), Some(Vec::new()));
     }
 }

@@ -678,7 +678,7 @@ pub(super) fn split_call_in(line: &str, cache: &mut SigCache) -> Option<Call> {
         Some(sig) => sig.clone()?,
         None => {
             let subs = parse_subs(key.1.trim_start_matches('<').strip_suffix('>').unwrap_or(""));
-            let sig = Sig::of_text(&key.0, &subs);
+            let sig = subs.and_then(|subs| Sig::of_text(&key.0, &subs));
             cache.entry(key.clone()).or_insert(sig).clone()?
         }
     };
@@ -692,7 +692,7 @@ fn yield_types(line: &str) -> Option<Vec<String>> {
     use crate::sil::types::ty::{self, Ty};
     let c = split_call(line)?;
     let Ok(Ty::Function(f)) = ty::parse(c.fn_ty.trim()) else { return None };
-    let subs = parse_subs(c.subs_text.trim_start_matches('<').strip_suffix('>').unwrap_or(""));
+    let subs = parse_subs(c.subs_text.trim_start_matches('<').strip_suffix('>').unwrap_or(""))?;
     let map: HashMap<&str, &Ty> = f.generics.iter().map(|g| g.name.as_str()).zip(subs.iter()).collect();
     let yields = f.results.iter().filter(|r| r.conv.as_deref() == Some("yields"));
     Some(
