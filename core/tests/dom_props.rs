@@ -463,7 +463,19 @@ fn check_function(f: &Function, ctx: &str) {
         assert_eq!(cd.deps(yb), want.as_slice(), "{ctx}: control deps of b{y}");
         for &x in &want {
             assert!(cd.dependents(x).contains(&yb), "{ctx}");
+            // The edges out of x that commit to y: its successors y post-dominates, in
+            // successor order, a repeated edge once.
+            let mut edges: Vec<BlockId> =
+                o.succ[x.index()].iter().copied().filter(|&s| pdom.has(y, s)).map(|s| BlockId(s as u32)).collect();
+            edges.dedup();
+            assert_eq!(cd.deciding_edges(x, yb), edges.as_slice(), "{ctx}: edges of {x} deciding b{y}");
         }
+    }
+    for &x in &o.layout {
+        // Dependents in layout order.
+        let xb = BlockId(x as u32);
+        let want: Vec<BlockId> = o.layout.iter().map(|&y| BlockId(y as u32)).filter(|&y| cd.deps(y).contains(&xb)).collect();
+        assert_eq!(cd.dependents(xb), want.as_slice(), "{ctx}: dependents of {xb}");
     }
     let nedges: usize = o.layout.iter().map(|&x| cd.dependents(BlockId(x as u32)).len()).sum();
     assert_eq!(nedges, cd.edges().count(), "{ctx}");

@@ -16,17 +16,23 @@
 
 use super::{frontier, DomKind, DomTree, Frontiers};
 use crate::cfg::Cfg;
-use crate::entity::EntityVec;
+use crate::entity::{EntityRef, EntityVec};
 use crate::ir::{BlockId, Function};
 
 /// The control-dependence graph of a function.
 #[derive(Clone, Debug)]
 pub struct ControlDeps {
     deps: EntityVec<BlockId, Vec<BlockId>>,
-    dependents: EntityVec<BlockId, Vec<BlockId>>,
-    /// Parallel to `dependents[x]`: for each dependent `y`, the successors of `x` whose edge
-    /// commits to `y` (see [`ControlDeps::deciding_edges`]).
-    deciding: EntityVec<BlockId, Vec<Vec<BlockId>>>,
+    /// The reverse of `deps` in compressed rows: `x`'s dependents are
+    /// `dep_list[dep_at[x]..dep_at[x + 1]]`. One flat list rather than a `Vec` per block and
+    /// a `Vec` per dependence: at 10^5 blocks those small allocations were most of the work.
+    dep_at: Vec<u32>,
+    dep_list: Vec<BlockId>,
+    /// Parallel to `dep_list`: for dependence `k`, the successors of `x` whose edge commits
+    /// to its `y` are `edge_list[edge_at[k].0..edge_at[k].1]` (see
+    /// [`ControlDeps::deciding_edges`]).
+    edge_at: Vec<(u32, u32)>,
+    edge_list: Vec<BlockId>,
 }
 
 impl ControlDeps {
@@ -51,18 +57,39 @@ impl ControlDeps {
     }
 
     fn from_pdf(cfg: &Cfg, pdt: &DomTree, deps: EntityVec<BlockId, Vec<BlockId>>) -> ControlDeps {
-        let mut dependents: EntityVec<BlockId, Vec<BlockId>> = EntityVec::filled(cfg.num_blocks(), Vec::new());
-        let mut deciding: EntityVec<BlockId, Vec<Vec<BlockId>>> = EntityVec::filled(cfg.num_blocks(), Vec::new());
+        let n = cfg.num_blocks();
+        // Rows by counting sort over the dependences in layout order of `y`, which keeps each
+        // row in that order.
+        let mut dep_at = vec![0u32; n + 1];
         for &y in cfg.blocks() {
             for &x in &deps[y] {
-                dependents[x].push(y);
-                // `dominates` is reflexive, so `s == y` counts: the edge x → y itself decides.
-                let mut edges: Vec<BlockId> = cfg.succs(x).iter().copied().filter(|&s| pdt.dominates(y, s)).collect();
-                edges.dedup();
-                deciding[x].push(edges);
+                dep_at[x.index() + 1] += 1;
             }
         }
-        ControlDeps { deps, dependents, deciding }
+        for i in 0..n {
+            dep_at[i + 1] += dep_at[i];
+        }
+        let total = dep_at[n] as usize;
+        let mut fill: Vec<u32> = dep_at[..n].to_vec();
+        let mut dep_list = vec![BlockId(0); total];
+        let mut edge_at = vec![(0u32, 0u32); total];
+        let mut edge_list = Vec::with_capacity(total);
+        for &y in cfg.blocks() {
+            for &x in &deps[y] {
+                let k = fill[x.index()] as usize;
+                fill[x.index()] += 1;
+                dep_list[k] = y;
+                // `dominates` is reflexive, so `s == y` counts: the edge x → y itself decides.
+                let start = edge_list.len();
+                for &s in cfg.succs(x) {
+                    if pdt.dominates(y, s) && edge_list[start..].last() != Some(&s) {
+                        edge_list.push(s);
+                    }
+                }
+                edge_at[k] = (start as u32, edge_list.len() as u32);
+            }
+        }
+        ControlDeps { deps, dep_at, dep_list, edge_at, edge_list }
     }
 
     /// The blocks whose branch decides whether `b` runs, in layout order.
@@ -72,7 +99,10 @@ impl ControlDeps {
 
     /// The blocks control-dependent on `x`, in layout order.
     pub fn dependents(&self, x: BlockId) -> &[BlockId] {
-        self.dependents.get(x).map_or(&[], |v| v.as_slice())
+        match (self.dep_at.get(x.index()), self.dep_at.get(x.index() + 1)) {
+            (Some(&lo), Some(&hi)) => &self.dep_list[lo as usize..hi as usize],
+            _ => &[],
+        }
     }
 
     /// Whether `y` is control-dependent on `x`.
@@ -88,13 +118,22 @@ impl ControlDeps {
     /// Computed here, with the tree at hand, so that views colouring the CDG's edges by
     /// branch side ask instead of re-walking the post-dominator tree.
     pub fn deciding_edges(&self, x: BlockId, y: BlockId) -> &[BlockId] {
-        let (Some(ys), Some(edges)) = (self.dependents.get(x), self.deciding.get(x)) else { return &[] };
-        ys.iter().position(|&d| d == y).and_then(|k| edges.get(k)).map_or(&[], Vec::as_slice)
+        let Some(&lo) = self.dep_at.get(x.index()) else { return &[] };
+        match self.dependents(x).iter().position(|&d| d == y) {
+            Some(k) => {
+                let (a, b) = self.edge_at[lo as usize + k];
+                &self.edge_list[a as usize..b as usize]
+            }
+            None => &[],
+        }
     }
 
     /// Every dependence as an edge `(x, y)`: `y` is control-dependent on `x`; ordered by `x`'s
     /// block id, then `y`'s layout position. What the CDG view draws.
     pub fn edges(&self) -> impl Iterator<Item = (BlockId, BlockId)> + '_ {
-        self.dependents.iter().flat_map(|(x, ys)| ys.iter().map(move |&y| (x, y)))
+        (0..self.dep_at.len().saturating_sub(1)).flat_map(move |i| {
+            let x = BlockId(i as u32);
+            self.dependents(x).iter().map(move |&y| (x, y))
+        })
     }
 }
