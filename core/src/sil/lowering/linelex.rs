@@ -199,12 +199,8 @@ mod tests {
     /// The lowered corpus, line by line.
     #[test]
     fn corpus_lowerings_lex_as_the_lexer_lexes_them() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/swift");
-        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten().map(|e| e.path()).collect();
-        files.sort();
         let mut lines = 0;
-        for p in files.iter().filter(|p| p.extension().is_some_and(|e| e == "sil")) {
-            let text = std::fs::read_to_string(p).unwrap_or_default();
+        for (_, text) in super::super::corpus_sil() {
             // The input too: more shapes of line than the output has.
             lines += same_as_lexer(&text);
             let Ok(m) = crate::parse::sil::parse("t.sil", &text) else { continue };

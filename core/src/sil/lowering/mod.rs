@@ -271,6 +271,16 @@ pub fn lower_module(m: &Module) -> (Module, Vec<FunctionReport>) {
     (out, report)
 }
 
+/// The Swift corpus's top-level `.sil` files, sorted, with their texts: what the tests that
+/// run the pass over every corpus function read (`../shared` beside the repository).
+#[cfg(test)]
+pub(super) fn corpus_sil() -> Vec<(std::path::PathBuf, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/swift");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten().map(|e| e.path()).collect();
+    files.sort();
+    files.into_iter().filter(|p| p.extension().is_some_and(|e| e == "sil")).map(|p| { let t = std::fs::read_to_string(&p).unwrap_or_default(); (p, t) }).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -334,11 +344,8 @@ bb5(%x : @owned $T):
     /// had to be laid out again ([`UNSORTED`]).
     #[test]
     fn the_kept_stack_check_is_the_verifiers() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/swift");
         let mut texts: Vec<String> = vec![UNSORTED.to_string()];
-        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten().map(|e| e.path()).collect();
-        files.sort();
-        texts.extend(files.iter().filter(|p| p.extension().is_some_and(|e| e == "sil")).map(|p| std::fs::read_to_string(p).unwrap_or_default()));
+        texts.extend(corpus_sil().into_iter().map(|(_, t)| t));
         let mut n = 0;
         for text in &texts {
             let Ok(m) = crate::parse::sil::parse("t.sil", text) else { continue };

@@ -677,12 +677,8 @@ mod tests {
     /// it.
     #[test]
     fn corpus_lowerings_read_back_as_parsed() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/swift");
-        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten().map(|e| e.path()).collect();
-        files.sort();
         let mut total = 0;
-        for p in files.iter().filter(|p| p.extension().is_some_and(|e| e == "sil")) {
-            let text = std::fs::read_to_string(p).unwrap_or_default();
+        for (p, text) in super::super::corpus_sil() {
             total += check_module(&p.display().to_string(), &text);
         }
         // address_lowering.sil alone has dozens of functions the pass lowers.

@@ -1189,12 +1189,8 @@ mod tests {
     /// all of them, is what [`split_call`] makes of it alone (read from scratch).
     #[test]
     fn cached_signatures_are_read_ones() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/swift");
-        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten().map(|e| e.path()).collect();
-        files.sort();
         let mut lines: Vec<String> = Vec::new();
-        for p in files.iter().filter(|p| p.extension().is_some_and(|e| e == "sil")) {
-            let text = std::fs::read_to_string(p).unwrap_or_default();
+        for (_, text) in super::super::corpus_sil() {
             lines.extend(text.lines().map(str::trim).filter(|l| l.contains("apply ")).map(str::to_string));
         }
         let extra: Vec<String> = lines.iter().flat_map(|l| [l.replacen("<T>", "<Int>", 1), l.replacen("τ_0_0", "Int", 1)]).collect();
