@@ -87,20 +87,8 @@ impl<T: Copy> Grouped<T> {
     /// `pairs` (key, item) filed by key with a counting sort; items under one key stay in
     /// the order given.
     fn new(keys: usize, pairs: &[(u32, T)]) -> Grouped<T> {
-        let mut start = vec![0u32; keys + 1];
-        for &(k, _) in pairs {
-            start[k as usize + 1] += 1;
-        }
-        for k in 0..keys {
-            start[k + 1] += start[k];
-        }
-        let mut next = start.clone();
-        let mut items: Vec<Option<T>> = vec![None; pairs.len()];
-        for &(k, x) in pairs {
-            items[next[k as usize] as usize] = Some(x);
-            next[k as usize] += 1;
-        }
-        Grouped { start, items: items.into_iter().flatten().collect() }
+        let (start, items) = crate::entity::group_rows(keys, pairs.iter().map(|&(k, x)| (k as usize, x)));
+        Grouped { start, items }
     }
 
     /// Key `k`'s items (none for a key out of range).

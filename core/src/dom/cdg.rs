@@ -16,7 +16,7 @@
 
 use super::{frontier, DomKind, DomTree, Frontiers};
 use crate::cfg::Cfg;
-use crate::entity::{EntityRef, EntityVec};
+use crate::entity::{group_rows, EntityRef, EntityVec};
 use crate::ir::{BlockId, Function};
 
 /// The control-dependence graph of a function.
@@ -57,36 +57,21 @@ impl ControlDeps {
     }
 
     fn from_pdf(cfg: &Cfg, pdt: &DomTree, deps: EntityVec<BlockId, Vec<BlockId>>) -> ControlDeps {
-        let n = cfg.num_blocks();
-        // Rows by counting sort over the dependences in layout order of `y`, which keeps each
-        // row in that order.
-        let mut dep_at = vec![0u32; n + 1];
-        for &y in cfg.blocks() {
-            for &x in &deps[y] {
-                dep_at[x.index() + 1] += 1;
-            }
-        }
-        for i in 0..n {
-            dep_at[i + 1] += dep_at[i];
-        }
-        let total = dep_at[n] as usize;
-        let mut fill: Vec<u32> = dep_at[..n].to_vec();
-        let mut dep_list = vec![BlockId(0); total];
-        let mut edge_at = vec![(0u32, 0u32); total];
-        let mut edge_list = Vec::with_capacity(total);
-        for &y in cfg.blocks() {
-            for &x in &deps[y] {
-                let k = fill[x.index()] as usize;
-                fill[x.index()] += 1;
-                dep_list[k] = y;
+        // Rows in layout order of `y` (the order `group_rows` keeps).
+        let pairs = cfg.blocks().iter().flat_map(|&y| deps[y].iter().map(move |&x| (x.index(), y)));
+        let (dep_at, dep_list) = group_rows(cfg.num_blocks(), pairs);
+        let mut edge_at = Vec::with_capacity(dep_list.len());
+        let mut edge_list = Vec::with_capacity(dep_list.len());
+        for x in 0..dep_at.len() - 1 {
+            for &y in &dep_list[dep_at[x] as usize..dep_at[x + 1] as usize] {
                 // `dominates` is reflexive, so `s == y` counts: the edge x → y itself decides.
                 let start = edge_list.len();
-                for &s in cfg.succs(x) {
+                for &s in cfg.succs(BlockId(x as u32)) {
                     if pdt.dominates(y, s) && edge_list[start..].last() != Some(&s) {
                         edge_list.push(s);
                     }
                 }
-                edge_at[k] = (start as u32, edge_list.len() as u32);
+                edge_at.push((start as u32, edge_list.len() as u32));
             }
         }
         ControlDeps { deps, dep_at, dep_list, edge_at, edge_list }

@@ -38,7 +38,7 @@ pub use steps::lt_steps;
 pub use trace::DomEvent;
 
 use crate::cfg::Cfg;
-use crate::entity::{EntityRef, EntitySet};
+use crate::entity::{group_rows, EntityRef, EntitySet};
 use crate::ir::{BlockId, Function};
 use lt::NONE;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -222,26 +222,11 @@ impl DomTree {
         let n = graph.len();
         let root = res.order.first().copied().unwrap_or(NONE);
 
-        // Children lists in layout order: count, prefix-sum, then fill scanning the layout.
-        let mut child_start = vec![0u32; n + 1];
-        for &b in cfg.blocks() {
-            let p = res.idom[b.index()];
-            if p != NONE {
-                child_start[p as usize + 1] += 1;
-            }
-        }
-        for v in 0..n {
-            child_start[v + 1] += child_start[v];
-        }
-        let mut fill = child_start.clone();
-        let mut child = vec![BlockId(0); child_start[n] as usize];
-        for &b in cfg.blocks() {
-            let p = res.idom[b.index()];
-            if p != NONE {
-                child[fill[p as usize] as usize] = b;
-                fill[p as usize] += 1;
-            }
-        }
+        // Children lists in layout order, one row per parent.
+        let (child_start, child) = group_rows(
+            n,
+            cfg.blocks().iter().filter(|&&b| res.idom[b.index()] != NONE).map(|&b| (res.idom[b.index()] as usize, b)),
+        );
 
         // Preorder/postorder numbers and depths of the tree itself.
         let mut pre = vec![NONE; n];

@@ -62,7 +62,7 @@ pub use steps::{delete_reason, list, step_texts};
 pub use trace::{apply_event, replay_to, try_replay_to, AvailRound, BlockLists, BlockSets, CopyInfo, Event, HeldId, HeldInfo, ReplayError, SetChange, Trace, Via};
 
 use crate::cfg::Cfg;
-use crate::entity::{EntityRef, EntitySet, EntityVec};
+use crate::entity::{group_rows, EntityRef, EntitySet, EntityVec};
 use crate::ir::{verify, Function, Lang, Module, ValueId};
 use serde::{Deserialize, Serialize};
 
@@ -159,19 +159,7 @@ fn avail_read(f: &Function, cfg: &Cfg) -> (AvailCopies, solve::Prepared) {
         }
     }
     // The sources of the copies into each variable (CSR), to close the set.
-    let mut start = vec![0u32; nv + 1];
-    for c in a.table.values() {
-        start[c.dest.index() + 1] += 1;
-    }
-    for k in 0..nv {
-        start[k + 1] += start[k];
-    }
-    let mut srcs = vec![ValueId(0); a.table.len()];
-    let mut fill = start.clone();
-    for c in a.table.values() {
-        srcs[fill[c.dest.index()] as usize] = c.src;
-        fill[c.dest.index()] += 1;
-    }
+    let (start, srcs) = group_rows(nv, a.table.values().map(|c| (c.dest.index(), c.src)));
     while let Some(v) = work.pop() {
         for &w in &srcs[start[v.index()] as usize..start[v.index() + 1] as usize] {
             if asked.insert(w) {

@@ -24,24 +24,8 @@ impl<T: Copy> Lists<T> {
     /// `n` lists from `(list, item)` pairs: each list holds its items in the order of
     /// `pairs` (a stable counting sort). Pairs naming a list `>= n` are left out.
     pub(crate) fn from_pairs(n: usize, pairs: &[(u32, T)]) -> Lists<T> {
-        let mut starts = vec![0u32; n + 1];
-        for &(k, _) in pairs {
-            if (k as usize) < n {
-                starts[k as usize + 1] += 1;
-            }
-        }
-        for k in 0..n {
-            starts[k + 1] += starts[k];
-        }
-        let Some(&(_, first)) = pairs.first() else { return Lists { starts, items: Vec::new() } };
-        let mut items = vec![first; starts[n] as usize];
-        let mut next: Vec<u32> = starts[..n].to_vec();
-        for &(k, x) in pairs {
-            if let Some(at) = next.get_mut(k as usize) {
-                items[*at as usize] = x;
-                *at += 1;
-            }
-        }
+        let in_range = pairs.iter().filter(|&&(k, _)| (k as usize) < n).map(|&(k, x)| (k as usize, x));
+        let (starts, items) = crate::entity::group_rows(n, in_range);
         Lists { starts, items }
     }
 
