@@ -7,7 +7,8 @@
 use optlab_core::passes::pipeline::Pipeline;
 use optlab_core::passes::Pass;
 use optlab_core::sil::types::Decls;
-use optlab_core::{Diagnostics, Lang, Module};
+use optlab_core::print::FunctionLines;
+use optlab_core::{Diagnostics, Function, Lang, Module};
 
 /// The passes an analysis runs: every registered pass in the full app, none in the first-visit
 /// build (naming the registry would link every pass into it).
@@ -47,6 +48,22 @@ pub fn decls_of(module: &Module) -> Decls {
     #[cfg(not(feature = "full"))]
     let decls = Decls::default();
     decls
+}
+
+/// A function's printed lines (what the CFG's boxes show): both printers in the full app, the
+/// Bril one in the first-visit build, which analyses Bril only (the SIL printer was 8 KB of
+/// it).
+pub fn function_lines(f: &Function) -> FunctionLines {
+    #[cfg(feature = "full")]
+    let lines = optlab_core::print::function_lines(f, optlab_core::print::Naming::User);
+    #[cfg(not(feature = "full"))]
+    let lines = optlab_core::print::bril::function_lines(f);
+    lines
+}
+
+/// A Bril function's text, without linking the SIL printer into the first-visit build.
+pub fn print_bril(f: &Function) -> String {
+    optlab_core::print::bril::print_function(f)
 }
 
 /// What the views say about a SIL text in the first-visit build.

@@ -6,7 +6,7 @@
 
 use crate::graph::{Edge, EdgeKind, Graph, Node};
 use optlab_core::cfg::{edge_roles, EdgeRole};
-use optlab_core::print::{function_lines, Line, LineKind, Naming};
+use optlab_core::print::{Line, LineKind};
 use optlab_core::{BlockId, Function, InstId};
 use std::collections::HashMap;
 use std::ops::Deref;
@@ -81,13 +81,14 @@ pub fn cfg_graph(f: &Function) -> CfgGraph {
 
 /// The printed code of each block in layout order, one line per instruction (after a SIL
 /// block header line with parameters, if the block has one), with the instruction of each
-/// line — core's [`function_lines`], so the boxes show exactly what the printer writes.
+/// line — core's printer ([`crate::build::function_lines`]), so the boxes show exactly what
+/// the printer writes.
 ///
 /// Only the drawing is decided here: bare labels and blank lines are left out (the box's
 /// title names the block), the block's common indentation is removed, and an instruction
 /// whose SIL template spans lines is shown on one line, its whitespace runs collapsed.
 pub fn block_code(f: &Function) -> Vec<(Vec<String>, Vec<Option<InstId>>)> {
-    let printed = function_lines(f, Naming::User);
+    let printed = crate::build::function_lines(f);
     f.layout
         .iter()
         .map(|&b| {
@@ -113,7 +114,7 @@ pub fn block_code(f: &Function) -> Vec<(Vec<String>, Vec<Option<InstId>>)> {
 mod tests {
     use super::*;
     use optlab_core::passes::dce::inst_text;
-    use optlab_core::print::print_function;
+    use optlab_core::print::{print_function, Naming};
     use optlab_core::{parse_module, Lang};
 
     fn first_function(lang: Lang, name: &str, text: &str) -> Function {

@@ -5,7 +5,6 @@
 //! An example's `id` is a stable slug: links and the app's state name examples by it, so an
 //! id is never renamed or reused once published.
 
-use optlab_core::print::{print_function, Naming};
 use optlab_core::testgen::structured_function;
 use optlab_core::Lang;
 use std::borrow::Cow;
@@ -83,7 +82,7 @@ fn stress() -> String {
          # About {STRESS_BLOCKS} blocks of nested loops, branches and early returns, all steered by `c`:\n\
          # use it to see how the views scale (layout, dominator trees, tables).\n\
          # ARGS: false\n{}",
-        print_function(&f, Naming::User)
+        crate::build::print_bril(&f)
     )
 }
 

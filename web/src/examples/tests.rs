@@ -2,6 +2,7 @@ use super::*;
 use optlab_core::interp::{bril, RunConfig};
 use optlab_core::passes::{dce, lcm};
 use optlab_core::{parse_module, Module};
+use optlab_core::print::{print_function, Naming};
 
 fn parsed(ex: &Example) -> Module {
     parse_module(ex.lang, ex.file, &ex.text()).unwrap_or_else(|d| panic!("{}: {d:?}", ex.id))
