@@ -16,6 +16,12 @@ use optlab_core::passes::{by_slug, pipeline, slugs};
 use optlab_core::print::{print_function, print_module, Naming};
 use std::process::ExitCode;
 
+/// mimalloc rather than glibc's malloc: the analyses of a large function make and free
+/// hundreds of thousands of small objects, and glibc's free lists and consolidations were up
+/// to a third of a pass at 10^5 blocks (see the workspace's Cargo.toml, BENCHMARKS.md).
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(name = "optlab", version, about = "See compiler optimizations work: SIL and Bril analyses from the command line")]
 struct Cli {

@@ -28,6 +28,9 @@
 //! before every run, so each one starts with its data out of the caches, as a one-shot run
 //! of the CLI or the page does; BENCHMARKS.md reports both.
 //!
+//! The allocator is the CLI's, mimalloc; `--features system-alloc` measures the same stages
+//! on the system's (glibc's malloc), as a library user who keeps it would run them.
+//!
 //! Run: `cargo bench -p optlab-core --bench scale` (all sizes), or with arguments after
 //! `--`: `--sizes 1000,10000`, `--stages dce-bril,lcm`, `--cap-gib 4`, `--timeout 120`,
 //! `--cold`.
@@ -43,13 +46,20 @@ use optlab_core::print::{print_module, Naming};
 use optlab_core::sil::{ownership, types};
 use optlab_core::testgen::{scale, Rng};
 use std::fmt::Write as _;
-use std::alloc::{GlobalAlloc, Layout, System};
+use std::alloc::{GlobalAlloc, Layout};
 use std::hint::black_box;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 struct Counting;
+
+/// What `Counting` allocates with: the CLI's allocator (mimalloc), or with the `system-alloc`
+/// feature the system's (glibc's malloc), which BENCHMARKS.md reports beside it.
+#[cfg(not(feature = "system-alloc"))]
+static INNER: mimalloc::MiMalloc = mimalloc::MiMalloc;
+#[cfg(feature = "system-alloc")]
+static INNER: std::alloc::System = std::alloc::System;
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
@@ -84,11 +94,11 @@ unsafe impl GlobalAlloc for Counting {
         if !grow(layout.size()) {
             return std::ptr::null_mut();
         }
-        System.alloc(layout)
+        INNER.alloc(layout)
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         shrink(layout.size());
-        System.dealloc(ptr, layout)
+        INNER.dealloc(ptr, layout)
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let old = layout.size();
@@ -99,7 +109,7 @@ unsafe impl GlobalAlloc for Counting {
         } else {
             shrink(old - new_size);
         }
-        System.realloc(ptr, layout, new_size)
+        INNER.realloc(ptr, layout, new_size)
     }
 }
 
