@@ -408,6 +408,76 @@ pub fn group_rows<T: Copy>(n: usize, pairs: impl Iterator<Item = (usize, T)> + C
     (start, items)
 }
 
+/// A list per entity in compressed rows: row `k` is `items[start[k]..start[k + 1]]`. What a
+/// `EntityVec<K, Vec<T>>` holds, in two allocations instead of one per key: the graphs of
+/// 10^5-block functions are walked in every round of every fixpoint, and a `Vec` per block
+/// is a pointer to follow (and a cache line to miss) per visit.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Rows<K, T> {
+    start: Vec<u32>,
+    items: Vec<T>,
+    _key: PhantomData<K>,
+}
+
+impl<K: EntityRef, T: Copy> Rows<K, T> {
+    /// Row `k` is the `k`-th list of `rows`.
+    pub fn from_rows<R: IntoIterator<Item = T>>(rows: impl IntoIterator<Item = R>) -> Self {
+        let mut start = vec![0];
+        let mut items = Vec::new();
+        for row in rows {
+            items.extend(row);
+            start.push(u32::try_from(items.len()).expect("row items overflow u32"));
+        }
+        Rows { start, items, _key: PhantomData }
+    }
+
+    /// `n` rows of the items of `pairs` grouped by key, in arrival order (see [`group_rows`]).
+    pub fn grouped(n: usize, pairs: impl Iterator<Item = (K, T)> + Clone) -> Self {
+        let (start, items) = group_rows(n, pairs.map(|(k, t)| (k.index(), t)));
+        Rows { start, items, _key: PhantomData }
+    }
+
+    /// The number of rows.
+    pub fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Row `k`, or `None` past the last row.
+    #[inline]
+    pub fn get(&self, k: K) -> Option<&[T]> {
+        let (lo, hi) = (*self.start.get(k.index())?, *self.start.get(k.index() + 1)?);
+        Some(&self.items[lo as usize..hi as usize])
+    }
+
+    /// Every row in key order.
+    pub fn values(&self) -> impl ExactSizeIterator<Item = &[T]> + '_ {
+        self.start.windows(2).map(|w| &self.items[w[0] as usize..w[1] as usize])
+    }
+
+    /// All rows' items, row after row.
+    pub fn flat(&self) -> &[T] {
+        &self.items
+    }
+}
+
+impl<K: EntityRef, T> Index<K> for Rows<K, T> {
+    type Output = [T];
+    #[inline]
+    fn index(&self, k: K) -> &[T] {
+        &self.items[self.start[k.index()] as usize..self.start[k.index() + 1] as usize]
+    }
+}
+
+impl<K: EntityRef, T: fmt::Debug> fmt::Debug for Rows<K, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.start.windows(2).enumerate().map(|(k, w)| (K::new(k), &self.items[w[0] as usize..w[1] as usize]))).finish()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// Rows against a `Vec` per key: every item once, in its row, rows in arrival order.
@@ -426,6 +496,24 @@ mod tests {
 
     use super::*;
     crate::entity_id!(Thing, "t");
+
+    /// `Rows` against a `Vec` per key, built both ways.
+    #[test]
+    fn rows_are_a_vec_per_key() {
+        let want: Vec<Vec<u8>> = vec![vec![3, 1], vec![], vec![7], vec![], vec![2, 2, 9]];
+        let rows = Rows::<Thing, u8>::from_rows(want.iter().map(|r| r.iter().copied()));
+        let pairs = want.iter().enumerate().flat_map(|(k, r)| r.iter().map(move |&t| (Thing::new(k), t)));
+        assert_eq!(Rows::<Thing, u8>::grouped(want.len(), pairs), rows);
+        assert_eq!(rows.len(), 5);
+        assert_eq!(rows.values().map(<[u8]>::to_vec).collect::<Vec<_>>(), want);
+        for (k, r) in want.iter().enumerate() {
+            assert_eq!(&rows[Thing::new(k)], &r[..]);
+            assert_eq!(rows.get(Thing::new(k)), Some(&r[..]));
+        }
+        assert_eq!(rows.get(Thing::new(5)), None);
+        assert_eq!(rows.flat(), &[3, 1, 7, 2, 2, 9]);
+        assert!(Rows::<Thing, u8>::from_rows(Vec::<Vec<u8>>::new()).is_empty());
+    }
 
     #[test]
     fn set_ops_match_a_plain_vector_model() {

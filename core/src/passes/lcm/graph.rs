@@ -18,7 +18,7 @@
 //! equations quantify over `succ(B)` and `pred(B)` as sets.
 
 use crate::cfg::Cfg;
-use crate::entity::{EntitySet, EntityVec};
+use crate::entity::{EntityRef, EntitySet, EntityVec, Rows};
 use crate::ir::{BlockId, Function};
 
 /// Successors, reachable predecessors and visit orders of a function's blocks.
@@ -26,10 +26,11 @@ use crate::ir::{BlockId, Function};
 pub struct Graph {
     /// The start node `s` (first block in layout).
     pub entry: Option<BlockId>,
-    /// Distinct successors of every placed block, in terminator order.
-    pub succs: EntityVec<BlockId, Vec<BlockId>>,
+    /// Distinct successors of every placed block, in terminator order (in compressed rows:
+    /// every fixpoint round reads them, see [`Rows`]).
+    pub succs: Rows<BlockId, BlockId>,
     /// Distinct *reachable* predecessors of every placed block, in layout order.
-    pub preds: EntityVec<BlockId, Vec<BlockId>>,
+    pub preds: Rows<BlockId, BlockId>,
     /// Number of distinct predecessors of every placed block, unreachable ones included.
     pub all_preds: EntityVec<BlockId, usize>,
     /// Reachable blocks in reverse postorder (the order of the forward problems).
@@ -47,26 +48,16 @@ impl Graph {
     /// [`Graph::new`] from the control-flow graph of `f`, already built.
     pub fn with_cfg(f: &Function, cfg: &Cfg) -> Graph {
         let n = f.blocks.len();
-        let distinct = |list: &[BlockId]| {
-            let mut v: Vec<BlockId> = Vec::with_capacity(list.len());
-            for &b in list {
-                if !v.contains(&b) {
-                    v.push(b);
-                }
-            }
-            v
-        };
-        let mut succs: EntityVec<BlockId, Vec<BlockId>> = EntityVec::filled(n, Vec::new());
-        let mut preds: EntityVec<BlockId, Vec<BlockId>> = EntityVec::filled(n, Vec::new());
+        // A row's entries without repeats (rows are a few blocks long).
+        fn distinct(list: &[BlockId]) -> impl Iterator<Item = BlockId> + '_ {
+            list.iter().enumerate().filter(|&(i, b)| !list[..i].contains(b)).map(|(_, &b)| b)
+        }
+        let blocks = || (0..n).map(BlockId::new);
+        let succs = Rows::from_rows(blocks().map(|b| distinct(cfg.succs(b))));
         // Distinct predecessors among all placed blocks, reachable or not: what step 1's
         // syntactic definition of a critical edge counts.
-        let mut all_preds: EntityVec<BlockId, usize> = EntityVec::filled(n, 0);
-        for &b in cfg.blocks() {
-            succs[b] = distinct(cfg.succs(b));
-            let p = distinct(cfg.preds(b));
-            all_preds[b] = p.len();
-            preds[b] = p.into_iter().filter(|&p| cfg.is_reachable(p)).collect();
-        }
+        let all_preds: EntityVec<BlockId, usize> = blocks().map(|b| distinct(cfg.preds(b)).count()).collect();
+        let preds = Rows::from_rows(blocks().map(|b| distinct(cfg.preds(b)).filter(|&p| cfg.is_reachable(p))));
         let rpo: Vec<BlockId> = cfg.reverse_postorder().collect();
         let mut reachable = EntitySet::new_empty(n);
         for &b in &rpo {
