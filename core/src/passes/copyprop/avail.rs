@@ -56,6 +56,9 @@ impl Holding for Copy {
     fn same(&self, other: &Copy) -> bool {
         (self.dest, self.src) == (other.dest, other.src)
     }
+    fn hash_key<H: std::hash::Hasher>(&self, h: &mut H) {
+        std::hash::Hash::hash(&(self.dest, self.src), h);
+    }
     fn insts_mut(&mut self) -> &mut Vec<InstId> {
         &mut self.insts
     }

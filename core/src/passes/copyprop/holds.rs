@@ -25,6 +25,7 @@ use crate::cfg::Cfg;
 use crate::dataflow::{Analysis, Direction};
 use crate::entity::{EntityRef, EntitySet, EntityVec};
 use crate::ir::{BlockId, Function, Inst, InstId, ValueId};
+use std::hash::{BuildHasher, Hasher};
 
 /// A kind of fact "variable `holder` holds X", made by single instructions.
 pub trait Holding: Sized {
@@ -40,6 +41,8 @@ pub trait Holding: Sized {
     fn reads(&self) -> &[ValueId];
     /// Whether two facts of the same holder are one fact (the instructions aside).
     fn same(&self, other: &Self) -> bool;
+    /// Feeds what [`same`](Holding::same) compares to `h`: facts that are the same hash alike.
+    fn hash_key<H: std::hash::Hasher>(&self, h: &mut H);
     /// The instructions that make the fact, in layout order.
     fn insts_mut(&mut self) -> &mut Vec<InstId>;
     /// [`Holding::insts_mut`], read-only.
@@ -210,10 +213,27 @@ impl<F: Holding> Holds<F> {
         let mut mentions: EntityVec<ValueId, Vec<F::Id>> = EntityVec::filled(f.values.len(), Vec::new());
         let mut by_holder: EntityVec<ValueId, Vec<F::Id>> = EntityVec::filled(f.values.len(), Vec::new());
         let mut made_by: EntityVec<InstId, Option<F::Id>> = EntityVec::filled(f.insts.len(), None);
+        // Each fact's first id by the hash of its content. Searching the holder's facts
+        // instead was quadratic in how many distinct facts a variable holds: after LCM on a
+        // 10^5-block function, 12.5 million comparisons for 78,246 copies, and 10 million for
+        // 34,000 held expressions (a variable of the program's pool holds hundreds). Two facts
+        // with one hash (all but never) fall back to that search.
+        let hasher = foldhash::fast::FixedState::with_seed(0);
+        let mut first: foldhash::HashMap<u64, F::Id> = foldhash::HashMap::default();
         for (_, i) in f.placed_insts() {
             let Some(fact) = F::of(&f.insts[i]).filter(|x| keep(x)) else { continue };
             let v = fact.holder();
-            let id = match by_holder[v].iter().copied().find(|&id| table[id].same(&fact)) {
+            let key = {
+                let mut h = hasher.build_hasher();
+                fact.hash_key(&mut h);
+                h.finish()
+            };
+            let found = match first.get(&key) {
+                Some(&id) if table[id].same(&fact) => Some(id),
+                Some(_) => by_holder[v].iter().copied().find(|&id| table[id].same(&fact)),
+                None => None,
+            };
+            let id = match found {
                 Some(id) => id,
                 None => {
                     let id = table.push(fact);
@@ -227,6 +247,7 @@ impl<F: Holding> Holds<F> {
                         }
                     }
                     by_holder[v].push(id);
+                    first.entry(key).or_insert(id);
                     id
                 }
             };
@@ -348,6 +369,74 @@ mod tests {
     use super::super::remat::Held;
     use super::*;
     use crate::ir::Lang;
+
+    /// A held expression whose hash is the same for every fact: `collect` must then find
+    /// each fact by its fallback search alone.
+    #[derive(Clone, Debug, PartialEq)]
+    struct Colliding(Held);
+
+    impl Holding for Colliding {
+        type Id = crate::passes::copyprop::HeldId;
+        fn of(inst: &Inst) -> Option<Self> {
+            Held::of(inst).map(Colliding)
+        }
+        fn holder(&self) -> ValueId {
+            self.0.holder()
+        }
+        fn reads(&self) -> &[ValueId] {
+            self.0.reads()
+        }
+        fn same(&self, other: &Self) -> bool {
+            self.0.same(&other.0)
+        }
+        fn hash_key<H: Hasher>(&self, h: &mut H) {
+            h.write_u8(0);
+        }
+        fn insts_mut(&mut self) -> &mut Vec<InstId> {
+            self.0.insts_mut()
+        }
+        fn insts(&self) -> &[InstId] {
+            self.0.insts()
+        }
+    }
+
+    /// `collect`'s table against the definition — one fact per class of `same` facts, in
+    /// order of first appearance, each listing its instructions — found by comparing every
+    /// fact with every earlier one; and the same table when every hash collides.
+    #[test]
+    fn collected_facts_are_the_classes_of_same_facts() {
+        let mut fs: Vec<Function> = Vec::new();
+        for seed in 0..40u64 {
+            for f in crate::testgen::generate(seed, &crate::testgen::GenConfig::default()).module.bodies() {
+                fs.push(f.clone());
+                if let Ok(out) = crate::passes::lcm::run_function(f, &crate::passes::lcm::Options::default()) {
+                    fs.push((*out.result).clone());
+                }
+            }
+        }
+        let m = crate::parse_module(Lang::Bril, "t", &crate::testgen::scale::bril_program(300, 3)).expect("parses");
+        for f in m.bodies() {
+            fs.push((*crate::passes::lcm::run_function(f, &crate::passes::lcm::Options::default()).expect("LCM runs").result).clone());
+        }
+        let mut shared = 0;
+        for (k, f) in fs.iter().enumerate() {
+            let cfg = Cfg::new(f);
+            let mut want: Vec<Held> = Vec::new();
+            for (_, i) in f.placed_insts() {
+                let Some(fact) = Held::of(&f.insts[i]) else { continue };
+                match want.iter_mut().find(|h| h.same(&fact)) {
+                    Some(h) => h.insts.push(i),
+                    None => want.push(Held { insts: vec![i], ..fact }),
+                }
+            }
+            let got: Holds<Held> = Holds::collect(f, &cfg, |_| true);
+            assert_eq!(got.table.values().cloned().collect::<Vec<_>>(), want, "function {k}");
+            let colliding: Holds<Colliding> = Holds::collect(f, &cfg, |_| true);
+            assert_eq!(colliding.table.values().map(|c| c.0.clone()).collect::<Vec<_>>(), want, "function {k}, colliding");
+            shared += want.iter().filter(|h| h.insts.len() > 1).count();
+        }
+        assert!(shared > 50, "only {shared} facts made by more than one instruction");
+    }
 
     /// The restricted table is the one a second scan with the filter makes, and so are its
     /// indices and its solution: on generated Bril (before and after LCM), the scale

@@ -92,6 +92,9 @@ impl Holding for Held {
     fn same(&self, other: &Held) -> bool {
         (self.var, &self.op, &self.args, &self.ty) == (other.var, &other.op, &other.args, &other.ty)
     }
+    fn hash_key<H: std::hash::Hasher>(&self, h: &mut H) {
+        std::hash::Hash::hash(&(self.var, &self.op, &self.args, &self.ty), h);
+    }
     fn insts_mut(&mut self) -> &mut Vec<InstId> {
         &mut self.insts
     }
