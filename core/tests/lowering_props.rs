@@ -469,6 +469,18 @@ fn malformed_input_is_refused_by_name() {
             "sil [ossa] @f : $@convention(thin) <T> (@in T) -> @out T {\nbb0(%0 : @owned $T):\n  %1 = function_ref @g : $@convention(thin) <τ_0_0> (@in τ_0_0) -> @out τ_0_0\n  %2 = apply %1<T, T>(%0) : $@convention(thin) <τ_0_0> (@in τ_0_0) -> @out τ_0_0\n  return %2 : $T\n}\n\nsil [ossa] @g : $@convention(thin) <T> (@in T) -> @out T {\nbb0(%0 : @owned $T):\n  return %0 : $T\n}\n",
             "a call whose callee type or substitutions do not read",
         ),
+        (
+            // A misspelt parameter convention (the fuzzer's `@mn_guaranteed`, long run of
+            // session 13): read as a direct parameter, the call was kept as written and read
+            // `%x`, which lowering had replaced by its address ("use of undefined value").
+            "sil [ossa] @f : $@convention(thin) <T> (@in T) -> () {\nbb0(%0 : @owned $T):\n  %1 = function_ref @g : $@convention(thin) <τ_0_0> (@mn_guaranteed τ_0_0) -> ()\n  %2 = apply %1<T>(%0) : $@convention(thin) <τ_0_0> (@mn_guaranteed τ_0_0) -> ()\n  destroy_value %0 : $T\n  %r = tuple ()\n  return %r : $()\n}\n",
+            "the call passes the address-only value `%0` as parameter 1, which the callee's type does not pass by address",
+        ),
+        (
+            // The same through a direct convention that exists (`@guaranteed`).
+            "sil [ossa] @f : $@convention(thin) <T> (@in T) -> () {\nbb0(%0 : @owned $T):\n  %1 = function_ref @g : $@convention(thin) <τ_0_0> (@guaranteed τ_0_0) -> ()\n  %2 = apply %1<T>(%0) : $@convention(thin) <τ_0_0> (@guaranteed τ_0_0) -> ()\n  destroy_value %0 : $T\n  %r = tuple ()\n  return %r : $()\n}\n",
+            "the call passes the address-only value `%0` as parameter 1, which the callee's type does not pass by address",
+        ),
     ];
     for (text, want) in cases {
         let m = match parse_module(Lang::Sil, "bad.sil", text) {

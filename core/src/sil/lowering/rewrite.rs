@@ -1036,7 +1036,10 @@ impl<'c, 'a> W<'c, 'a> {
         let c = cx.call(id).ok_or_else(|| Refusal::at(id, "a call whose callee type or substitutions do not read (or do not bind each generic parameter once)"))?;
         let try_apply = matches!(i.op, Op::Sil(SilOp::TryApply));
         let indirect_params = c.sig.params.iter().any(|p| matches!(p.0, ParamConv::In | ParamConv::InGuaranteed));
-        if !indirect_params && c.sig.indirect_results() == 0 {
+        // Unchanged only when no argument is an opaque value either: one passed to a direct
+        // parameter is refused below, not copied out under a name that no longer exists.
+        let passes_opaque = i.args.iter().skip(1).any(|&x| self.opaque(x));
+        if !indirect_params && c.sig.indirect_results() == 0 && !passes_opaque {
             self.emit_fragment(line);
             return Ok("no indirect arguments or results: unchanged".into());
         }
@@ -1091,6 +1094,20 @@ impl<'c, 'a> W<'c, 'a> {
                         params_text.push(sb.clone());
                         cleanups.push(vec![format!("end_borrow {sb} : $*{t}"), format!("end_borrow {b} : ${t}"), format!("dealloc_stack {tmp} : $*{t}")]);
                     }
+                }
+                // A parameter whose convention is not one of the indirect ones (a direct one,
+                // or one this pass does not know, such as a misspelt `@in_guaranteed`) cannot
+                // take an address-only value: after lowering the value has no object form, and
+                // passing its old name would leave the call reading an undefined value.
+                _ if self.opaque(x) => {
+                    return Err(Refusal::at(
+                        id,
+                        format!(
+                            "the call passes the address-only value `{}` as parameter {}, which the callee's type does not pass by address (its convention is none of @in, @in_guaranteed, @in_constant, @inout)",
+                            cx.name(x),
+                            k + 1
+                        ),
+                    ))
                 }
                 _ => params_text.push(self.name(x).to_string()),
             }
