@@ -33,7 +33,8 @@
 //!
 //! Run: `cargo bench -p optlab-core --bench scale` (all sizes), or with arguments after
 //! `--`: `--sizes 1000,10000`, `--stages dce-bril,lcm`, `--cap-gib 4`, `--timeout 120`,
-//! `--cold`.
+//! `--cold`; `--print-bril N`, `--print-sil N` and `--print-ossa N` print the generated
+//! programs of N blocks (to run the CLI on them).
 
 use optlab_core::cfg::Cfg;
 use optlab_core::dom::{self, ControlDeps, DomTree};
@@ -758,9 +759,16 @@ fn main() {
         CAP.store(4 << 30, Ordering::Relaxed);
     }
     COLD.store(args.iter().any(|a| a == "--cold"), Ordering::Relaxed);
-    if let Some(n) = arg(&args, "--print-ossa") {
-        print!("{}", ossa_program(n.parse().expect("--print-ossa N"), SEED));
-        return;
+    // The generated programs, to run the CLI on what the stages measure.
+    for (flag, program) in [
+        ("--print-ossa", ossa_program as fn(usize, u64) -> String),
+        ("--print-bril", scale::bril_program),
+        ("--print-sil", scale::sil_program),
+    ] {
+        if let Some(n) = arg(&args, flag) {
+            print!("{}", program(n.parse().unwrap_or_else(|_| panic!("{flag} N")), SEED));
+            return;
+        }
     }
     if let (Some(stage), Some(n)) = (arg(&args, "--stage"), arg(&args, "--size")) {
         run_stage(&stage, n.parse().expect("--size N"));
