@@ -370,6 +370,21 @@ mod tests {
     use super::*;
     use crate::ir::Lang;
 
+    /// The functions of generated Bril programs `0..seeds`, each followed by LCM's output on
+    /// it (where LCM runs): copies and held expressions of both kinds.
+    fn generated_before_and_after_lcm(seeds: u64) -> Vec<Function> {
+        let mut fs = Vec::new();
+        for seed in 0..seeds {
+            for f in crate::testgen::generate(seed, &crate::testgen::GenConfig::default()).module.bodies() {
+                fs.push(f.clone());
+                if let Ok(out) = crate::passes::lcm::run_function(f, &crate::passes::lcm::Options::default()) {
+                    fs.push((*out.result).clone());
+                }
+            }
+        }
+        fs
+    }
+
     /// A held expression whose hash is the same for every fact: `collect` must then find
     /// each fact by its fallback search alone.
     #[derive(Clone, Debug, PartialEq)]
@@ -405,15 +420,7 @@ mod tests {
     /// fact with every earlier one; and the same table when every hash collides.
     #[test]
     fn collected_facts_are_the_classes_of_same_facts() {
-        let mut fs: Vec<Function> = Vec::new();
-        for seed in 0..40u64 {
-            for f in crate::testgen::generate(seed, &crate::testgen::GenConfig::default()).module.bodies() {
-                fs.push(f.clone());
-                if let Ok(out) = crate::passes::lcm::run_function(f, &crate::passes::lcm::Options::default()) {
-                    fs.push((*out.result).clone());
-                }
-            }
-        }
+        let mut fs = generated_before_and_after_lcm(40);
         let m = crate::parse_module(Lang::Bril, "t", &crate::testgen::scale::bril_program(300, 3)).expect("parses");
         for f in m.bodies() {
             fs.push((*crate::passes::lcm::run_function(f, &crate::passes::lcm::Options::default()).expect("LCM runs").result).clone());
@@ -444,15 +451,7 @@ mod tests {
     /// variable and in the variables copies read (rematerialisation's filter).
     #[test]
     fn restricting_the_whole_table_equals_collecting_with_the_filter() {
-        let mut fs: Vec<Function> = Vec::new();
-        for seed in 0..60u64 {
-            for f in crate::testgen::generate(seed, &crate::testgen::GenConfig::default()).module.bodies() {
-                fs.push(f.clone());
-                if let Ok(out) = crate::passes::lcm::run_function(f, &crate::passes::lcm::Options::default()) {
-                    fs.push((*out.result).clone());
-                }
-            }
-        }
+        let mut fs = generated_before_and_after_lcm(60);
         for (n, seed) in [(50, 1), (200, 2)] {
             let m = crate::parse_module(Lang::Bril, "t", &crate::testgen::scale::bril_program(n, seed)).expect("parses");
             for f in m.bodies() {
