@@ -16,7 +16,7 @@
 //!
 //! Tables are dense (`EntityVec<BlockId, _>` sized to the block arena), never hash maps.
 
-use crate::entity::{group_rows, EntityRef, EntitySet, EntityVec};
+use crate::entity::{EntityRef, EntitySet, EntityVec, Rows};
 use crate::ir::{Block, BlockId, Function, Lang};
 use std::borrow::Cow;
 
@@ -30,14 +30,12 @@ pub struct Cfg {
     entry: Option<BlockId>,
     layout: Vec<BlockId>,
     layout_pos: EntityVec<BlockId, u32>,
-    /// Edges in compressed rows: block `b`'s successors are `succ_list[succ_at[b]..succ_at[b+1]]`
-    /// (likewise for predecessors). Two flat arrays instead of a `Vec` per block: a 10^5-block
-    /// graph was 2×10^5 small allocations scattered over the heap, and every analysis that
-    /// walks the graph paid a cache miss per block to reach them.
-    succ_at: Vec<u32>,
-    succ_list: Vec<BlockId>,
-    pred_at: Vec<u32>,
-    pred_list: Vec<BlockId>,
+    /// Edges in compressed rows, a row per block of the arena: two flat arrays per direction
+    /// instead of a `Vec` per block — a 10^5-block graph was 2×10^5 small allocations
+    /// scattered over the heap, and every analysis that walks the graph paid a cache miss per
+    /// block to reach them.
+    succs: Rows<BlockId, BlockId>,
+    preds: Rows<BlockId, BlockId>,
     postorder: Vec<BlockId>,
     /// Index of each reachable block in `postorder`; `NONE` otherwise.
     po_index: EntityVec<BlockId, u32>,
@@ -65,30 +63,26 @@ impl Cfg {
         let placed = |b: BlockId| b.index() < n && layout_pos[b] != NONE;
 
         // Rows in block-id order; a deleted block's row is empty.
-        let mut succ_at = Vec::with_capacity(n + 1);
-        let mut succ_list: Vec<BlockId> = Vec::with_capacity(layout.len() * 2);
-        succ_at.push(0);
+        let mut succs = Rows::with_capacity(n, 2 * layout.len());
         for (b, block) in f.blocks.iter() {
             if let Some(pos) = layout_pos.get(b).filter(|&&p| p != NONE).map(|&p| p as usize) {
                 match block.term {
                     Some(t) => {
                         if let Some(inst) = f.insts.get(t) {
-                            succ_list.extend(inst.succs.iter().map(|s| s.block).filter(|&s| placed(s)));
+                            succs.extend_row(inst.succs.iter().map(|s| s.block).filter(|&s| placed(s)));
                         }
                     }
-                    None => succ_list.extend(layout.get(pos + 1).copied()),
+                    None => succs.extend_row(layout.get(pos + 1).copied()),
                 }
             }
-            succ_at.push(succ_list.len() as u32);
+            succs.end_row();
         }
-        let num_edges = succ_list.len();
+        let num_edges = succs.flat().len();
         let exits: Vec<BlockId> =
             layout.iter().enumerate().filter(|&(pos, &b)| is_exit(f, &f.blocks[b], pos + 1 == layout.len())).map(|(_, &b)| b).collect();
-        let row = |at: &[u32], b: BlockId| at[b.index()] as usize..at[b.index() + 1] as usize;
         // Predecessors in layout order of their source (then operand order), the order
-        // `group_rows` keeps.
-        let (pred_at, pred_list) =
-            group_rows(n, layout.iter().flat_map(|&b| succ_list[row(&succ_at, b)].iter().map(move |&s| (s.index(), b))));
+        // `Rows::grouped` keeps.
+        let preds = Rows::grouped(n, layout.iter().flat_map(|&b| succs[b].iter().map(move |&s| (s, b))));
 
         let entry = layout.first().copied();
         let mut postorder = Vec::with_capacity(layout.len());
@@ -100,7 +94,7 @@ impl Cfg {
             reachable.insert(e);
             while let Some(top) = stack.last_mut() {
                 let (b, i) = *top;
-                if let Some(&s) = succ_list[row(&succ_at, b)].get(i) {
+                if let Some(&s) = succs[b].get(i) {
                     top.1 += 1;
                     if reachable.insert(s) {
                         stack.push((s, 0));
@@ -116,7 +110,7 @@ impl Cfg {
             po_index[b] = i as u32;
         }
 
-        Cfg { entry, layout, layout_pos, succ_at, succ_list, pred_at, pred_list, postorder, po_index, reachable, exits, num_edges }
+        Cfg { entry, layout, layout_pos, succs, preds, postorder, po_index, reachable, exits, num_edges }
     }
 
     /// The entry block (first in layout); `None` for a declaration without a body.
@@ -126,7 +120,7 @@ impl Cfg {
 
     /// Size of the block arena the tables are indexed by (deleted blocks included).
     pub fn num_blocks(&self) -> usize {
-        self.succ_at.len() - 1
+        self.succs.len()
     }
 
     /// The placed blocks in layout order.
@@ -146,19 +140,13 @@ impl Cfg {
 
     /// The successors of `b`, one entry per edge, in terminator operand order.
     pub fn succs(&self, b: BlockId) -> &[BlockId] {
-        match (self.succ_at.get(b.index()), self.succ_at.get(b.index() + 1)) {
-            (Some(&lo), Some(&hi)) => &self.succ_list[lo as usize..hi as usize],
-            _ => &[],
-        }
+        self.succs.get(b).unwrap_or(&[])
     }
 
     /// The predecessors of `b`, one entry per edge, ordered by the predecessor's layout
     /// position (then by operand order).
     pub fn preds(&self, b: BlockId) -> &[BlockId] {
-        match (self.pred_at.get(b.index()), self.pred_at.get(b.index() + 1)) {
-            (Some(&lo), Some(&hi)) => &self.pred_list[lo as usize..hi as usize],
-            _ => &[],
-        }
+        self.preds.get(b).unwrap_or(&[])
     }
 
     /// The number of edges, duplicates included.

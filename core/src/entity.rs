@@ -422,13 +422,31 @@ pub struct Rows<K, T> {
 impl<K: EntityRef, T: Copy> Rows<K, T> {
     /// Row `k` is the `k`-th list of `rows`.
     pub fn from_rows<R: IntoIterator<Item = T>>(rows: impl IntoIterator<Item = R>) -> Self {
-        let mut start = vec![0];
-        let mut items = Vec::new();
+        let rows = rows.into_iter();
+        let mut out = Rows::with_capacity(rows.size_hint().0, 0);
         for row in rows {
-            items.extend(row);
-            start.push(u32::try_from(items.len()).expect("row items overflow u32"));
+            out.extend_row(row);
+            out.end_row();
         }
-        Rows { start, items, _key: PhantomData }
+        out
+    }
+
+    /// No rows yet, with room for `rows` rows of `items` items in all: to be filled row by
+    /// row with [`extend_row`](Self::extend_row) and [`end_row`](Self::end_row).
+    pub fn with_capacity(rows: usize, items: usize) -> Self {
+        let mut start = Vec::with_capacity(rows + 1);
+        start.push(0);
+        Rows { start, items: Vec::with_capacity(items), _key: PhantomData }
+    }
+
+    /// Appends `items` to the row being filled (the row of key [`len`](Self::len)).
+    pub fn extend_row(&mut self, items: impl IntoIterator<Item = T>) {
+        self.items.extend(items);
+    }
+
+    /// Ends the row being filled; the next items go to the next key.
+    pub fn end_row(&mut self) {
+        self.start.push(u32::try_from(self.items.len()).expect("row items overflow u32"));
     }
 
     /// `n` rows of the items of `pairs` grouped by key, in arrival order (see [`group_rows`]).
