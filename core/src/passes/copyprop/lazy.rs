@@ -6,8 +6,9 @@
 //! `t = id tmp` into a temporary nobody reads; each stays available until `lt` or `tmp` is
 //! assigned again — further away the larger the function — so the whole table grows faster
 //! than the function (issue 17, on the scale benchmark's first generator: 262 / 39,919 /
-//! 4,251,702 entries at 10^3 / 10^4 / 10^5 blocks; 3,383 / 94,452 / 3,597,969 on today's; solving and listing it was the super-linear part of the pass). The pass solves
-//! the copies the rewrite can find (1,456 of 78,246 at 10^5, 396,260 entries); the table of
+//! 4,251,702 entries at 10^3 / 10^4 / 10^5 blocks, 3,383 / 94,452 / 3,597,969 on today's;
+//! solving and listing it was the super-linear part of the pass). The pass solves the
+//! copies the rewrite can find (1,456 of 78,246 at 10^5, 396,260 entries); the table of
 //! all of them, the rounds and the trace's lists are solved from the same prepared input by
 //! the same solver when the trace is written, the view shows the table, or a caller reads
 //! [`CopyPropOutput::avail`].
