@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { URL, useBrowser, screenshot } from './harness.mjs';
+import { URL, useBrowser, screenshot, reportTiming } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -230,8 +230,8 @@ test('the 200-block stress function: stepping DCE and the diff stay responsive',
   await page.keyboard.press('ArrowLeft');
   await page.waitForFunction(() => !document.querySelector('.dce-view .graph-view')?.classList.contains('pending'));
   const oneStep = Date.now() - t1;
-  console.log(`stress-200: End ${toEnd} ms, one step back ${oneStep} ms`);
-  assert.ok(oneStep < 2000, `a step took ${oneStep} ms`);
+  console.log(`stress-200: End ${toEnd} ms`);
+  reportTiming('DCE at 200 blocks: one step back', oneStep, 2000);
   await screenshot(page, 'dce-stress');
 
   await page.click('#tab-diff');

