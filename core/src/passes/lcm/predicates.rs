@@ -6,7 +6,8 @@
 //! The three recursive pairs are greatest fixpoints (the seed's initial value is true),
 //! solved by [`crate::dataflow::iterate_rows`] over the reachable blocks — postorder for the
 //! backward down-safety, reverse postorder for the forward up-safety and delay — with every
-//! round recorded. Unreachable blocks keep all-false global predicates (see `graph.rs`).
+//! round recorded; after round 1 only the blocks a neighbour's change reaches are evaluated
+//! again (the rounds are round-robin's all the same). Unreachable blocks keep all-false global predicates (see `graph.rs`).
 
 use super::exprs::{ExprId, Local};
 use super::graph::Graph;
@@ -251,12 +252,13 @@ impl Rows<'_> {
 /// block's row is its entry predicate's `w` words then its exit predicate's, starting all
 /// true on the visited blocks and all false on the others. `update(b, table, n, x)` writes
 /// block `b`'s new rows.
-fn solve_pair(
+fn solve_pair<'d>(
     g: &Graph,
     rows: &Rows,
     order: Vec<BlockId>,
     n_exprs: usize,
     names: (Pred, Pred),
+    dependents: impl Fn(BlockId) -> &'d [BlockId],
     mut update: impl FnMut(BlockId, &[u64], &mut [u64], &mut [u64]),
 ) -> (Vec<u64>, Fixpoint, bool) {
     let (w, nb) = (rows.w, g.num_blocks());
@@ -277,6 +279,7 @@ fn solve_pair(
         &mut table,
         stride,
         max_rounds,
+        dependents,
         |b, t, out| {
             let (n, x) = out.split_at_mut(w);
             update(b, t, n, x);
@@ -362,7 +365,7 @@ pub fn compute_global(g: &Graph, local: &Local, n_exprs: usize) -> Global {
     // Step 3: down-safety, backward.
     //   NdSafe(B) = NComp(B) ∨ (Transp(B) ∧ XdSafe(B))
     //   XdSafe(B) = XComp(B) ∨ (succ(B) ≠ ∅ ∧ ∀S ∈ succ(B): NdSafe(S))
-    let (dsafe_rows, dsafe, c1) = solve_pair(g, &rows, g.postorder(), n_exprs, (Pred::NdSafe, Pred::XdSafe), |b, t, n, x| {
+    let (dsafe_rows, dsafe, c1) = solve_pair(g, &rows, g.postorder(), n_exprs, (Pred::NdSafe, Pred::XdSafe), |b| &g.preds[b], |b, t, n, x| {
         let (ncb, xcb, trb) = (nc(b), xc(b), tr(b));
         if g.reaches_exit.contains(b) && !g.succs[b].is_empty() {
             meet_rows(x, &g.succs[b], |s| rows.n(t, s));
@@ -380,7 +383,7 @@ pub fn compute_global(g: &Graph, local: &Local, n_exprs: usize) -> Global {
     // Step 3': up-safety, forward.
     //   NuSafe(B) = B ≠ s ∧ ∀P ∈ pred(B): XuSafe(P)
     //   XuSafe(B) = XComp(B) ∨ (Transp(B) ∧ (NComp(B) ∨ NuSafe(B)))
-    let (usafe_rows, usafe, c2) = solve_pair(g, &rows, g.rpo.clone(), n_exprs, (Pred::NuSafe, Pred::XuSafe), |b, t, n, x| {
+    let (usafe_rows, usafe, c2) = solve_pair(g, &rows, g.rpo.clone(), n_exprs, (Pred::NuSafe, Pred::XuSafe), |b| &g.succs[b], |b, t, n, x| {
         if is_start(b) {
             n.fill(0);
         } else if g.preds[b].is_empty() {
@@ -435,7 +438,7 @@ pub fn compute_global(g: &Graph, local: &Local, n_exprs: usize) -> Global {
     // Step 5: delayed, forward.
     //   NDelayed(B) = NEarliest(B) ∨ (B ≠ s ∧ ∀P ∈ pred(B): XDelayed(P) ∧ ¬XComp(P))
     //   XDelayed(B) = XEarliest(B) ∨ (NDelayed(B) ∧ ¬NComp(B))
-    let (delayed_rows, delayed, c3) = solve_pair(g, &rows, g.rpo.clone(), n_exprs, (Pred::NDelayed, Pred::XDelayed), |b, t, n, x| {
+    let (delayed_rows, delayed, c3) = solve_pair(g, &rows, g.rpo.clone(), n_exprs, (Pred::NDelayed, Pred::XDelayed), |b| &g.succs[b], |b, t, n, x| {
         match (is_start(b), &g.preds[b][..]) {
             (true, _) => n.fill(0),
             // ∀ over no P holds.
