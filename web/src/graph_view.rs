@@ -447,7 +447,7 @@ pub fn graph_view(props: &GraphViewProps) -> Html {
         use_effect_with((painted.clone(), props.decor.clone()), move |(painted, _)| {
             if let (Some(svg), Some(lay), Some(el)) = (painted.as_ref(), lay, stage.cast::<Element>()) {
                 let mut applied = applied.borrow_mut();
-                if applied.as_ref().is_none_or(|a| a.svg != *svg) {
+                if applied.as_ref().is_none_or(|a| a.svg != *svg || !a.drawing.is_in(&el)) {
                     *applied =
                         Drawing::find(&el).map(|drawing| Applied { svg: svg.clone(), drawing, decor: Rc::default() });
                     // The keyboard starts on the selected node, else the entry.

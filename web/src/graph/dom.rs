@@ -59,6 +59,14 @@ impl Drawing {
         Some(Drawing { svg, nodes, lines, edges, badges })
     }
 
+    /// Whether this drawing is the one `stage` shows. The page can put up a new copy of the
+    /// same SVG text (so comparing the text is not enough), and decorations applied to the
+    /// copy that left were lost: on a loaded machine, after fast steps through LCM on 200
+    /// blocks, the graph kept no bits for good (session 14).
+    pub fn is_in(&self, stage: &Element) -> bool {
+        self.svg.is_connected() && stage.contains(Some(&self.svg))
+    }
+
     /// Turns the drawing's decorations from `old` (what it shows now) into `new`.
     pub fn apply(&self, g: &Graph, lay: &Layout, style: &Style, old: &Decor, new: &Decor) {
         let set = |el: &Element, class: &str| {
