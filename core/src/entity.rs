@@ -480,6 +480,30 @@ impl<K: EntityRef, T: Copy> Rows<K, T> {
     pub fn flat(&self) -> &[T] {
         &self.items
     }
+
+    /// Where row `k` starts in [`flat`](Self::flat), or `None` past the last row: for tables
+    /// parallel to the items (one entry per item, in the same order).
+    pub fn offset(&self, k: K) -> Option<usize> {
+        self.start.get(k.index() + 1).and(self.start.get(k.index())).map(|&s| s as usize)
+    }
+
+    /// Reverses every row in place.
+    pub fn reverse_each(&mut self) {
+        for w in self.start.windows(2) {
+            self.items[w[0] as usize..w[1] as usize].reverse();
+        }
+    }
+}
+
+/// Plain indices as keys, for rows keyed by a position rather than an entity (a value's
+/// uses by value index, a dependence's edges by its place in a flat list).
+impl EntityRef for usize {
+    fn new(index: usize) -> Self {
+        index
+    }
+    fn index(self) -> usize {
+        self
+    }
 }
 
 impl<K: EntityRef, T> Index<K> for Rows<K, T> {
@@ -530,6 +554,12 @@ mod tests {
         }
         assert_eq!(rows.get(Thing::new(5)), None);
         assert_eq!(rows.flat(), &[3, 1, 7, 2, 2, 9]);
+        let offsets: Vec<Option<usize>> = (0..6).map(|k| rows.offset(Thing::new(k))).collect();
+        assert_eq!(offsets, [Some(0), Some(2), Some(2), Some(3), Some(3), None]);
+        let mut reversed = rows.clone();
+        reversed.reverse_each();
+        let want_reversed: Vec<Vec<u8>> = want.iter().map(|r| r.iter().rev().copied().collect()).collect();
+        assert_eq!(reversed.values().map(<[u8]>::to_vec).collect::<Vec<_>>(), want_reversed);
         assert!(Rows::<Thing, u8>::from_rows(Vec::<Vec<u8>>::new()).is_empty());
     }
 

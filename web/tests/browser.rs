@@ -195,19 +195,19 @@ async fn zoom_buttons_and_the_wheel_change_the_transform() {
     sleep(Duration::from_millis(50)).await;
     let button = |c: &str| one(&root, &format!("button.{c}")).dyn_into::<HtmlElement>().unwrap();
 
-    let k0 = scale(&root);
-    assert_eq!(k0, 1.0, "a small graph starts at its natural size");
+    // Each click re-renders in a later task: wait for the new transform (polling) rather than
+    // a fixed time, which a loaded machine can miss (a CI run read 1 after 20 ms).
+    let r = &root;
+    let near = |k: f64| move || (scale(r) - k).abs() < 1e-3;
+    assert_eq!(scale(&root), 1.0, "a small graph starts at its natural size");
     button("zoom-in").click();
-    sleep(Duration::from_millis(20)).await;
-    let k1 = scale(&root);
-    assert!((k1 - 1.25).abs() < 1e-3, "{k1}");
+    until(5, "zoom in to 1.25", near(1.25)).await;
     button("zoom-out").click();
+    until(5, "zoom out to 1", near(1.0)).await;
     button("zoom-out").click();
-    sleep(Duration::from_millis(20)).await;
-    assert!((scale(&root) - 0.8).abs() < 1e-3, "{}", scale(&root));
+    until(5, "zoom out to 0.8", near(0.8)).await;
     button("zoom-fit").click();
-    sleep(Duration::from_millis(20)).await;
-    assert_eq!(scale(&root), 1.0, "fit never enlarges past 1:1");
+    until(5, "fit, which never enlarges past 1:1", near(1.0)).await;
 
     let init = web_sys::WheelEventInit::new();
     init.set_bubbles(true);
@@ -217,8 +217,7 @@ async fn zoom_buttons_and_the_wheel_change_the_transform() {
     init.set_client_y(200);
     let wheel = web_sys::WheelEvent::new_with_event_init_dict("wheel", &init).unwrap();
     one(&root, ".graph-canvas").dispatch_event(&wheel).unwrap();
-    sleep(Duration::from_millis(20)).await;
-    assert!(scale(&root) > 1.2, "{}", scale(&root));
+    until(5, "the wheel to zoom in past 1.2", || scale(&root) > 1.2).await;
     assert!(wheel.default_prevented(), "the page must not scroll while zooming");
     assert!(root.query_selector("button.export-svg").unwrap().is_some());
     assert!(root.query_selector("button.export-png").unwrap().is_some());

@@ -16,23 +16,20 @@
 
 use super::{frontier, DomKind, DomTree, Frontiers};
 use crate::cfg::Cfg;
-use crate::entity::{group_rows, EntityRef, EntityVec};
+use crate::entity::{EntityVec, Rows};
 use crate::ir::{BlockId, Function};
 
 /// The control-dependence graph of a function.
 #[derive(Clone, Debug)]
 pub struct ControlDeps {
     deps: EntityVec<BlockId, Vec<BlockId>>,
-    /// The reverse of `deps` in compressed rows: `x`'s dependents are
-    /// `dep_list[dep_at[x]..dep_at[x + 1]]`. One flat list rather than a `Vec` per block and
-    /// a `Vec` per dependence: at 10^5 blocks those small allocations were most of the work.
-    dep_at: Vec<u32>,
-    dep_list: Vec<BlockId>,
-    /// Parallel to `dep_list`: for dependence `k`, the successors of `x` whose edge commits
-    /// to its `y` are `edge_list[edge_at[k].0..edge_at[k].1]` (see
-    /// [`ControlDeps::deciding_edges`]).
-    edge_at: Vec<(u32, u32)>,
-    edge_list: Vec<BlockId>,
+    /// The reverse of `deps` in compressed rows: row `x` is `x`'s dependents. Rows rather
+    /// than a `Vec` per block and a `Vec` per dependence: at 10^5 blocks those small
+    /// allocations were most of the work.
+    dependents: Rows<BlockId, BlockId>,
+    /// Row `k` for the `k`-th dependence of `dependents.flat()` (`x`, `y`): the successors of
+    /// `x` whose edge commits to `y` (see [`ControlDeps::deciding_edges`]).
+    edges: Rows<usize, BlockId>,
 }
 
 impl ControlDeps {
@@ -57,24 +54,24 @@ impl ControlDeps {
     }
 
     fn from_pdf(cfg: &Cfg, pdt: &DomTree, deps: EntityVec<BlockId, Vec<BlockId>>) -> ControlDeps {
-        // Rows in layout order of `y` (the order `group_rows` keeps).
-        let pairs = cfg.blocks().iter().flat_map(|&y| deps[y].iter().map(move |&x| (x.index(), y)));
-        let (dep_at, dep_list) = group_rows(cfg.num_blocks(), pairs);
-        let mut edge_at = Vec::with_capacity(dep_list.len());
-        let mut edge_list = Vec::with_capacity(dep_list.len());
-        for x in 0..dep_at.len() - 1 {
-            for &y in &dep_list[dep_at[x] as usize..dep_at[x + 1] as usize] {
+        // Rows in layout order of `y` (the order `Rows::grouped` keeps).
+        let pairs = cfg.blocks().iter().flat_map(|&y| deps[y].iter().map(move |&x| (x, y)));
+        let dependents = Rows::grouped(cfg.num_blocks(), pairs);
+        let mut edges = Rows::with_capacity(dependents.flat().len(), dependents.flat().len());
+        for (x, ys) in dependents.values().enumerate() {
+            for &y in ys {
                 // `dominates` is reflexive, so `s == y` counts: the edge x → y itself decides.
-                let start = edge_list.len();
+                let mut last = None;
                 for &s in cfg.succs(BlockId(x as u32)) {
-                    if pdt.dominates(y, s) && edge_list[start..].last() != Some(&s) {
-                        edge_list.push(s);
+                    if pdt.dominates(y, s) && last != Some(s) {
+                        edges.extend_row([s]);
+                        last = Some(s);
                     }
                 }
-                edge_at.push((start as u32, edge_list.len() as u32));
+                edges.end_row();
             }
         }
-        ControlDeps { deps, dep_at, dep_list, edge_at, edge_list }
+        ControlDeps { deps, dependents, edges }
     }
 
     /// The blocks whose branch decides whether `b` runs, in layout order.
@@ -84,10 +81,7 @@ impl ControlDeps {
 
     /// The blocks control-dependent on `x`, in layout order.
     pub fn dependents(&self, x: BlockId) -> &[BlockId] {
-        match (self.dep_at.get(x.index()), self.dep_at.get(x.index() + 1)) {
-            (Some(&lo), Some(&hi)) => &self.dep_list[lo as usize..hi as usize],
-            _ => &[],
-        }
+        self.dependents.get(x).unwrap_or(&[])
     }
 
     /// Whether `y` is control-dependent on `x`.
@@ -103,12 +97,9 @@ impl ControlDeps {
     /// Computed here, with the tree at hand, so that views colouring the CDG's edges by
     /// branch side ask instead of re-walking the post-dominator tree.
     pub fn deciding_edges(&self, x: BlockId, y: BlockId) -> &[BlockId] {
-        let Some(&lo) = self.dep_at.get(x.index()) else { return &[] };
+        let Some(lo) = self.dependents.offset(x) else { return &[] };
         match self.dependents(x).iter().position(|&d| d == y) {
-            Some(k) => {
-                let (a, b) = self.edge_at[lo as usize + k];
-                &self.edge_list[a as usize..b as usize]
-            }
+            Some(k) => &self.edges[lo + k],
             None => &[],
         }
     }
@@ -116,7 +107,7 @@ impl ControlDeps {
     /// Every dependence as an edge `(x, y)`: `y` is control-dependent on `x`; ordered by `x`'s
     /// block id, then `y`'s layout position. What the CDG view draws.
     pub fn edges(&self) -> impl Iterator<Item = (BlockId, BlockId)> + '_ {
-        (0..self.dep_at.len().saturating_sub(1)).flat_map(move |i| {
+        (0..self.dependents.len()).flat_map(move |i| {
             let x = BlockId(i as u32);
             self.dependents(x).iter().map(move |&y| (x, y))
         })

@@ -38,7 +38,7 @@ pub use steps::lt_steps;
 pub use trace::DomEvent;
 
 use crate::cfg::Cfg;
-use crate::entity::{group_rows, EntityRef, EntitySet};
+use crate::entity::{EntityRef, EntitySet, Rows};
 use crate::ir::{BlockId, Function};
 use lt::NONE;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -166,9 +166,8 @@ pub struct DomTree {
     root: u32,
     idom: Vec<u32>,
     semi: Vec<u32>,
-    /// Children of node `v` are `child[child_start[v]..child_start[v + 1]]`, in layout order.
-    child_start: Vec<u32>,
-    child: Vec<BlockId>,
+    /// Row `v`: the children of node `v`, in layout order.
+    children: Rows<usize, BlockId>,
     depth: Vec<u32>,
     pre: Vec<u32>,
     post: Vec<u32>,
@@ -223,7 +222,7 @@ impl DomTree {
         let root = res.order.first().copied().unwrap_or(NONE);
 
         // Children lists in layout order, one row per parent.
-        let (child_start, child) = group_rows(
+        let children: Rows<usize, BlockId> = Rows::grouped(
             n,
             cfg.blocks().iter().filter(|&&b| res.idom[b.index()] != NONE).map(|&b| (res.idom[b.index()] as usize, b)),
         );
@@ -234,19 +233,20 @@ impl DomTree {
         let mut depth = vec![NONE; n];
         if root != NONE {
             let (mut pc, mut qc) = (0u32, 0u32);
-            let mut stack: Vec<(u32, u32)> = vec![(root, child_start[root as usize])];
+            // (node, how many of its children were entered)
+            let mut stack: Vec<(u32, usize)> = vec![(root, 0)];
             pre[root as usize] = pc;
             pc += 1;
             depth[root as usize] = 0;
             while let Some(top) = stack.last_mut() {
                 let (v, i) = *top;
-                if i < child_start[v as usize + 1] {
+                if let Some(&c) = children[v as usize].get(i) {
                     top.1 += 1;
-                    let c = child[i as usize].0;
+                    let c = c.0;
                     pre[c as usize] = pc;
                     pc += 1;
                     depth[c as usize] = depth[v as usize] + 1;
-                    stack.push((c, child_start[c as usize]));
+                    stack.push((c, 0));
                 } else {
                     post[v as usize] = qc;
                     qc += 1;
@@ -261,8 +261,7 @@ impl DomTree {
             root,
             idom: res.idom,
             semi: res.semi,
-            child_start,
-            child,
+            children,
             depth,
             pre,
             post,
@@ -332,7 +331,7 @@ impl DomTree {
     /// The children of `n` in the tree, in layout order.
     pub fn children(&self, n: DomNode) -> &[BlockId] {
         match self.node_ix(n) {
-            Some(v) => &self.child[self.child_start[v] as usize..self.child_start[v + 1] as usize],
+            Some(v) => &self.children[v],
             None => &[],
         }
     }

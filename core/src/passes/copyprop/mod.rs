@@ -62,7 +62,7 @@ pub use steps::{delete_reason, list, step_texts};
 pub use trace::{apply_event, replay_to, try_replay_to, AvailRound, BlockLists, BlockSets, CopyInfo, Event, HeldId, HeldInfo, ReplayError, SetChange, Trace, Via};
 
 use crate::cfg::Cfg;
-use crate::entity::{group_rows, EntityRef, EntitySet, EntityVec};
+use crate::entity::{EntitySet, EntityVec, Rows};
 use crate::ir::{verify, Function, Lang, Module, ValueId};
 use serde::{Deserialize, Serialize};
 
@@ -159,9 +159,9 @@ fn avail_read(f: &Function, cfg: &Cfg) -> (AvailCopies, solve::Prepared) {
         }
     }
     // The sources of the copies into each variable (CSR), to close the set.
-    let (start, srcs) = group_rows(nv, a.table.values().map(|c| (c.dest.index(), c.src)));
+    let srcs: Rows<ValueId, ValueId> = Rows::grouped(nv, a.table.values().map(|c| (c.dest, c.src)));
     while let Some(v) = work.pop() {
-        for &w in &srcs[start[v.index()] as usize..start[v.index() + 1] as usize] {
+        for &w in &srcs[v] {
             if asked.insert(w) {
                 work.push(w);
             }

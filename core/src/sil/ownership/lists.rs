@@ -5,18 +5,16 @@
 //! large functions, growing faster than the function (issue 17). Here every list is a slice
 //! of one table, found through a table of start offsets (compressed sparse rows).
 
+use crate::entity::Rows;
 use std::ops::Index;
 
-/// `n` lists of `T`, list `k` being `items[starts[k]..starts[k + 1]]`.
+/// `n` lists of `T` in compressed rows ([`Rows`] keyed by index).
 #[derive(Clone, Debug)]
-pub(crate) struct Lists<T> {
-    starts: Vec<u32>,
-    items: Vec<T>,
-}
+pub(crate) struct Lists<T>(Rows<usize, T>);
 
-impl<T> Default for Lists<T> {
+impl<T: Copy> Default for Lists<T> {
     fn default() -> Self {
-        Lists { starts: vec![0], items: Vec::new() }
+        Lists(Rows::from_rows(std::iter::empty::<[T; 0]>()))
     }
 }
 
@@ -24,24 +22,17 @@ impl<T: Copy> Lists<T> {
     /// `n` lists from `(list, item)` pairs: each list holds its items in the order of
     /// `pairs` (a stable counting sort). Pairs naming a list `>= n` are left out.
     pub(crate) fn from_pairs(n: usize, pairs: &[(u32, T)]) -> Lists<T> {
-        let in_range = pairs.iter().filter(|&&(k, _)| (k as usize) < n).map(|&(k, x)| (k as usize, x));
-        let (starts, items) = crate::entity::group_rows(n, in_range);
-        Lists { starts, items }
+        Lists(Rows::grouped(n, pairs.iter().filter(|&&(k, _)| (k as usize) < n).map(|&(k, x)| (k as usize, x))))
     }
 
     /// Reverses each list in place.
     pub(crate) fn reverse_each(&mut self) {
-        for w in self.starts.windows(2) {
-            self.items[w[0] as usize..w[1] as usize].reverse();
-        }
+        self.0.reverse_each();
     }
-}
 
-impl<T> Lists<T> {
     /// List `k`; `None` past the last list.
     pub(crate) fn get(&self, k: usize) -> Option<&[T]> {
-        let (&a, &b) = (self.starts.get(k)?, self.starts.get(k + 1)?);
-        Some(&self.items[a as usize..b as usize])
+        self.0.get(k)
     }
 
     /// List `k`, empty past the last list.
@@ -87,7 +78,7 @@ impl<T: Copy> EditLists<T> {
 }
 
 /// List `k`, empty past the last list (as a table of `Vec`s read with `get` would be).
-impl<T> Index<usize> for Lists<T> {
+impl<T: Copy> Index<usize> for Lists<T> {
     type Output = [T];
     fn index(&self, k: usize) -> &[T] {
         self.get(k).unwrap_or(&[])
