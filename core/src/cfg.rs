@@ -140,13 +140,13 @@ impl Cfg {
 
     /// The successors of `b`, one entry per edge, in terminator operand order.
     pub fn succs(&self, b: BlockId) -> &[BlockId] {
-        self.succs.get(b).unwrap_or(&[])
+        self.succs.of(b)
     }
 
     /// The predecessors of `b`, one entry per edge, ordered by the predecessor's layout
     /// position (then by operand order).
     pub fn preds(&self, b: BlockId) -> &[BlockId] {
-        self.preds.get(b).unwrap_or(&[])
+        self.preds.of(b)
     }
 
     /// The number of edges, duplicates included.

@@ -464,6 +464,12 @@ impl<K: EntityRef, T: Copy> Rows<K, T> {
         self.len() == 0
     }
 
+    /// Row `k`, empty past the last row (as a table of `Vec`s read with `get` would be).
+    #[inline]
+    pub fn of(&self, k: K) -> &[T] {
+        self.get(k).unwrap_or(&[])
+    }
+
     /// Row `k`, or `None` past the last row.
     #[inline]
     pub fn get(&self, k: K) -> Option<&[T]> {
@@ -484,7 +490,7 @@ impl<K: EntityRef, T: Copy> Rows<K, T> {
     /// Where row `k` starts in [`flat`](Self::flat), or `None` past the last row: for tables
     /// parallel to the items (one entry per item, in the same order).
     pub fn offset(&self, k: K) -> Option<usize> {
-        self.start.get(k.index() + 1).and(self.start.get(k.index())).map(|&s| s as usize)
+        (k.index() < self.len()).then(|| self.start[k.index()] as usize)
     }
 
     /// Reverses every row in place.
@@ -553,6 +559,8 @@ mod tests {
             assert_eq!(rows.get(Thing::new(k)), Some(&r[..]));
         }
         assert_eq!(rows.get(Thing::new(5)), None);
+        assert_eq!(rows.of(Thing::new(4)), &[2, 2, 9]);
+        assert_eq!(rows.of(Thing::new(5)), &[] as &[u8]);
         assert_eq!(rows.flat(), &[3, 1, 7, 2, 2, 9]);
         let offsets: Vec<Option<usize>> = (0..6).map(|k| rows.offset(Thing::new(k))).collect();
         assert_eq!(offsets, [Some(0), Some(2), Some(2), Some(3), Some(3), None]);

@@ -25,7 +25,7 @@
 //! assignment of the variable.
 
 use crate::cfg::Cfg;
-use crate::entity::{EntityRef, EntityVec};
+use crate::entity::{EntityRef, EntityVec, Rows};
 use crate::ir::{BlockId, Function, InstId, ValueId};
 use serde::{Deserialize, Serialize};
 
@@ -74,30 +74,15 @@ pub struct ReachingDefs {
     pub direct: usize,
 }
 
-/// Lists of items filed under dense keys, in one allocation (`items[start[k]..start[k + 1]]`
-/// is key `k`'s list): a `Vec` per variable and per instruction was one allocation per
-/// instruction of the function, several times over, for lists mostly of length 0 or 1.
-#[derive(Clone, Debug)]
-struct Grouped<T> {
-    start: Vec<u32>,
-    items: Vec<T>,
-}
+/// Lists of items filed under dense keys, in compressed rows (`Rows::of` reads key `k`'s,
+/// none for a key out of range): a `Vec` per variable and per instruction was one allocation
+/// per instruction of the function, several times over, for lists mostly of length 0 or 1.
+type Grouped<T> = Rows<usize, T>;
 
-impl<T: Copy> Grouped<T> {
-    /// `pairs` (key, item) filed by key with a counting sort; items under one key stay in
-    /// the order given.
-    fn new(keys: usize, pairs: &[(u32, T)]) -> Grouped<T> {
-        let (start, items) = crate::entity::group_rows(keys, pairs.iter().map(|&(k, x)| (k as usize, x)));
-        Grouped { start, items }
-    }
-
-    /// Key `k`'s items (none for a key out of range).
-    fn get(&self, k: usize) -> &[T] {
-        match (self.start.get(k), self.start.get(k + 1)) {
-            (Some(&a), Some(&b)) => &self.items[a as usize..b as usize],
-            _ => &[],
-        }
-    }
+/// `pairs` (key, item) filed by key with a counting sort; items under one key stay in the
+/// order given.
+fn grouped<T: Copy>(keys: usize, pairs: &[(u32, T)]) -> Grouped<T> {
+    Rows::grouped(keys, pairs.iter().map(|&(k, x)| (k as usize, x)))
 }
 
 /// `out = a ∪ b` for sorted, duplicate-free lists.
@@ -193,10 +178,10 @@ impl ReachingDefs {
         // A definition's position among its variable's definitions: its bit in the
         // per-variable sets.
         let mut local: EntityVec<DefId, u32> = EntityVec::filled(defs.len(), 0);
-        let by_value = Grouped::new(nv, &value_pairs);
-        let by_inst = Grouped::new(f.insts.len(), &inst_pairs);
+        let by_value = grouped(nv, &value_pairs);
+        let by_inst = grouped(f.insts.len(), &inst_pairs);
         drop((value_pairs, inst_pairs));
-        for list in (0..nv).map(|v| by_value.get(v)) {
+        for list in (0..nv).map(|v| by_value.of(v)) {
             for (k, &d) in list.iter().enumerate() {
                 local[d] = k as u32;
             }
@@ -222,7 +207,7 @@ impl ReachingDefs {
                         use_pairs.push((v.0, b));
                     }
                 }
-                for &d in by_inst.get(i.index()) {
+                for &d in by_inst.of(i.index()) {
                     let v = defs[d].value;
                     if assigned[v] != stamp {
                         assigned[v] = stamp;
@@ -268,23 +253,16 @@ impl ReachingDefs {
         let fentry = f.entry();
         // Blocks reachable from the entry, computed when first needed (see `from_entry`).
         let mut reachable: Option<Vec<bool>> = None;
-        // The predecessor lists in one array (`Grouped`), read once per region block of every
-        // variable's walk: the graph's list per block cost two scattered reads (the list,
-        // then its items) where this costs one, and those reads' cache misses were a quarter
-        // of the analysis at 10^5 blocks.
-        let pred_pairs: Vec<(u32, BlockId)> = (0..nb).flat_map(|b| cfg.preds(BlockId::new(b)).iter().map(move |&p| (b as u32, p))).collect();
-        let preds = Grouped::new(nb, &pred_pairs);
-        drop(pred_pairs);
-        let uses_in = Grouped::new(nv, &use_pairs);
-        let last_defs = Grouped::new(nv, &last_pairs);
+        let uses_in = grouped(nv, &use_pairs);
+        let last_defs = grouped(nv, &last_pairs);
         drop((use_pairs, last_pairs));
         for v in (0..nv).map(ValueId::new) {
-            let uses = uses_in.get(v.index());
+            let uses = uses_in.of(v.index());
             if uses.is_empty() {
                 continue;
             }
-            let vdefs = by_value.get(v.index());
-            let lasts = last_defs.get(v.index());
+            let vdefs = by_value.of(v.index());
+            let lasts = last_defs.of(v.index());
             if let Some(d) = from_entry(fentry, vdefs, &defs, lasts, uses) {
                 let reach = reachable.get_or_insert_with(|| reachable_from(cfg, fentry, nb));
                 // One stored copy of `d` that every reachable use block's range points to.
@@ -329,7 +307,9 @@ impl ReachingDefs {
                 if Some(b) == fentry {
                     set.extend(vdefs.iter().filter(|&&d| matches!(defs[d].site, DefSite::Param(_))).map(|&d| local[d]));
                 }
-                for &p in preds.get(b.index()) {
+                // The CFG's own compressed rows (one flat array, read once per region block of
+                // every variable's walk).
+                for &p in cfg.preds(b) {
                     if last_of[p] != 0 {
                         set.push(last_of[p] - 1);
                         continue;
@@ -415,14 +395,14 @@ impl ReachingDefs {
                 slot_of[b] = 0;
             }
         }
-        let entry = Grouped::new(nb, &entry_pairs);
+        let entry = grouped(nb, &entry_pairs);
         ReachingDefs { defs, by_value, by_inst, entry, entry_defs, visited, direct }
     }
 
     /// The definitions of `v` reaching the entry of `block`, where the block reads `v`
     /// before assigning it (empty for any other variable).
     fn at_entry(&self, block: BlockId, v: ValueId) -> &[DefId] {
-        let entry = self.entry.get(block.index());
+        let entry = self.entry.of(block.index());
         match entry.binary_search_by_key(&v, |e| e.0) {
             Ok(k) => &self.entry_defs[entry[k].1 as usize..entry[k].2 as usize],
             Err(_) => &[],
@@ -450,7 +430,7 @@ impl ReachingDefs {
                     None => visit(i, v, self.at_entry(block, v)),
                 }
             }
-            for &d in self.by_inst.get(i.index()) {
+            for &d in self.by_inst.of(i.index()) {
                 let v = self.defs[d].value;
                 match here.iter_mut().find(|(x, _)| *x == v) {
                     Some(slot) => slot.1 = d,
@@ -479,7 +459,7 @@ impl ReachingDefs {
                 per_use.push((v, reaching));
             }
             out.push((i, per_use));
-            for &d in self.by_inst.get(i.index()) {
+            for &d in self.by_inst.of(i.index()) {
                 let v = self.defs[d].value;
                 match here.iter_mut().find(|(x, _)| *x == v) {
                     Some(slot) => slot.1 = d,
@@ -492,7 +472,7 @@ impl ReachingDefs {
 
     /// All definitions of a value.
     pub fn defs_of(&self, v: ValueId) -> &[DefId] {
-        self.by_value.get(v.index())
+        self.by_value.of(v.index())
     }
 }
 
@@ -533,8 +513,8 @@ mod tests {
     }
 
     fn dense_step(rd: &ReachingDefs, s: &mut EntitySet<DefId>, i: InstId) {
-        for &d in rd.by_inst.get(i.index()) {
-            for &k in rd.by_value.get(rd.defs[d].value.index()) {
+        for &d in rd.by_inst.of(i.index()) {
+            for &k in rd.by_value.of(rd.defs[d].value.index()) {
                 s.remove(k);
             }
             s.insert(d);
@@ -567,7 +547,7 @@ mod tests {
                     if per_use.iter().any(|(u, _)| *u == v) {
                         continue;
                     }
-                    per_use.push((v, rd.by_value.get(v.index()).iter().copied().filter(|&d| s.contains(d)).collect()));
+                    per_use.push((v, rd.by_value.of(v.index()).iter().copied().filter(|&d| s.contains(d)).collect()));
                 }
                 all.push((i, per_use));
                 dense_step(rd, &mut s, i);

@@ -81,7 +81,7 @@ impl ControlDeps {
 
     /// The blocks control-dependent on `x`, in layout order.
     pub fn dependents(&self, x: BlockId) -> &[BlockId] {
-        self.dependents.get(x).unwrap_or(&[])
+        self.dependents.of(x)
     }
 
     /// Whether `y` is control-dependent on `x`.

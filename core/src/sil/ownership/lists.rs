@@ -14,7 +14,7 @@ pub(crate) struct Lists<T>(Rows<usize, T>);
 
 impl<T: Copy> Default for Lists<T> {
     fn default() -> Self {
-        Lists(Rows::from_rows(std::iter::empty::<[T; 0]>()))
+        Lists(Rows::with_capacity(0, 0))
     }
 }
 
@@ -37,7 +37,7 @@ impl<T: Copy> Lists<T> {
 
     /// List `k`, empty past the last list.
     pub(crate) fn of(&self, k: usize) -> &[T] {
-        self.get(k).unwrap_or(&[])
+        self.0.of(k)
     }
 }
 
@@ -81,7 +81,7 @@ impl<T: Copy> EditLists<T> {
 impl<T: Copy> Index<usize> for Lists<T> {
     type Output = [T];
     fn index(&self, k: usize) -> &[T] {
-        self.get(k).unwrap_or(&[])
+        self.0.of(k)
     }
 }
 
