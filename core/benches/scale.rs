@@ -24,8 +24,9 @@
 //! A stage's time is the best of at least 3 runs, and of up to 50 in 200 ms (a stage of
 //! 10^5 blocks ran once or twice before, and this VM's page faults moved a single run by
 //! ±40%). Repeated runs keep a small function's data in the caches (1 MiB of L2 per core,
-//! 32 MiB of L3 here) while a large one streams from memory, so the warm times of 10^3 blocks flatter them against 10^5, and the
-//! exponent mixes the algorithm's growth with the memory hierarchy's. `--cold` writes 64 MiB
+//! 32 MiB of L3 here) while a large one streams from memory, so the warm times of 10^3
+//! blocks flatter them against 10^5, and the exponent mixes the algorithm's growth with the
+//! memory hierarchy's. `--cold` writes 64 MiB
 //! before every run, so each one starts with its data out of the caches, as a one-shot run
 //! of the CLI or the page does; BENCHMARKS.md reports both.
 //!
@@ -335,8 +336,7 @@ fn ossa_program(blocks: usize, seed: u64) -> String {
 }
 
 /// Times `f` (at least 3 times, and until 0.2 s have passed, at most 50 times, the fastest
-/// run kept) and
-/// measures the peak of live heap bytes above the start during the first run.
+/// run kept) and measures the peak of live heap bytes above the start during the first run.
 fn measure<R>(mut f: impl FnMut() -> R) -> (Duration, usize) {
     let mut junk = COLD.load(Ordering::Relaxed).then(|| vec![0u64; EVICT_BYTES / 8]);
     let mut evict = || {
@@ -868,7 +868,7 @@ fn main() {
         if stage != "lcm-bare" {
             match slope(&ts).filter(|_| all) {
                 Some(e) if e > 1.2 => over.push(format!("{stage} {e:.2}")),
-                None if ts.len() > 1 || !all => over.push(format!("{stage} (not measured)")),
+                None if !all => over.push(format!("{stage} (not measured)")),
                 _ => {}
             }
             for (n, c) in cells {

@@ -64,7 +64,7 @@ impl Drawing {
     /// copy that left were lost: on a loaded machine, after fast steps through LCM on 200
     /// blocks, the graph kept no bits for good (session 14).
     pub fn is_in(&self, stage: &Element) -> bool {
-        self.svg.is_connected() && stage.contains(Some(&self.svg))
+        stage.contains(Some(&self.svg))
     }
 
     /// Turns the drawing's decorations from `old` (what it shows now) into `new`.

@@ -7,7 +7,8 @@
 //! solved by [`crate::dataflow::iterate_rows`] over the reachable blocks — postorder for the
 //! backward down-safety, reverse postorder for the forward up-safety and delay — with every
 //! round recorded; after round 1 only the blocks a neighbour's change reaches are evaluated
-//! again (the rounds are round-robin's all the same). Unreachable blocks keep all-false global predicates (see `graph.rs`).
+//! again (the rounds are round-robin's all the same). Unreachable blocks keep all-false
+//! global predicates (see `graph.rs`).
 
 use super::exprs::{ExprId, Local};
 use super::graph::Graph;
