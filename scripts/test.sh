@@ -2,7 +2,9 @@
 # Runs every test of optlab and exits non-zero if any fails. Installs missing tools first
 # (scripts/setup.sh). Stages:
 #
-#   native      cargo test --workspace --locked (core's corpus suites find ../shared)
+#   native      cargo test --workspace --locked (core's corpus suites find ../shared), then
+#               the corpus table: per folder, files that parse, are rejected as expected,
+#               or are not read yet (core/tests/corpus/not-read-yet.txt, a shrink-only list)
 #   clippy      cargo clippy --workspace --all-targets --locked -- -D warnings
 #   filecheck   FileCheck conformance: Swift's dead_code_elimination.sil through optlab dce,
 #               and address_lowering.sil through AddressLowering (per function, with a tally)
@@ -62,7 +64,13 @@ stage_native() {
     if [[ ! -d "$SHARED/corpus" ]]; then
         echo "NOTICE: $SHARED not found: the corpus and conformance suites skip themselves."
     fi
-    cargo test --workspace --locked
+    cargo test --workspace --locked || return 1
+    # What each corpus file is expected to do, and how many do it, per corpus folder (the
+    # test passed above; this prints its table).
+    if [[ -d "$SHARED/corpus" ]]; then
+        cargo test --locked -q -p optlab-core --test corpus_expectations -- --nocapture --test-threads 1 every_corpus_file 2>&1 \
+            | grep -E '^(corpus folder|bril|swift|all|shrink-only)[/ ]' || true
+    fi
 }
 
 stage_clippy() {

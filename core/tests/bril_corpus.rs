@@ -1,4 +1,5 @@
-//! The Bril parser and printer against the shared corpus: every benchmark and example parses,
+//! The Bril parser and printer against the shared corpus: every valid program the lab reads
+//! (`common::corpus` says which: benchmarks, examples, interpreter tests) parses,
 //! verifies, and survives print → parse unchanged; the printer reproduces `bril2txt` output
 //! byte for byte; blocks get the names Bril's own tools give them.
 
@@ -27,13 +28,12 @@ fn block_names(f: &Function) -> Vec<(String, bool)> {
 #[test]
 fn every_corpus_program_round_trips() {
     let Some(shared) = common::shared_dir() else { return };
-    let root = shared.join("corpus/bril");
-    let files = common::files_with_ext(&root, "bril");
-    let benchmarks = files.iter().filter(|p| p.starts_with(root.join("benchmarks"))).count();
+    let files = common::corpus::read_valid(&shared, optlab_core::Lang::Bril);
+    let benchmarks = files.iter().filter(|f| f.rel.starts_with("bril/benchmarks/")).count();
     let (mut functions, mut insts) = (0, 0);
-    for path in &files {
-        let name = path.strip_prefix(&root).unwrap_or(path).display().to_string();
-        let text = read(path);
+    for file in &files {
+        let name = file.rel.clone();
+        let text = file.text();
         let m = parse_ok(&name, &text);
         assert!(!m.functions.is_empty(), "{name}: no functions");
         for f in &m.functions {

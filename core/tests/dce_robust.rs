@@ -7,24 +7,12 @@ use optlab_core::cfg::Cfg;
 use optlab_core::dom::{verify_ssa, DomTree};
 use optlab_core::ir::{Block, Function, Inst, InstId, Lang, Op, SilOp, Succ, ValueId};
 use optlab_core::passes::dce;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 mod common;
 
 fn shared() -> Option<PathBuf> {
     common::shared_dir()
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            walk(&p, out);
-        } else if p.extension().is_some_and(|x| x == "bril" || x == "sil") {
-            out.push(p);
-        }
-    }
 }
 
 fn check_function(name: &str, f: &Function) {
@@ -62,18 +50,18 @@ fn check_function(name: &str, f: &Function) {
 
 #[test]
 fn every_corpus_function_is_optimized_verified_and_replayed() {
-    let mut files = Vec::new();
     let Some(shared) = shared() else { return };
-    walk(&shared.join("corpus"), &mut files);
-    files.sort();
+    let files = common::corpus::files(&shared);
     assert!(files.len() > 50, "corpus looks incomplete: {} files", files.len());
     let mut functions = 0;
-    for path in &files {
-        let name = path.display().to_string();
-        let Some(lang) = Lang::from_path(&name) else { continue };
-        let text = std::fs::read_to_string(path).unwrap();
-        // Files our parsers reject are the parsers' business; DCE needs a module.
-        let Ok(m) = optlab_core::parse_module(lang, &name, &text) else { continue };
+    for file in &files {
+        let name = file.rel.clone();
+        // Files our parsers reject are the parsers' business (every valid file the lab reads
+        // parses: the corpus expectations say which); DCE needs a module.
+        let Ok(m) = optlab_core::parse_module(file.lang, &name, &file.text()) else {
+            assert!(!file.is_read_valid(), "{name}: a valid file does not parse");
+            continue;
+        };
         for f in &m.functions {
             check_function(&name, f);
             functions += 1;

@@ -156,12 +156,12 @@ fn check_against_definitions(f: &Function, what: &str) {
 #[test]
 fn every_bril_program_in_the_corpus_meets_the_definitions() {
     let Some(shared) = common::shared_dir() else { return };
-    let files = common::files_with_ext(&shared.join("corpus/bril"), "bril");
+    let files = common::corpus::read_valid(&shared, Lang::Bril);
     let mut functions = 0;
-    for path in &files {
-        let module = parse_file(path);
+    for file in &files {
+        let module = file.module();
         for f in module.bodies() {
-            let what = format!("{}:@{}", path.display(), f.name);
+            let what = format!("{}:@{}", file.rel, f.name);
             check_against_definitions(f, &what);
             check_against_definitions(&cfg::with_fresh_entry(f), &what);
             functions += 1;

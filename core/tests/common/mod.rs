@@ -1,6 +1,7 @@
 //! Shared helpers for the integration tests.
 #![allow(dead_code)]
 
+pub mod corpus;
 pub mod filecheck;
 
 use std::path::PathBuf;
