@@ -186,7 +186,7 @@ t.bril:4:15: error: expected a function name after `@`
 #[test]
 fn operand_misuse() {
     check(
-        "@main {\n  print @f x;\n  add x y;\n  print x .a;\n  y: int = print x;\n  z: int = call x;\n  .lonely\n  w: int = id 5;\n  v: int = guard x .a;\n  c: int = const 1 2;\n  t: int = const foo;\n  const 1;\n  k: int = const 1.5;\n}\n",
+        "@main {\n  print @f x;\n  add x y;\n  print x .a;\n  y: int = print x;\n  z: int = call x;\n  .lonely\n  w: int = id 5;\n  v: bool = not x .a;\n  c: int = const 1 2;\n  t: int = const foo;\n  const 1;\n  k: int = const 1.5;\n}\n",
         "\
 t.bril:2:9: error: `print` takes no function name; only `call` does
   print @f x;
@@ -209,9 +209,9 @@ t.bril:7:10: error: expected `:` after label `.lonely`
 t.bril:8:15: error: only `const` takes a literal; `5` is not a variable
   w: int = id 5;
               ^
-t.bril:9:20: error: `guard` cannot take a label: only `jmp` and `br` branch
-  v: int = guard x .a;
-                   ^^
+t.bril:9:19: error: `not` takes no labels
+  v: bool = not x .a;
+                  ^^
 t.bril:10:20: error: `const` takes one literal
   c: int = const 1 2;
                    ^

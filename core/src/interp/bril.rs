@@ -44,7 +44,8 @@ pub enum Value {
 pub struct Pointer {
     pub alloc: u32,
     pub offset: i64,
-    pub elem: Tag,
+    /// `None` for `ptr<any>`, whose cells hold values of any type.
+    pub elem: Option<Tag>,
 }
 
 /// The dynamic type of a value; pointers are checked only for being pointers, as in brili.
@@ -64,6 +65,7 @@ impl Tag {
             Type::Bool => Some(Tag::Bool),
             Type::Float => Some(Tag::Float),
             Type::Char => Some(Tag::Char),
+            Type::Any => None,
             Type::Ptr(_) => Some(Tag::Ptr),
             Type::Sil(_) => None,
         }
@@ -156,6 +158,7 @@ pub fn run_function(module: &Module, entry: &str, cfg: &RunConfig) -> RunResult 
         prog: &prog,
         regs: Vec::new(),
         frames: Vec::new(),
+        spec: Vec::new(),
         heap: Heap::default(),
         out: Output::new(cfg.output_limit),
         steps: 0,
@@ -293,7 +296,7 @@ enum Code {
     Bits2Float { dst: Slot, a: Slot },
     Call { callee: u32, args: Box<[Slot]>, dst: Option<(Slot, Option<Tag>)> },
     Print { args: Box<[Slot]> },
-    Alloc { dst: Slot, n: Slot, elem: Tag },
+    Alloc { dst: Slot, n: Slot, elem: Option<Tag> },
     Free { p: Slot },
     Store { p: Slot, v: Slot },
     Load { dst: Slot, p: Slot },
@@ -301,6 +304,11 @@ enum Code {
     Nop,
     Jmp { to: u32 },
     Br { cond: Slot, then: u32, els: u32 },
+    /// The speculation extension: `speculate` saves the frame's variables, `commit` drops
+    /// what was saved, and a `guard` whose condition is false restores it and jumps to `fail`.
+    Speculate,
+    Commit,
+    Guard { cond: Slot, cont: u32, fail: u32 },
     Ret { val: Option<Slot> },
     /// Control fell off the end of the function: an implicit, uncounted `ret`.
     End,
@@ -569,6 +577,22 @@ impl<'m> LFunc<'m> {
                 }
                 Code::Br { cond: arg(0)?, then: target(0)?, els: target(1)? }
             }
+            B::Speculate | B::Commit => {
+                nargs(0)?;
+                dest(false)?;
+                if *op == B::Speculate {
+                    Code::Speculate
+                } else {
+                    Code::Commit
+                }
+            }
+            B::Guard => {
+                nargs(1)?;
+                if inst.succs.len() != 2 {
+                    return Err(malformed("guard needs a label and the block after it"));
+                }
+                Code::Guard { cond: arg(0)?, cont: target(0)?, fail: target(1)? }
+            }
             B::Ret => {
                 dest(false)?;
                 match inst.args.len() {
@@ -580,7 +604,8 @@ impl<'m> LFunc<'m> {
             B::Alloc => {
                 let (dst, n) = un()?;
                 let elem = match &inst.ty {
-                    Some(Type::Ptr(t)) => Tag::of_type(t).ok_or_else(|| malformed("alloc of a non-Bril type"))?,
+                    Some(Type::Ptr(t)) if **t == Type::Any => None,
+                    Some(Type::Ptr(t)) => Some(Tag::of_type(t).ok_or_else(|| malformed("alloc of a non-Bril type"))?),
                     _ => return Err(malformed("alloc needs a pointer type")),
                 };
                 Code::Alloc { dst, n, elem }
@@ -655,6 +680,9 @@ struct Machine<'p, 'm> {
     prog: &'p Program<'m>,
     regs: Vec<Value>,
     frames: Vec<Frame>,
+    /// The variables saved by each open `speculate`, innermost last. Calls and returns are
+    /// refused while one is open (as brili refuses them), so they are all the current frame's.
+    spec: Vec<Vec<Value>>,
     heap: Heap,
     out: Output,
     steps: u64,
@@ -881,11 +909,11 @@ impl Machine<'_, '_> {
                 Code::Store { p, v } => {
                     let ptr = get!(Ptr, *p, 0);
                     let val = any!(*v);
-                    if val.tag() != Some(ptr.elem) {
+                    if ptr.elem.is_some_and(|e| val.tag() != Some(e)) {
                         fail!(ErrorKind::TypeMismatch {
                             op: "store".into(),
                             what: "the stored value".into(),
-                            expected: ptr.elem.name().into(),
+                            expected: ptr.elem.map_or("any", Tag::name).into(),
                             got: val.type_name().into(),
                         });
                     }
@@ -927,7 +955,42 @@ impl Machine<'_, '_> {
                     pc = if get!(Bool, *cond, 0) { *then } else { *els } as usize;
                     continue;
                 }
+                Code::Speculate => {
+                    self.spec.push(regs[base..base + cur.nvals].to_vec());
+                    pc += 1;
+                    continue;
+                }
+                Code::Commit => {
+                    if self.spec.is_empty() {
+                        fail!(ErrorKind::Speculation("commit outside of speculation".into()));
+                    }
+                    // brili resolves every open speculation at a `commit`, nested or not; the
+                    // lab matches what brili prints.
+                    self.spec.clear();
+                    pc += 1;
+                    continue;
+                }
+                Code::Guard { cond, cont, fail } => {
+                    if get!(Bool, *cond, 0) {
+                        pc = *cont as usize;
+                        continue;
+                    }
+                    let Some(saved) = self.spec.pop() else {
+                        fail!(ErrorKind::Speculation("a guard failed outside of speculation".into()));
+                    };
+                    regs[base..base + cur.nvals].copy_from_slice(&saved);
+                    pc = *fail as usize;
+                    continue;
+                }
                 Code::Trap(kind) => fail!((**kind).clone()),
+                Code::Call { .. } | Code::Ret { .. } | Code::End if !self.spec.is_empty() => {
+                    let what = match code {
+                        Code::Call { .. } => "call",
+                        Code::Ret { .. } => "ret",
+                        _ => "an implicit return",
+                    };
+                    fail!(ErrorKind::Speculation(format!("{what} is not allowed during speculation")));
+                }
                 Code::Call { callee, args, .. } => {
                     if self.frames.len() + 1 >= self.cfg.depth_limit {
                         fail!(ErrorKind::DepthLimit(self.cfg.depth_limit));

@@ -158,6 +158,10 @@ pub enum ErrorKind {
     CondFail,
     #[error("{0}")]
     Trap(String),
+    /// Speculation misused: `commit` or a failing `guard` with nothing to resolve, or a call
+    /// or return while a speculation is open (brili refuses both).
+    #[error("{0}")]
+    Speculation(String),
     #[error("not modelled: {0}")]
     NotModelled(String),
     #[error("malformed IR: {0}")]

@@ -81,6 +81,8 @@ pub enum Type {
     Bool,
     Float,
     Char,
+    /// The dynamic extension's `any`: checked at run time, not statically.
+    Any,
     Ptr(Box<Type>),
     /// Shared text: see [`Text`].
     Sil(Text),
@@ -93,6 +95,7 @@ impl fmt::Display for Type {
             Type::Bool => f.write_str("bool"),
             Type::Float => f.write_str("float"),
             Type::Char => f.write_str("char"),
+            Type::Any => f.write_str("any"),
             Type::Ptr(t) => write!(f, "ptr<{t}>"),
             Type::Sil(t) => write!(f, "${t}"),
         }
@@ -238,6 +241,15 @@ impl Inst {
     /// such as `await_detached_continuation … resume bb1, error bb2` ends its block.
     pub fn is_terminator(&self) -> bool {
         self.op.is_terminator() || (matches!(self.op, Op::Sil(SilOp::Other(_))) && !self.succs.is_empty())
+    }
+
+    /// The successors its text names: all of them, except a Bril `guard`'s first, which is
+    /// the block after it (where control goes on when the guard holds).
+    pub fn written_succs(&self) -> &[Succ] {
+        match self.op {
+            Op::Bril(BrilOp::Guard) => self.succs.get(1..).unwrap_or(&[]),
+            _ => &self.succs,
+        }
     }
 
     /// Every value this instruction reads: operands, then successor arguments.

@@ -79,6 +79,8 @@ opcodes! {
         Alloc = "alloc", Free = "free", Store = "store", Load = "load", PtrAdd = "ptradd",
         Ceq = "ceq", Clt = "clt", Cgt = "cgt", Cle = "cle", Cge = "cge",
         Char2Int = "char2int", Int2Char = "int2char",
+        // The speculation extension: `guard c .l` ends its block (it may jump to `.l`).
+        Speculate = "speculate", Commit = "commit", Guard = "guard",
     }
 }
 
@@ -167,7 +169,7 @@ impl Op {
     pub fn is_terminator(&self) -> bool {
         matches!(
             self,
-            Op::Bril(BrilOp::Jmp | BrilOp::Br | BrilOp::Ret)
+            Op::Bril(BrilOp::Jmp | BrilOp::Br | BrilOp::Ret | BrilOp::Guard)
                 | Op::Sil(
                     SilOp::Br
                         | SilOp::CondBr
@@ -213,6 +215,8 @@ impl Op {
                 | BrilOp::Alloc
                 | BrilOp::Free
                 | BrilOp::Store
+                | BrilOp::Speculate
+                | BrilOp::Commit
                 | BrilOp::Other(_) => SideEffect,
                 _ => Pure,
             },
@@ -314,6 +318,8 @@ mod tests {
         assert_eq!(Op::Sil(SilOp::from_name("ref_element_addr")).effect(None), Effect::Pure);
         assert_eq!(other.effect(None), Effect::SideEffect);
         assert_eq!(Op::Bril(BrilOp::from_name("speculate")).effect(None), Effect::SideEffect);
+        assert_eq!(Op::Bril(BrilOp::from_name("commit")).effect(None), Effect::SideEffect);
+        assert_eq!(Op::Bril(BrilOp::from_name("guard")).effect(None), Effect::Terminator);
     }
 
     #[test]

@@ -3,11 +3,12 @@
 //! Checked here (no analysis needed): the layout lists each block once; each placed
 //! instruction sits in exactly one block, terminators only at the end; ids are in range;
 //! successors are placed blocks; SIL blocks all end in a terminator and pass as many
-//! arguments as the target has parameters; SIL values are defined once, where their
+//! arguments as the target has parameters; a Bril `guard` goes on into the next block in
+//! layout; SIL values are defined once, where their
 //! `ValueDef` says, and every used value is defined by a placed instruction, a placed block's
 //! parameter, or is `undef`. Dominance of SIL uses is checked by `dom::verify_ssa`.
 
-use super::{Function, Lang, ValueDef};
+use super::{BrilOp, Function, Lang, Op, ValueDef};
 use crate::diag::{Diagnostic, Diagnostics, Span};
 use crate::entity::{EntityRef, EntitySet};
 
@@ -31,7 +32,7 @@ pub fn verify(f: &Function) -> Result<(), Diagnostics> {
 
     let mut placed_insts = EntitySet::new_empty(ni);
     let mut defined = EntitySet::new_empty(nv);
-    for &b in &f.layout {
+    for (pos, &b) in f.layout.iter().enumerate() {
         let block = &f.blocks[b];
         for (k, &p) in block.params.iter().enumerate() {
             if p.index() >= nv {
@@ -93,6 +94,14 @@ pub fn verify(f: &Function) -> Result<(), Diagnostics> {
                         ),
                     );
                 }
+            }
+        }
+        // A `guard` goes on into the block after it: the text cannot name any other.
+        if let Some(t) = block.term.filter(|&t| t.index() < ni && f.insts[t].op == Op::Bril(BrilOp::Guard)) {
+            let next = f.layout.get(pos + 1).copied();
+            let succs = &f.insts[t].succs;
+            if succs.len() != 2 || Some(succs[0].block) != next {
+                err(f.insts[t].span, format!("`guard` in block `{}` must go on into the block after it and name one label", block.name));
             }
         }
         if f.lang == Lang::Sil && block.term.is_none() {

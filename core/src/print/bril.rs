@@ -71,7 +71,7 @@ fn write_function(f: &Function, sink: &mut impl Sink) {
     // the output would name a label that does not exist.
     let mut targeted = EntitySet::<BlockId>::new_empty(f.blocks.len());
     for (_, i) in f.placed_insts() {
-        for s in f.insts.get(i).into_iter().flat_map(|inst| &inst.succs) {
+        for s in f.insts.get(i).into_iter().flat_map(|inst| inst.written_succs()) {
             if s.block.0 < f.blocks.len() as u32 {
                 targeted.insert(s.block);
             }
@@ -121,7 +121,7 @@ fn write_inst(s: &mut String, f: &Function, inst: &Inst) {
     for &a in &inst.args {
         let _ = write!(s, " {}", name(a));
     }
-    for succ in &inst.succs {
+    for succ in inst.written_succs() {
         let label = f.blocks.get(succ.block).map_or("?", |b| b.name.as_str());
         let _ = write!(s, " .{label}");
     }

@@ -35,7 +35,8 @@ fn shape(op: &BrilOp) -> Option<Shape> {
         Not | Id | Char2Int | Int2Char | Alloc | Load => s(Required, 1, 1, 0, "one argument"),
         Store => s(Forbidden, 2, 2, 0, "two arguments"),
         Free => s(Forbidden, 1, 1, 0, "one argument"),
-        Nop => s(Forbidden, 0, 0, 0, "no arguments"),
+        Nop | Speculate | Commit => s(Forbidden, 0, 0, 0, "no arguments"),
+        Guard => s(Forbidden, 1, 1, 1, "one argument and one label"),
         Print => s(Forbidden, 0, usize::MAX, 0, "any number of arguments"),
         Jmp => s(Forbidden, 0, 0, 1, "one label and no arguments"),
         Br => s(Forbidden, 1, 1, 2, "one argument and two labels"),
@@ -114,7 +115,8 @@ impl Builder<'_> {
         };
         let fits = matches!(
             (&ty, &imm),
-            (None, _)
+            // `any` takes the literal's own type: `4` is an int, `4.0` a float.
+            (None | Some(Type::Any), _)
                 | (Some(Type::Int), Imm::Int(_))
                 | (Some(Type::Bool), Imm::Bool(_))
                 | (Some(Type::Float), Imm::Float(_))
@@ -153,7 +155,7 @@ impl Builder<'_> {
         }
         let Some(shape) = known else {
             if let Some(span) = first(|o| matches!(o, Operand::Label(..))) {
-                self.diags.error(span, format!("`{name}` cannot take a label: only `jmp` and `br` branch"));
+                self.diags.error(span, format!("`{name}` cannot take a label: only `jmp`, `br` and `guard` branch"));
             }
             return;
         };
@@ -303,6 +305,24 @@ pub(super) fn function(text: &str, ast: &FuncAst, diags: &mut Diagnostics) -> Fu
     if b.f.layout.is_empty() {
         let name = fresh(0);
         b.block(name, false, ast.span);
+    }
+
+    // A `guard` ends its block but control goes on (when its condition holds) into the next
+    // one: its first successor is that block, as if it were a `br` whose first label named
+    // it. A guard last in the function gets an empty block to fall off the end from.
+    let guards: Vec<(usize, crate::ir::InstId)> = (b.f.layout.iter().enumerate())
+        .filter_map(|(k, &blk)| b.f.blocks[blk].term.filter(|&t| b.f.insts[t].op == Op::Bril(BrilOp::Guard)).map(|t| (k, t)))
+        .collect();
+    for (k, id) in guards {
+        let next = match b.f.layout.get(k + 1) {
+            Some(&next) => next,
+            None => {
+                let name = fresh(b.f.layout.len());
+                let span = Span::new(ast.span.hi as usize, ast.span.hi as usize);
+                b.block(name, false, span)
+            }
+        };
+        b.f.insts[id].succs.push(Succ::to(next));
     }
 
     for (id, refs) in pending {

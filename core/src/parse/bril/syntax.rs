@@ -311,6 +311,7 @@ impl<'a> Parser<'a> {
             "bool" => Type::Bool,
             "float" => Type::Float,
             "char" => Type::Char,
+            "any" => Type::Any,
             "ptr" => {
                 if self.peek() != Tok::Lt {
                     self.expected("`<` after `ptr`");
