@@ -29,11 +29,17 @@ pub struct Source {
     /// The language, when the file name does not say (`.bril`, `.sil`).
     #[arg(long, value_enum)]
     pub lang: Option<LangArg>,
+    /// Bril: another file of the same program, which its imports name (`from "lib.bril"
+    /// import @f;`); repeatable. Imported files next to the importing one, or in the
+    /// folders its `# ARGS:` line names (as Bril's linking tests give them), are found
+    /// without it.
+    #[arg(long = "with", value_name = "FILE")]
+    pub with: Vec<String>,
 }
 
 impl Source {
     pub fn load(&self) -> Result<Input, Failure> {
-        load(&self.file, self.lang.map(Into::into))
+        load_with(&self.file, self.lang.map(Into::into), &self.with)
     }
 }
 
@@ -51,6 +57,9 @@ impl From<String> for Failure {
 pub struct Input {
     pub module: Module,
     pub file: SourceFile,
+    /// Whether the program's `# ARGS:` line named the folders its imports come from (as
+    /// Bril's linking tests use it) rather than arguments for `@main`.
+    pub args_are_folders: bool,
 }
 
 pub fn lang_of(path: &str, explicit: Option<Lang>) -> Result<Lang, Failure> {
@@ -85,14 +94,56 @@ impl Input {
     }
 }
 
-/// Reads and parses `path`; any parse error becomes a rendered failure.
-pub fn load(path: &str, lang: Option<Lang>) -> Result<Input, Failure> {
+/// Reads and parses `path` (for a Bril program, with the files its imports name: `with` and
+/// files found next to the importing file or in its `# ARGS:` folders, read into one text of
+/// several files); any parse error becomes a rendered failure.
+pub fn load_with(path: &str, lang: Option<Lang>, with: &[String]) -> Result<Input, Failure> {
     let lang = lang_of(path, lang)?;
     let text = read_text(path)?;
     let name = if path == "-" { "<stdin>" } else { path };
-    let file = SourceFile::new(name, text);
+    let (text, args_are_folders) = if lang == Lang::Bril { with_imports(path, text, with)? } else { (text, false) };
+    let file = optlab_core::parse::source_file(lang, name, &text);
     match optlab_core::parse_module(lang, name, &file.text) {
-        Ok(module) => Ok(Input { module, file }),
+        Ok(module) => Ok(Input { module, file, args_are_folders }),
         Err(diags) => Err(Failure(diags.render(&file))),
     }
+}
+
+/// The program's text with every file it imports, transitively, after `// file:` lines.
+/// An import no file answers stays unresolved: the parser reports it at its line.
+fn with_imports(path: &str, text: String, with: &[String]) -> Result<(String, bool), Failure> {
+    use optlab_core::parse::bril::{import_paths, join_files, names_file};
+    use std::path::Path;
+    let mut files: Vec<(String, String)> = vec![(path.to_string(), text)];
+    for w in with {
+        files.push((w.clone(), read_text(w)?));
+    }
+    if import_paths(&files[0].1).is_empty() && files.len() == 1 {
+        return Ok((files.remove(0).1, false));
+    }
+    let dir_of = |p: &str| Path::new(p).parent().map(Path::to_path_buf).unwrap_or_default();
+    // Folders named by the `# ARGS:` line, relative to the program: Bril's linking tests pass
+    // their library folders this way (brild's `--libs`).
+    let folders: Vec<std::path::PathBuf> = optlab_core::interp::bril::args_from_source(&files[0].1)
+        .iter()
+        .map(|a| dir_of(path).join(a))
+        .filter(|d| d.is_dir())
+        .collect();
+    let mut k = 0;
+    while k < files.len() {
+        let here = dir_of(&files[k].0);
+        for imp in import_paths(&files[k].1) {
+            if files.iter().any(|(n, _)| names_file(&imp, n)) {
+                continue;
+            }
+            let found = std::iter::once(here.join(&imp)).chain(folders.iter().map(|d| d.join(&imp))).find(|p| p.is_file());
+            if let Some(p) = found {
+                let p = p.to_string_lossy().to_string();
+                let t = read_text(&p)?;
+                files.push((p, t));
+            }
+        }
+        k += 1;
+    }
+    Ok((join_files(&files), !folders.is_empty()))
 }

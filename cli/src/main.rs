@@ -10,7 +10,7 @@ mod passes;
 mod types;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use input::{load, Failure, LangArg, Source};
+use input::{Failure, LangArg, Source};
 use optlab_core::ir::verify;
 use optlab_core::passes::{by_slug, pipeline, slugs};
 use optlab_core::print::{print_function, print_module, Naming};
@@ -172,7 +172,7 @@ fn run(command: Command) -> Result<String, Failure> {
     match command {
         Command::Gen { blocks, seed, lang } => gen(blocks, seed, lang),
         Command::Check { src, .. } => {
-            let input = load(&src.file, src.lang.map(Into::into))?;
+            let input = src.load()?;
             let mut errors = optlab_core::Diagnostics::default();
             for f in input.module.bodies() {
                 if let Err(d) = verify(f) {
@@ -186,20 +186,20 @@ fn run(command: Command) -> Result<String, Failure> {
             Ok(format!("{}: ok ({n} function{})\n", input.file.name, if n == 1 { "" } else { "s" }))
         }
         Command::Print { src, renumber } => {
-            let input = load(&src.file, src.lang.map(Into::into))?;
+            let input = src.load()?;
             let naming = if renumber { Naming::Renumber } else { Naming::User };
             Ok(print_module(&input.module, naming))
         }
         Command::Cfg { src, format } => {
-            let input = load(&src.file, src.lang.map(Into::into))?;
+            let input = src.load()?;
             graphs::cfg(&input.module, format)
         }
         Command::Dom { src, post, format } => {
-            let input = load(&src.file, src.lang.map(Into::into))?;
+            let input = src.load()?;
             graphs::dom(&input.module, post, format)
         }
         Command::Cdg { src, format } => {
-            let input = load(&src.file, src.lang.map(Into::into))?;
+            let input = src.load()?;
             graphs::cdg(&input.module, format)
         }
         // `main` handles these itself: they write to both streams.
@@ -218,7 +218,7 @@ fn gen(blocks: u64, seed: u64, lang: LangArg) -> Result<String, Failure> {
 
 /// `run` prints the program's own output and, separately, errors and the profile.
 fn run_program(src: Source, args: Vec<String>, function: Option<String>, profile: bool, step_limit: Option<u64>) -> ExitCode {
-    let input = match load(&src.file, src.lang.map(Into::into)) {
+    let input = match src.load() {
         Ok(i) => i,
         Err(Failure(msg)) => {
             eprintln!("{msg}");
@@ -301,7 +301,7 @@ fn main() -> ExitCode {
         }
         Command::Check { src, ownership: true, format } => {
             // Structural errors first: the verifier assumes a well-formed function.
-            let structural = run(Command::Check { src: Source { file: src.file.clone(), lang: src.lang }, ownership: false, format });
+            let structural = run(Command::Check { src: Source { file: src.file.clone(), lang: src.lang, with: src.with.clone() }, ownership: false, format });
             if let Err(e) = structural {
                 return finish(Err(e));
             }

@@ -303,7 +303,7 @@ pub struct RunArgs<'a> {
 /// profile to stderr. Returns the stdout text and the stderr text separately.
 pub fn run(input: &Input, a: RunArgs) -> (String, String, bool) {
     // Bril benchmarks carry their arguments in a `# ARGS:` line, as Bril's runner reads them.
-    let args = if a.args.is_empty() && input.module.lang == Lang::Bril {
+    let args = if a.args.is_empty() && input.module.lang == Lang::Bril && !input.args_are_folders {
         interp::bril::args_from_source(&input.file.text)
     } else {
         a.args.to_vec()

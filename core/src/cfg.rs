@@ -243,6 +243,8 @@ pub fn edge_roles(f: &Function, b: BlockId) -> Vec<EdgeRole> {
         "try_apply" => Some(["normal", "error"]),
         "dynamic_method_br" => Some(["has method", "no method"]),
         "await_async_continuation" => Some(["resume", "error"]),
+        // Bril's speculation: on from the guard when it holds, rolled back when it fails.
+        "guard" => Some(["holds", "fails"]),
         _ => None,
     };
     if let Some(names) = fixed.filter(|_| n == 2) {

@@ -65,6 +65,10 @@ pub struct SourceFile {
     /// it a column is found without counting from the start of a line that may be megabytes
     /// long, once per diagnostic.
     char_marks: Vec<u32>,
+    /// Where the text holds several files (a Bril program joined by `// file: NAME` lines):
+    /// each later file's name and the 1-based line of its `// file:` line, in order. Empty
+    /// for one file.
+    files: Vec<(String, u32)>,
 }
 
 /// Whether `b` begins a UTF-8 character (is not a continuation byte).
@@ -85,7 +89,34 @@ impl SourceFile {
             count = count.saturating_add(chunk.iter().filter(|&&b| starts_char(b)).count() as u32);
             char_marks.push(count);
         }
-        SourceFile { name: name.into(), text, line_starts, char_marks }
+        SourceFile { name: name.into(), text, line_starts, char_marks, files: Vec::new() }
+    }
+
+    /// A text that may hold several files, each after a line that begins with `mark` and
+    /// gives its name (`// file: lib.bril`): positions are then told per file
+    /// ([`SourceFile::locate`]), as each file's own line and column.
+    pub fn with_files(name: impl Into<String>, text: impl Into<String>, mark: &str) -> Self {
+        let mut f = SourceFile::new(name, text);
+        for (k, &start) in f.line_starts.iter().enumerate() {
+            let line = f.text.get(start..).unwrap_or("");
+            let line = line.split('\n').next().unwrap_or("").trim_start_matches([' ', '\t']);
+            if let Some(rest) = line.strip_prefix(mark) {
+                f.files.push((rest.trim().to_string(), k as u32 + 1));
+            }
+        }
+        f
+    }
+
+    /// The file and its own line:col of a byte offset: the text's name and [`line_col`]
+    /// unless the text holds several files ([`SourceFile::with_files`]).
+    ///
+    /// [`line_col`]: SourceFile::line_col
+    pub fn locate(&self, offset: u32) -> (&str, LineCol) {
+        let lc = self.line_col(offset);
+        match self.files.partition_point(|(_, at)| *at < lc.line).checked_sub(1) {
+            Some(k) => (&self.files[k].0, LineCol { line: lc.line - self.files[k].1, col: lc.col }),
+            None => (&self.name, lc),
+        }
     }
 
     /// The number of characters in `text[..offset]` (`offset` clamped), in O(stride).
@@ -190,6 +221,7 @@ impl Diagnostic {
     pub fn render(&self, file: &SourceFile) -> String {
         let lc = file.line_col(self.span.lo);
         let (ls, le) = file.line_range(lc.line);
+        let (name, at_in_file) = file.locate(self.span.lo);
         let line = file.text.get(ls..le).unwrap_or("");
         // The column as a byte offset into `line`, on a character boundary.
         let mut at = (self.span.lo as usize).clamp(ls, le) - ls;
@@ -219,9 +251,9 @@ impl Diagnostic {
         let span_chars = line.get(at..hi).map_or(1, |s| s.chars().count()).max(1);
         format!(
             "{}:{}:{}: {}: {}\n{}\n{}{}",
-            file.name,
-            lc.line,
-            lc.col,
+            name,
+            at_in_file.line,
+            at_in_file.col,
             self.severity,
             self.message,
             shown,
@@ -327,6 +359,19 @@ impl Diagnostics {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_text_of_several_files_tells_positions_per_file() {
+        let text = "@main {\n  call @f;\n}\n// file: lib.bril\n@f {\n  x: int = ad a b;\n}\n";
+        let f = SourceFile::with_files("main.bril", text, "// file:");
+        let lo = text.find("ad").unwrap();
+        let d = Diagnostic::error(Span::new(lo, lo + 2), "unknown operation `ad`");
+        assert_eq!(d.render(&f), "lib.bril:2:12: error: unknown operation `ad`\n  x: int = ad a b;\n           ^^");
+        assert_eq!(f.locate(text.find("call").unwrap() as u32), ("main.bril", LineCol { line: 2, col: 3 }));
+        // The mark's own line belongs to the file before it.
+        let mark = text.find("// file").unwrap() as u32;
+        assert_eq!(f.locate(mark).0, "main.bril");
+    }
 
     #[test]
     fn renders_file_line_col_and_caret() {

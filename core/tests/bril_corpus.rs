@@ -33,7 +33,7 @@ fn every_corpus_program_round_trips() {
     let (mut functions, mut insts) = (0, 0);
     for file in &files {
         let name = file.rel.clone();
-        let text = file.text();
+        let text = file.program_text();
         let m = parse_ok(&name, &text);
         assert!(!m.functions.is_empty(), "{name}: no functions");
         for f in &m.functions {

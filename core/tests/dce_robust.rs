@@ -58,7 +58,7 @@ fn every_corpus_function_is_optimized_verified_and_replayed() {
         let name = file.rel.clone();
         // Files our parsers reject are the parsers' business (every valid file the lab reads
         // parses: the corpus expectations say which); DCE needs a module.
-        let Ok(m) = optlab_core::parse_module(file.lang, &name, &file.text()) else {
+        let Ok(m) = optlab_core::parse_module(file.lang, &name, &file.program_text()) else {
             assert!(!file.is_read_valid(), "{name}: a valid file does not parse");
             continue;
         };

@@ -251,6 +251,19 @@ impl ReachingDefs {
         let mut visited = 0;
         let mut direct = 0;
         let fentry = f.entry();
+        // Where a failing Bril `guard` jumps, the variables are those saved at the matching
+        // `speculate`, which any definition may have set: every definition of a variable
+        // reaches such a block (a sound over-approximation; the match is dynamic).
+        let mut rollback = Vec::new();
+        for &b in &f.layout {
+            let term = f.blocks.get(b).and_then(|blk| blk.term).and_then(|t| f.insts.get(t));
+            if let Some(fail) = term.filter(|i| i.op == crate::ir::Op::Bril(crate::ir::BrilOp::Guard)).and_then(|i| i.succs.get(1)) {
+                rollback.resize(nb, false);
+                if fail.block.index() < nb {
+                    rollback[fail.block.index()] = true;
+                }
+            }
+        }
         // Blocks reachable from the entry, computed when first needed (see `from_entry`).
         let mut reachable: Option<Vec<bool>> = None;
         let uses_in = grouped(nv, &use_pairs);
@@ -306,6 +319,9 @@ impl ReachingDefs {
                 assigns.push(last_of[b] != 0);
                 if Some(b) == fentry {
                     set.extend(vdefs.iter().filter(|&&d| matches!(defs[d].site, DefSite::Param(_))).map(|&d| local[d]));
+                }
+                if rollback.get(b.index()).copied().unwrap_or(false) {
+                    set.extend(0..vdefs.len() as u32);
                 }
                 // The CFG's own compressed rows (one flat array, read once per region block of
                 // every variable's walk).

@@ -417,6 +417,14 @@ impl Function {
         }
     }
 
+    /// Whether the function uses Bril's speculation (`speculate`, `commit`, `guard`): passes
+    /// whose analyses do not model a failing guard's rollback leave such a function alone.
+    pub fn speculates(&self) -> bool {
+        self.placed_insts().any(|(_, i)| {
+            matches!(self.insts.get(i).map(|x| &x.op), Some(Op::Bril(BrilOp::Speculate | BrilOp::Commit | BrilOp::Guard)))
+        })
+    }
+
     /// The block after `b` in layout, where a Bril block without terminator continues.
     pub fn fallthrough(&self, b: BlockId) -> Option<BlockId> {
         if self.blocks[b].term.is_some() {

@@ -83,9 +83,71 @@ impl CorpusFile {
         std::fs::read_to_string(&self.path).unwrap_or_else(|e| panic!("{}: {e}", self.path.display()))
     }
 
+    /// The program the file is part of: its text, and for a Bril file with imports, every
+    /// file it imports after a `// file:` line, found next to the importing file or in the
+    /// folders its `# ARGS:` line names when its folder's `turnt.toml` passes them as
+    /// `--libs` (Bril's linking tests). Those folders are paths of Bril's repository,
+    /// mapped into the corpus through the table of `bril/SOURCES.md`.
+    pub fn program_text(&self) -> String {
+        let text = self.text();
+        if self.lang != Lang::Bril || optlab_core::parse::bril::import_paths(&text).is_empty() {
+            return text;
+        }
+        let dir = self.path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        let folders: Vec<PathBuf> = if turnt_passes_libs(&dir) {
+            optlab_core::interp::bril::args_from_source(&text).iter().filter_map(|a| corpus_folder(&self.path, a)).collect()
+        } else {
+            Vec::new()
+        };
+        let mut files: Vec<(String, String, PathBuf)> = vec![(self.rel.clone(), text, dir)];
+        let mut k = 0;
+        while k < files.len() {
+            for imp in optlab_core::parse::bril::import_paths(&files[k].1) {
+                if files.iter().any(|(n, _, _)| optlab_core::parse::bril::names_file(&imp, n)) {
+                    continue;
+                }
+                let here = files[k].2.clone();
+                if let Some(p) = std::iter::once(here.join(&imp)).chain(folders.iter().map(|d| d.join(&imp))).find(|p| p.is_file()) {
+                    let t = std::fs::read_to_string(&p).unwrap_or_default();
+                    let d = p.parent().unwrap_or(Path::new(".")).to_path_buf();
+                    files.push((p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default(), t, d));
+                }
+            }
+            k += 1;
+        }
+        let named: Vec<(String, String)> = files.into_iter().map(|(n, t, _)| (n, t)).collect();
+        optlab_core::parse::bril::join_files(&named)
+    }
+
+    /// What running the program prints, when the corpus says: the `.out` beside it, where
+    /// its folder has no `turnt.toml` (the interpreter's tests) or one whose default
+    /// environment pipes the program into an interpreter (`brili`, `brilirs`) and keeps its
+    /// standard output as `.out`. With the arguments of its `# ARGS:` line (none where the
+    /// runner passes them as `--libs`).
+    pub fn expected_run(&self) -> Option<(Vec<String>, String)> {
+        if self.lang != Lang::Bril {
+            return None;
+        }
+        let out = std::fs::read_to_string(self.path.with_extension("out")).ok()?;
+        let dir = self.path.parent()?;
+        let text = self.text();
+        let args = optlab_core::interp::bril::args_from_source(&text);
+        match std::fs::read_to_string(dir.join("turnt.toml")) {
+            Err(_) => Some((args, out)),
+            Ok(toml) => {
+                let env = turnt_envs(&toml).into_iter().find(|e| {
+                    let last = e.command.rsplit('|').next().unwrap_or("");
+                    e.default && last.contains("brili") && (e.outputs.is_empty() || e.outputs.iter().any(|o| o == "out"))
+                })?;
+                let args = if env.command.contains("--libs {args}") { Vec::new() } else { args };
+                Some((args, out))
+            }
+        }
+    }
+
     /// Parses the file; panics with the rendered diagnostics if it does not.
     pub fn module(&self) -> Module {
-        let text = self.text();
+        let text = self.program_text();
         parse_module(self.lang, &self.rel, &text)
             .unwrap_or_else(|d| panic!("{} does not parse:\n{}", self.rel, d.render(&SourceFile::new(&*self.rel, &*text))))
     }
@@ -234,19 +296,70 @@ struct TurntEnv {
     command: String,
     return_code: i32,
     default: bool,
+    /// The outputs it checks, by extension (`out`, `prof`, `crude`); empty when none is named
+    /// (turnt then keeps standard output as `.out`).
+    outputs: Vec<String>,
+}
+
+/// Whether the `turnt.toml` of `dir` passes a program's `# ARGS:` to Bril's linker as
+/// library folders (`--libs {args}`).
+fn turnt_passes_libs(dir: &Path) -> bool {
+    std::fs::read_to_string(dir.join("turnt.toml")).is_ok_and(|t| turnt_envs(&t).iter().any(|e| e.command.contains("--libs {args}")))
+}
+
+/// The corpus folder a path of Bril's repository, relative to a corpus file, stands for:
+/// the file's folder and the path are both translated through the table of the corpus's
+/// `bril/SOURCES.md` (corpus folder | path in sampsyo/bril).
+fn corpus_folder(file: &Path, relative: &str) -> Option<PathBuf> {
+    let bril_root = file.ancestors().find(|a| a.join("SOURCES.md").is_file() && a.file_name().is_some_and(|n| n == "bril"))?;
+    let table = std::fs::read_to_string(bril_root.join("SOURCES.md")).ok()?;
+    let rows: Vec<(String, String)> = table
+        .lines()
+        .filter(|l| l.starts_with('|'))
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.trim_matches('|').split('|').map(|c| c.trim().trim_matches('`').trim_end_matches('/')).collect();
+            let (ours, theirs) = (cells.first()?.to_string(), cells.get(1)?.to_string());
+            (!theirs.contains('{') && !theirs.is_empty() && !ours.contains(' ')).then_some((ours, theirs))
+        })
+        .collect();
+    let here = file.parent()?.strip_prefix(bril_root).ok()?.to_string_lossy().replace('\\', "/");
+    let (ours, theirs) = rows.iter().find(|(o, _)| here == *o || here.starts_with(&format!("{o}/")))?;
+    let mut path: Vec<String> = format!("{theirs}{}", &here[ours.len()..]).split('/').map(str::to_string).collect();
+    for part in relative.split('/') {
+        match part {
+            ".." => {
+                path.pop()?;
+            }
+            "." | "" => {}
+            p => path.push(p.to_string()),
+        }
+    }
+    let target = path.join("/");
+    let (ours, theirs) = rows.iter().find(|(_, t)| target == *t || target.starts_with(&format!("{t}/")))?;
+    let dir = bril_root.join(format!("{ours}{}", &target[theirs.len()..]));
+    dir.is_dir().then_some(dir)
 }
 
 /// The environments of a `turnt.toml` (the top level is one when it has a command): just the
 /// three keys that decide whether a program is meant to be valid.
 fn turnt_envs(toml: &str) -> Vec<TurntEnv> {
-    let mut envs = vec![TurntEnv { command: String::new(), return_code: 0, default: true }];
+    let fresh = || TurntEnv { command: String::new(), return_code: 0, default: true, outputs: Vec::new() };
+    let mut envs = vec![fresh()];
     for line in toml.lines().map(str::trim) {
         if line.starts_with('[') {
-            envs.push(TurntEnv { command: String::new(), return_code: 0, default: true });
+            envs.push(fresh());
             continue;
         }
         let Some((key, value)) = line.split_once('=') else { continue };
         let env = envs.last_mut().expect("one environment at least");
+        if let Some(out) = key.trim().strip_prefix("output.") {
+            env.outputs.push(out.trim_matches('"').to_string());
+            continue;
+        }
+        if key.trim() == "output" && value.trim() == "{}" {
+            env.outputs.push(String::new());
+            continue;
+        }
         match key.trim() {
             "command" => env.command = value.trim().trim_matches('"').to_string(),
             "return_code" => env.return_code = value.trim().parse().unwrap_or(0),
@@ -323,7 +436,7 @@ impl CorpusFile {
     /// What the lab does with this file.
     pub fn outcome(&self) -> Outcome {
         let by_verifier = matches!(self.expect, Expect::Rejected { by: Refuser::Verifier, .. });
-        outcome(self.lang, &self.rel, &self.text(), by_verifier)
+        outcome(self.lang, &self.rel, &self.program_text(), by_verifier)
     }
 }
 

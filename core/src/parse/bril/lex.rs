@@ -20,6 +20,10 @@ pub(super) enum Tok {
     Float,
     /// `'a'`, `'\n'`
     Char(char),
+    /// `"lib.bril"`: an import's path (the quotes are part of the span).
+    Str,
+    /// A `// file: NAME` line: the text after it is another file of the same program.
+    FileMark,
     Colon,
     Semi,
     Eq,
@@ -141,6 +145,20 @@ impl Lexer<'_> {
                     self.bad(lo, "expected a function name after `@`".into());
                 }
                 '\'' => self.char_literal(lo),
+                '"' => {
+                    self.bump();
+                    self.eat_while(|c| c != '"' && c != '\n');
+                    if self.peek() == Some('"') {
+                        self.bump();
+                        self.push(Tok::Str, lo);
+                    } else {
+                        self.bad(lo, "unterminated string: a path ends with `\"` on its line".into());
+                    }
+                }
+                '/' if self.text.get(lo..).is_some_and(|r| r.starts_with(FILE_MARK)) && self.at_line_start(lo) => {
+                    self.eat_while(|c| c != '\n');
+                    self.push(Tok::FileMark, lo);
+                }
                 _ => {
                     self.bump();
                     let kind = match c {
@@ -193,6 +211,12 @@ impl Lexer<'_> {
             }
             self.bump();
         }
+    }
+
+    /// Whether only spaces stand between the start of the line and `at`.
+    fn at_line_start(&self, at: usize) -> bool {
+        let before = self.text.get(..at).unwrap_or("");
+        before.rsplit('\n').next().unwrap_or("").chars().all(|c| c == ' ' || c == '\t')
     }
 
     /// A sign, then digits with an optional fraction, or a fraction alone (`.5`).
@@ -275,9 +299,14 @@ impl Lexer<'_> {
     }
 }
 
+/// What begins a line that starts another file of the same program (the page's editor and
+/// the command line join a program's files this way); Bril has no `//` comments, so no
+/// Bril text is misread.
+pub const FILE_MARK: &str = "// file:";
+
 /// Characters that begin a token of their own, where a run of stray characters stops.
 fn is_token_start(c: char) -> bool {
-    is_ident_start(c) || c.is_ascii_digit() || ":;={}()<>,@.'#+-".contains(c)
+    is_ident_start(c) || c.is_ascii_digit() || ":;={}()<>,@.'#+-\"".contains(c)
 }
 
 /// Splits `text` into tokens, ending with [`Tok::Eof`]; problems go to `diags`.

@@ -15,28 +15,87 @@
 
 mod build;
 mod lex;
+mod link;
 mod syntax;
 
 pub(crate) use lex::escape as escape_char;
+pub use lex::FILE_MARK;
 
 use crate::diag::{Diagnostics, SourceFile};
 use crate::ir::{Item, Lang, Module};
 use std::collections::HashMap;
 use std::sync::Arc;
 
+/// The paths a text's imports name (`from "PATH" import …`), in order, each once.
+pub fn import_paths(text: &str) -> Vec<String> {
+    let mut scratch = Diagnostics::default();
+    let toks = lex::lex(text, &mut scratch);
+    let mut out: Vec<String> = Vec::new();
+    for w in toks.windows(2) {
+        let word = text.get(w[0].span.lo as usize..w[0].span.hi as usize).unwrap_or("");
+        if w[0].kind == lex::Tok::Ident && word == "from" && w[1].kind == lex::Tok::Str {
+            let quoted = text.get(w[1].span.lo as usize..w[1].span.hi as usize).unwrap_or("\"\"");
+            let path = quoted.get(1..quoted.len().saturating_sub(1)).unwrap_or("").to_string();
+            if !out.contains(&path) {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+/// Whether an import of `path` means the file called `name` (its whole name, its last path
+/// component, or its stem: `lib.json` names `lib.bril`).
+pub fn names_file(path: &str, name: &str) -> bool {
+    link::names_file(path, name)
+}
+
+/// One text of several files, as [`parse`] reads them: the first file's text, then each
+/// other after a `// file: NAME` line.
+pub fn join_files(files: &[(String, String)]) -> String {
+    let mut out = String::new();
+    for (k, (name, text)) in files.iter().enumerate() {
+        if k > 0 {
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str(FILE_MARK);
+            out.push(' ');
+            out.push_str(name);
+            out.push('\n');
+        }
+        out.push_str(text);
+    }
+    out
+}
+
 /// Parses a Bril program. `name` is the file name errors are reported against.
 pub fn parse(name: &str, text: &str) -> Result<Module, Diagnostics> {
     let mut diags = Diagnostics::default();
     let tokens = lex::lex(text, &mut diags);
-    let asts = syntax::Parser::new(text, tokens, &mut diags).parse_program();
+    let prog = syntax::Parser::new(text, tokens, &mut diags).parse_program(name);
+    let names = link::link(&prog.files, &prog.imports, &prog.funcs, &mut diags);
 
     let mut seen = HashMap::new();
-    let mut functions = Vec::with_capacity(asts.len());
-    for ast in &asts {
-        if seen.insert(ast.name.as_str(), ast.name_span).is_some() {
+    let mut functions = Vec::with_capacity(prog.funcs.len());
+    for ast in &prog.funcs {
+        if seen.insert((ast.file, ast.name.as_str()), ast.name_span).is_some() {
             diags.error(ast.name_span, format!("duplicate function `@{}`", ast.name));
         }
-        functions.push(build::function(text, ast, &mut diags));
+        let mut f = build::function(text, ast, &mut diags);
+        if prog.files.len() > 1 || !prog.imports.is_empty() {
+            f.name = names.function_name(ast);
+            // Calls name their callee by its linked name; a name the file neither defines
+            // nor imports stays as written (the call fails when run, as in brili).
+            for inst in f.insts.values_mut() {
+                for callee in &mut inst.funcs {
+                    if let Some(to) = names.resolve(ast.file, callee) {
+                        *callee = to.to_string();
+                    }
+                }
+            }
+        }
+        functions.push(f);
     }
     if diags.has_errors() {
         diags.0.sort_by_key(|d| (d.span.lo, d.span.hi));
@@ -46,6 +105,6 @@ pub fn parse(name: &str, text: &str) -> Result<Module, Diagnostics> {
         lang: Lang::Bril,
         items: (0..functions.len()).map(Item::Function).collect(),
         functions,
-        source: Arc::new(SourceFile::new(name, text)),
+        source: Arc::new(SourceFile::with_files(name, text, lex::FILE_MARK)),
     })
 }

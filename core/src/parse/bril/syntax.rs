@@ -12,12 +12,39 @@ use crate::ir::Type;
 const MAX_TYPE_DEPTH: usize = 64;
 
 pub(super) struct FuncAst {
+    /// The file of the program it is in (0: the first; see [`Program::files`]).
+    pub file: usize,
     pub name: String,
     pub name_span: Span,
     pub params: Vec<ParamAst>,
     pub ret: Option<Type>,
     pub body: Vec<ItemAst>,
     pub span: Span,
+}
+
+/// `from "lib.bril" import @f, @g as @h;`
+pub(super) struct ImportAst {
+    pub file: usize,
+    /// The path between the quotes.
+    pub path: String,
+    pub path_span: Span,
+    pub names: Vec<ImportedAst>,
+}
+
+/// One imported function: its name in the other file, and the local name (`as @h`), if any.
+pub(super) struct ImportedAst {
+    pub name: String,
+    pub span: Span,
+    pub alias: Option<(String, Span)>,
+}
+
+/// A whole text: its files (the first is the text's own; every `// file: NAME` line starts
+/// another, named after it), their imports and functions.
+pub(super) struct Program {
+    /// Each file's name and, after the first, the span of its `// file:` line.
+    pub files: Vec<(String, Span)>,
+    pub imports: Vec<ImportAst>,
+    pub funcs: Vec<FuncAst>,
 }
 
 pub(super) struct ParamAst {
@@ -139,29 +166,121 @@ impl<'a> Parser<'a> {
         Span { lo: hi, hi }
     }
 
-    pub fn parse_program(&mut self) -> Vec<FuncAst> {
-        let mut funcs = Vec::new();
+    /// Whether the next token begins something of the top level: a function at the start of
+    /// a line, another file, or the end. Recovery from an error resumes there.
+    fn at_top_level_start(&self) -> bool {
+        matches!(self.peek(), Tok::Eof | Tok::FileMark) || (self.peek() == Tok::Func && self.starts_line(self.tok(0)))
+    }
+
+    /// The program; `first` names the text's own (first) file.
+    pub fn parse_program(&mut self, first: &str) -> Program {
+        let mut prog = Program { files: vec![(first.to_string(), Span::DUMMY)], imports: Vec::new(), funcs: Vec::new() };
         loop {
             match self.peek() {
                 Tok::Eof => break,
-                Tok::Func => funcs.push(self.function()),
+                Tok::Func => {
+                    let mut f = self.function();
+                    f.file = prog.files.len() - 1;
+                    prog.funcs.push(f);
+                }
+                Tok::FileMark => {
+                    let t = self.bump();
+                    let line = self.text_of(t.span);
+                    let name = line.get(super::lex::FILE_MARK.len()..).unwrap_or("").trim().to_string();
+                    if name.is_empty() {
+                        self.diags.error(t.span, "a `// file:` line needs the file's name after it");
+                    }
+                    prog.files.push((name, t.span));
+                }
+                Tok::Ident if self.text_of(self.tok(0).span) == "from" => {
+                    if let Some(mut i) = self.import() {
+                        i.file = prog.files.len() - 1;
+                        prog.imports.push(i);
+                    }
+                }
                 _ => {
                     self.expected("a function definition (`@name`)");
                     self.bump();
                     // Resume at the next function that begins a line (calls never do).
-                    while self.peek() != Tok::Eof && !(self.peek() == Tok::Func && self.starts_line(self.tok(0))) {
+                    while !self.at_top_level_start() {
                         self.bump();
                     }
                 }
             }
         }
-        funcs
+        prog
+    }
+
+    /// `from "PATH" import @f, @g as @h;` (the `from` is next). `None` after an error, with
+    /// the rest of the statement skipped.
+    fn import(&mut self) -> Option<ImportAst> {
+        self.bump();
+        let skip = |p: &mut Self| {
+            while !(p.at_top_level_start() || p.peek() == Tok::Semi) {
+                p.bump();
+            }
+            if p.peek() == Tok::Semi {
+                p.bump();
+            }
+        };
+        if self.peek() != Tok::Str {
+            self.expected("the path of the file to import from, in quotes");
+            skip(self);
+            return None;
+        }
+        let t = self.bump();
+        let quoted = self.text_of(t.span);
+        let path = quoted.get(1..quoted.len().saturating_sub(1)).unwrap_or("").to_string();
+        let mut imp = ImportAst { file: 0, path, path_span: t.span, names: Vec::new() };
+        if !(self.peek() == Tok::Ident && self.text_of(self.tok(0).span) == "import") {
+            self.expected("`import` after the path");
+            skip(self);
+            return None;
+        }
+        self.bump();
+        loop {
+            if self.peek() != Tok::Func {
+                self.expected("the name of a function to import (`@f`)");
+                skip(self);
+                return None;
+            }
+            let t = self.bump();
+            let name = self.text_of(t.span).get(1..).unwrap_or("").to_string();
+            let mut alias = None;
+            if self.peek() == Tok::Ident && self.text_of(self.tok(0).span) == "as" {
+                self.bump();
+                if self.peek() != Tok::Func {
+                    self.expected("the local name after `as` (`@g`)");
+                    skip(self);
+                    return None;
+                }
+                let a = self.bump();
+                alias = Some((self.text_of(a.span).get(1..).unwrap_or("").to_string(), a.span));
+            }
+            imp.names.push(ImportedAst { name, span: t.span, alias });
+            match self.peek() {
+                Tok::Comma => {
+                    self.bump();
+                }
+                Tok::Semi => {
+                    self.bump();
+                    return Some(imp);
+                }
+                _ => {
+                    let at = self.after_prev();
+                    self.diags.error(at, "expected `,` or `;` after an imported function");
+                    skip(self);
+                    return Some(imp);
+                }
+            }
+        }
     }
 
     fn function(&mut self) -> FuncAst {
         let name_tok = self.bump();
         let name = self.text_of(name_tok.span).get(1..).unwrap_or("").to_string();
         let mut f = FuncAst {
+            file: 0,
             name,
             name_span: name_tok.span,
             params: Vec::new(),
@@ -188,7 +307,7 @@ impl<'a> Parser<'a> {
                         f.span = f.span.to(self.bump().span);
                         return f;
                     }
-                    Tok::Eof => return f,
+                    Tok::Eof | Tok::FileMark => return f,
                     Tok::Func if self.starts_line(self.tok(0)) => return f,
                     _ => {
                         self.bump();
@@ -212,7 +331,7 @@ impl<'a> Parser<'a> {
                     self.diags.error(f.name_span, format!("unterminated function `@{}`: expected `}}`", f.name));
                     return f;
                 }
-                Tok::Eof => {
+                Tok::Eof | Tok::FileMark => {
                     self.diags.error(f.name_span, format!("unterminated function `@{}`: expected `}}`", f.name));
                     return f;
                 }
@@ -286,7 +405,7 @@ impl<'a> Parser<'a> {
                     self.bump();
                     return false;
                 }
-                Tok::LBrace | Tok::RBrace | Tok::Eof | Tok::Semi => return false,
+                Tok::LBrace | Tok::RBrace | Tok::Eof | Tok::FileMark | Tok::Semi => return false,
                 _ => {
                     self.bump();
                 }
@@ -343,7 +462,7 @@ impl<'a> Parser<'a> {
                 self.error_at(t, msg);
                 // `name<…>`: skip the argument so it does not produce more errors.
                 if self.peek() == Tok::Lt {
-                    while !matches!(self.peek(), Tok::Gt | Tok::Semi | Tok::Eof | Tok::LBrace | Tok::RBrace) {
+                    while !matches!(self.peek(), Tok::Gt | Tok::Semi | Tok::Eof | Tok::FileMark | Tok::LBrace | Tok::RBrace) {
                         self.bump();
                     }
                     if self.peek() == Tok::Gt {
@@ -369,7 +488,7 @@ impl<'a> Parser<'a> {
                     self.bump();
                     return;
                 }
-                Tok::RBrace | Tok::Eof => return,
+                Tok::RBrace | Tok::Eof | Tok::FileMark => return,
                 Tok::Func if self.starts_line(self.tok(0)) => return,
                 _ if self.at_statement_start() && self.starts_line(self.tok(0)) => return,
                 _ => {
@@ -475,7 +594,7 @@ impl<'a> Parser<'a> {
                     inst.span = inst.span.to(t.span);
                     return;
                 }
-                Tok::RBrace | Tok::Eof => {
+                Tok::RBrace | Tok::Eof | Tok::FileMark => {
                     self.diags.error(self.after_prev(), "expected `;` after instruction");
                     return;
                 }

@@ -79,6 +79,11 @@ pub enum CopyPropError {
     NotBril { function: String },
     #[error("copy propagation cannot run on `{function}`: the function is malformed ({message})")]
     Malformed { function: String, message: String },
+    #[error(
+        "copy propagation leaves `{function}` as it is: it speculates, and a failing `guard` \
+         restores the variables saved at `speculate`, which the available copies do not model"
+    )]
+    Speculates { function: String },
     #[error("internal error in copy propagation on `{function}`: {message}")]
     Internal { function: String, message: String },
 }
@@ -193,6 +198,9 @@ pub(crate) fn run_verified(f: &Function, cfg: &Cfg) -> Result<CopyPropOutput, Co
     let function = f.name.clone();
     if f.lang != Lang::Bril {
         return Err(CopyPropError::NotBril { function });
+    }
+    if f.speculates() {
+        return Err(CopyPropError::Speculates { function });
     }
     if cfg.num_blocks() != f.blocks.len() || cfg.entry() != f.entry() {
         let message = "the control-flow graph given was built from another function".to_string();

@@ -47,7 +47,7 @@ impl Pass for CopyProp {
 fn run_pass(f: &Function, a: &Analyses, steps: impl FnOnce(&CopyPropOutput) -> Steps) -> PassRun {
     let out = match run_verified(f, &a.cfg) {
         Ok(out) => out,
-        Err(e @ (CopyPropError::NotBril { .. } | CopyPropError::Malformed { .. })) => {
+        Err(e @ (CopyPropError::NotBril { .. } | CopyPropError::Malformed { .. } | CopyPropError::Speculates { .. })) => {
             return PassRun::not_run(&INFO, f, Outcome::Refused(e.to_string()))
         }
         Err(e @ CopyPropError::Internal { .. }) => return PassRun::not_run(&INFO, f, Outcome::Failed(e.to_string())),

@@ -37,6 +37,8 @@ fn classify_bril(op: &BrilOp, inst: &Inst) -> Class {
         BrilOp::Ret => Class::Root(RootKind::FunctionExit),
         // Branches live only through control dependence; `jmp` is never deleted by itself.
         BrilOp::Jmp | BrilOp::Br => Class::Normal,
+        // A guard may roll the variables back and jump: an effect, whatever its condition.
+        BrilOp::Guard => Class::Root(RootKind::SideEffect),
         BrilOp::Other(_) => Class::Root(RootKind::Unknown),
         _ => match inst.effect() {
             crate::ir::Effect::SideEffect => Class::Root(RootKind::SideEffect),

@@ -171,6 +171,12 @@ pub fn run_function(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError>
 /// [`crate::passes::run`] verifies every input, and a second full check of a 10^5-block
 /// function was a tenth of a pipeline's LCM stage.
 pub(crate) fn run_verified(f: &Function, opts: &Options) -> Result<LcmOutput, LcmError> {
+    if f.speculates() {
+        let reason = "it speculates: a failing `guard` restores the variables saved at `speculate`, which the \
+                      safety and availability equations do not model, so nothing is moved"
+            .to_string();
+        return Err(LcmError::Unsupported { function: f.name.clone(), reason });
+    }
     let mut g = f.clone();
     let splits = split::split_critical_edges(&mut g);
     crate::passes::shrink(&mut g);
