@@ -107,23 +107,30 @@ fn blocks_are_named_as_bril_names_them() {
 }
 
 #[test]
-fn variables_are_shared_and_typed_by_their_first_declaration() {
-    let text = "@main(n: int): int {\n  x: int = const 1;\n  y: int = add x n;\n  x: bool = const true;\n  print undefined;\n  ret y;\n}\n";
+fn variables_are_shared_and_typed_by_their_declaration() {
+    // `later` is used before the instruction that assigns it: its value is made at the use
+    // and takes its type from the declaration that comes after.
+    let text = "@f(n: int): int {\n  x: int = const 1;\n  y: int = add x n;\n  x: int = const 7;\n  print later;\n  later: bool = const true;\n  ret y;\n}\n";
     let m = parse_ok("vars.bril", text);
     let f = &m.functions[0];
     let names: Vec<&str> = f.values.values().map(|v| v.name.as_str()).collect();
-    assert_eq!(names, ["n", "x", "y", "undefined"]);
+    assert_eq!(names, ["n", "x", "y", "later"]);
     assert_eq!(f.params.len(), 1);
     assert_eq!(f.ret.as_ref().map(|t| t.to_string()).as_deref(), Some("int"));
     let x = f.values.keys().nth(1).unwrap();
     assert_eq!(f.values[x].ty.as_ref().map(|t| t.to_string()).as_deref(), Some("int"));
+    let later = f.values.keys().nth(3).unwrap();
+    assert_eq!(f.values[later].ty.as_ref().map(|t| t.to_string()).as_deref(), Some("bool"));
     let b0 = f.entry().unwrap();
     let insts = &f.blocks[b0].insts;
-    assert_eq!(insts.len(), 4);
+    assert_eq!(insts.len(), 5);
     assert_eq!(f.insts[insts[0]].results, f.insts[insts[2]].results, "both assign the same `x`");
-    assert_eq!(f.insts[insts[2]].imm, Imm::Bool(true));
+    assert_eq!(f.insts[insts[2]].imm, Imm::Int(7));
     assert!(f.blocks[b0].term.is_some(), "`ret` is the block's terminator, not one of its insts");
     assert_eq!(m.text_of(f.insts[insts[1]].span), Some("y: int = add x n;"));
+    // Bril's type rules hold a variable to one type and a use to a definition somewhere.
+    assert!(parse("vars.bril", &text.replace("x: int = const 7", "x: bool = const true")).is_err());
+    assert!(parse("vars.bril", &text.replace("later: bool", "other: bool")).is_err());
 }
 
 #[test]

@@ -146,16 +146,52 @@ fn token_soup() -> impl Strategy<Value = String> {
     prop::collection::vec(piece, 0..120).prop_map(|v| v.into_iter().flat_map(|(t, s)| [t, s]).collect())
 }
 
+/// The generated programs' variables, each with the one type Bril's type rules allow it in a
+/// function; the names are awkward on purpose (keywords elsewhere, dots, sigils).
+const GEN_VARS: &[(&str, &str)] = &[
+    ("a", "int"),
+    ("b", "bool"),
+    ("x.1", "int"),
+    ("true", "bool"),
+    ("const", "float"),
+    ("_t", "char"),
+    ("%v", "ptr<int>"),
+    ("q", "ptr<float>"),
+    ("pp", "ptr<ptr<float>>"),
+];
+
+/// A variable of type `ty`: the `pick`-th of those there are.
+fn gen_var(ty: &str, pick: Index) -> &'static str {
+    let of: Vec<&str> = GEN_VARS.iter().filter(|(_, t)| *t == ty).map(|(v, _)| *v).collect();
+    of[pick.index(of.len())]
+}
+
+/// Operation, result type (`None`: the type of its argument, as for `id`; `Some("?")`: any,
+/// for an operation the lab does not model) and argument types (`"?"`: any).
+type GenOp = (&'static str, Option<&'static str>, &'static [&'static str]);
+
+const GEN_OPS: &[GenOp] = &[
+    ("add", Some("int"), &["int", "int"]),
+    ("id", None, &["?"]),
+    ("not", Some("bool"), &["bool"]),
+    ("call @f", Some("int"), &["int", "bool"]),
+    ("load", Some("int"), &["ptr<int>"]),
+    ("load", Some("ptr<float>"), &["ptr<ptr<float>>"]),
+    ("ptradd", Some("ptr<int>"), &["ptr<int>", "int"]),
+    ("frob", Some("?"), &["?", "?"]),
+    ("call @g", Some("int"), &["int", "bool"]),
+];
+
 /// Programs built from Bril's statement forms with random names and operands, every label
 /// they branch to defined, so most parse and the round trip is exercised on unusual but valid
-/// shapes: labels named like `b1`, empty blocks, code after terminators, variables assigned
-/// with several types, operands that are keywords elsewhere.
+/// shapes: labels named like `b1`, empty blocks, code after terminators, uses before (in the
+/// text) the assignment, operands that are keywords elsewhere. They obey Bril's type rules:
+/// each variable keeps one type, each is assigned somewhere in every function (at its end,
+/// after the labels), and a function with a return type has a `ret`.
 fn program() -> impl Strategy<Value = String> {
     const LABELS: &[&str] = &["b0", "b1", "b2", "b1_1", "L", "while.cond"];
-    let var = select(&["a", "b", "x.1", "true", "const", "_t", "%v"][..]);
-    let vars3 = prop::collection::vec(var.clone(), 3);
+    let any_var = select(GEN_VARS).prop_map(|(v, _)| v);
     let label = select(LABELS);
-    let ty = select(&["int", "bool", "float", "char", "ptr<int>", "ptr<ptr<float>>"][..]);
     let typed_lit = select(
         &[
             ("int", "0"),
@@ -175,18 +211,31 @@ fn program() -> impl Strategy<Value = String> {
             ("float", "-inf"),
         ][..],
     );
-    let op = select(
-        &[("add", 2), ("id", 1), ("not", 1), ("call @f", 3), ("load", 1), ("ptradd", 2), ("frob", 2), ("call @g", 0)][..],
-    );
+    let picks = prop::collection::vec((select(GEN_VARS), any::<Index>()), 2);
+    let op_stmt = (select(GEN_OPS), select(GEN_VARS), picks).prop_map(|((op, dest_ty, arg_tys), dest, picks)| {
+        // The destination: of the operation's type, or any variable where that is open.
+        let (d, d_ty) = match dest_ty {
+            Some("?") | None => dest,
+            Some(t) => (gen_var(t, picks[0].1), t),
+        };
+        let args: Vec<&str> = (arg_tys.iter().zip(&picks))
+            .map(|(t, ((any, _), pick))| match *t {
+                "?" if dest_ty.is_none() => gen_var(d_ty, *pick),
+                "?" => any,
+                t => gen_var(t, *pick),
+            })
+            .collect();
+        format!("  {d}: {d_ty} = {op} {};", args.join(" "))
+    });
     let stmt = prop_oneof![
-        (var.clone(), ty, op, vars3.clone())
-            .prop_map(|(d, t, (o, n), a)| format!("  {d}: {t} = {o} {};", a[..n].join(" "))),
-        (var.clone(), typed_lit).prop_map(|(d, (t, l))| format!("  {d}: {t} = const {l};")),
+        op_stmt,
+        (typed_lit, any::<Index>()).prop_map(|((t, l), pick)| format!("  {}: {t} = const {l};", gen_var(t, pick))),
         label.clone().prop_map(|l| format!(".{l}:")),
         label.clone().prop_map(|l| format!("  jmp .{l};")),
-        (var.clone(), label.clone(), label).prop_map(|(v, l1, l2)| format!("  br {v} .{l2} .{l1};")),
-        prop::option::of(var).prop_map(|v| format!("  ret {};", v.unwrap_or(""))),
-        (0..3usize, vars3).prop_map(|(n, a)| format!("  print {};", a[..n].join(" "))),
+        (any::<Index>(), label.clone(), label).prop_map(|(v, l1, l2)| format!("  br {} .{l2} .{l1};", gen_var("bool", v))),
+        // An int for `@f` and `@g`; `@main` returns nothing, so its `ret`s lose the value.
+        any::<Index>().prop_map(|v| format!("  ret {};", gen_var("int", v))),
+        (0..3usize, prop::collection::vec(any_var, 3)).prop_map(|(n, a)| format!("  print {};", a[..n].join(" "))),
         Just("  nop;".to_string()),
         Just("  # a comment".to_string()),
     ];
@@ -204,11 +253,40 @@ fn program() -> impl Strategy<Value = String> {
             out.push(s);
         }
         out.extend(LABELS.iter().filter(|l| !defined.iter().any(|d| d == *l)).map(|l| format!(".{l}:")));
-        out.join("\n")
+        out
     });
+    // `@f` and `@g` are always there, for the calls; a body is generated for the first one,
+    // two or all three functions.
     prop::collection::vec(body, 1..4).prop_map(|bodies| {
-        let names = ["main", "f", "g"];
-        bodies.iter().zip(names).map(|(body, name)| format!("@{name}(a: int, b: bool): int {{\n{body}\n}}\n")).collect()
+        let headers = ["@main(a: int, b: bool)", "@f(a: int, b: bool): int", "@g(a: int, b: bool): int"];
+        let mut out = String::new();
+        for (k, header) in headers.iter().enumerate() {
+            let mut lines: Vec<String> = bodies.get(k).cloned().unwrap_or_default();
+            if k == 0 {
+                for l in lines.iter_mut().filter(|l| l.starts_with("  ret ")) {
+                    *l = "  ret;".to_string();
+                }
+            }
+            // Every variable assigned somewhere in the function (a use may come first in the
+            // text, as around a loop), and a `ret` where the function returns a value.
+            lines.extend(
+                [
+                    "  x.1: int = const 1;",
+                    "  true: bool = const false;",
+                    "  const: float = const 0.5;",
+                    "  _t: char = const 'c';",
+                    "  %v: ptr<int> = alloc a;",
+                    "  q: ptr<float> = alloc a;",
+                    "  pp: ptr<ptr<float>> = alloc a;",
+                ]
+                .map(String::from),
+            );
+            if k > 0 {
+                lines.push("  ret a;".to_string());
+            }
+            out.push_str(&format!("{header} {{\n{}\n}}\n", lines.join("\n")));
+        }
+        out
     })
 }
 
@@ -373,7 +451,9 @@ fn enough_samples_parse_to_exercise_the_round_trip() {
     eprintln!("accepted of 200: generated {gen}, mutated corpus {mutated}, token soup {soup}");
     assert!(gen >= 180, "only {gen}/200 generated programs parse");
     // The fallback corpus (when ../shared is absent) is too small for this bound to be meaningful.
+    // Bril's type rules refuse, as Bril's checker does, a mutation that deletes a variable's
+    // only assignment or cuts its name: about a quarter of those the parser reads otherwise.
     if common::shared_dir().is_some() {
-        assert!(mutated >= 40, "only {mutated}/200 mutated corpus files parse");
+        assert!(mutated >= 30, "only {mutated}/200 mutated corpus files parse");
     }
 }

@@ -277,7 +277,8 @@ fn deeply_nested_types_are_an_error_not_a_stack_overflow() {
     let lc = SourceFile::new("t.bril", text.as_str()).line_col(d.0[0].span.lo);
     assert_eq!((lc.line, lc.col), (2, 6 + 64 * 4));
 
-    let ok = format!("@main {{\n  x: {}int{} = id y;\n}}\n", "ptr<".repeat(64), ">".repeat(64));
+    let deepest = format!("{}int{}", "ptr<".repeat(64), ">".repeat(64));
+    let ok = format!("@f(y: {deepest}) {{\n  x: {deepest} = id y;\n}}\n");
     assert!(parse("t.bril", &ok).is_ok());
 }
 

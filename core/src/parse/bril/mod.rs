@@ -4,9 +4,11 @@
 //! and char extensions' operations and literals. Blocks are formed as Bril's `form_blocks`
 //! forms them.
 //!
-//! Three stages: [`lex`] (never fails), [`syntax`] (recovers at statement boundaries) and
-//! [`build`] (IR, plus the checks that need a whole function). Every stage adds to one list of
-//! diagnostics, so a file with several independent mistakes reports them all at once.
+//! Four stages: [`lex`] (never fails), [`syntax`] (recovers at statement boundaries),
+//! [`build`] (IR, plus the checks that need a whole function) and [`typeck`] (Bril's type
+//! rules, as its checker `brilck` applies them, on a program the first three accept). Every
+//! stage adds to one list of diagnostics, so a file with several independent mistakes reports
+//! them all at once.
 //!
 //! Unlabeled blocks are named `b<index>` (their position in the function, as Bril's tools
 //! name them). If a label of the same function already has that name, the block becomes
@@ -17,6 +19,7 @@ mod build;
 mod lex;
 mod link;
 mod syntax;
+mod typeck;
 
 pub(crate) use lex::escape as escape_char;
 pub use lex::FILE_MARK;
@@ -96,6 +99,11 @@ pub fn parse(name: &str, text: &str) -> Result<Module, Diagnostics> {
             }
         }
         functions.push(f);
+    }
+    if !diags.has_errors() {
+        // The type rules only on a program that is otherwise well formed: on a malformed
+        // instruction they would repeat the builder's error in other words.
+        typeck::check(text, &functions, &mut diags);
     }
     if diags.has_errors() {
         diags.0.sort_by_key(|d| (d.span.lo, d.span.hi));
