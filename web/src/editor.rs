@@ -445,6 +445,29 @@ pub fn editor(props: &EditorProps) -> Html {
         Callback::from(move |_: InputEvent| on_changed())
     };
 
+    // Files dropped on the editor replace its text: one file as it is, several as one
+    // program, each after a `// file: NAME` line (Bril's imports name them), the file no other
+    // imports first. The browser would otherwise open a dropped file in place of the lab.
+    let ondragover = Callback::from(|e: DragEvent| {
+        if e.data_transfer().is_some_and(|d| d.types().includes(&JsValue::from_str("Files"), 0)) {
+            e.prevent_default();
+        }
+    });
+    let ondrop = {
+        let (refs, on_changed) = (refs.clone(), on_changed.clone());
+        let readonly = props.readonly || held.is_some();
+        Callback::from(move |e: DragEvent| {
+            let Some(list) = e.data_transfer().and_then(|d| d.files()).filter(|l| l.length() > 0) else { return };
+            e.prevent_default();
+            // The first-visit build only keeps the page; the full app, a moment later, reads
+            // the files (its size budget has no room for the file API).
+            if readonly || cfg!(not(feature = "full")) {
+                return;
+            }
+            #[cfg(feature = "full")]
+            read_dropped(&list, refs.clone(), on_changed.clone());
+        })
+    };
     let onpaste = {
         let (refs, inner, on_changed) = (refs.clone(), inner.clone(), on_changed.clone());
         let (timer, pending, held, before_paste) = (timer.clone(), pending.clone(), held.clone(), before_paste.clone());
@@ -598,7 +621,7 @@ pub fn editor(props: &EditorProps) -> Html {
         Lang::Sil => "sil",
     };
     html! {
-        <div class="code-editor" data-lang={lang}>
+        <div class="code-editor" data-lang={lang} {ondragover} {ondrop}>
             if let Some(bytes) = *held {
                 <p class="ce-held" role="status">
                     { format!(
@@ -654,4 +677,25 @@ pub fn editor(props: &EditorProps) -> Html {
             }
         </div>
     }
+}
+
+/// Reads the dropped files and puts them in the editor as one text (see `ondrop`).
+#[cfg(feature = "full")]
+fn read_dropped(list: &web_sys::FileList, refs: Rc<Refs>, on_changed: Rc<dyn Fn()>) {
+    let files: Vec<web_sys::File> = (0..list.length()).filter_map(|k| list.get(k)).collect();
+    wasm_bindgen_futures::spawn_local(async move {
+        let mut read = Vec::with_capacity(files.len());
+        for f in files {
+            let text = wasm_bindgen_futures::JsFuture::from(f.text()).await.ok().and_then(|v| v.as_string());
+            read.push((f.name(), text.unwrap_or_default()));
+        }
+        let text = match read.len() {
+            1 => read.pop().map(|(_, t)| t).unwrap_or_default(),
+            _ => optlab_core::parse::bril::join_program(read),
+        };
+        if let Some(el) = refs.textarea() {
+            el.set_value(&text);
+            on_changed();
+        }
+    });
 }

@@ -253,6 +253,14 @@ mod tests {
         assert_eq!(class_of(b, text, "@f"), Class::Func);
         // After a label's colon comes a statement, not a type.
         assert_eq!(class_of(b, ".a: print x;", "print"), Class::Opcode);
+        // Imports and the lines that start another file of the program.
+        let text = "from \"lib.bril\" import @f, @g as @h;\n// file: lib.bril\n@f {\n}\n";
+        assert_eq!(class_of(b, text, "from"), Class::Keyword);
+        assert_eq!(class_of(b, text, "\"lib.bril\""), Class::Str);
+        assert_eq!(class_of(b, text, "import"), Class::Keyword);
+        assert_eq!(class_of(b, text, "as"), Class::Keyword);
+        assert_eq!(class_of(b, text, "@h"), Class::Func);
+        assert_eq!(class_of(b, text, "// file: lib.bril"), Class::Keyword);
     }
 
     #[test]

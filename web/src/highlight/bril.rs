@@ -23,6 +23,14 @@ pub(super) fn tokenize_line(line: &str) -> Vec<Token> {
     let mut in_type = false;
     // Just after `=`: the next word is the operation.
     let mut after_eq = false;
+    // In an import (`from "lib.bril" import @f as @g;`): `import` and `as` are its words.
+    let mut in_import = false;
+    // A line that starts another file of the program is one piece.
+    if line.trim_start().starts_with(optlab_core::parse::bril::FILE_MARK) {
+        s.advance_to(line.len());
+        s.push(Class::Keyword, 0);
+        return s.tokens;
+    }
     while let Some(c) = s.peek() {
         let lo = s.pos;
         if c.is_whitespace() {
@@ -61,6 +69,14 @@ pub(super) fn tokenize_line(line: &str) -> Vec<Token> {
             after_eq = false;
             continue;
         }
+        if c == '"' {
+            // An import's path: up to the closing quote, or the rest of the line.
+            s.bump();
+            let close = s.rest().find('"').map_or(line.len(), |i| s.pos + i + 1);
+            s.advance_to(close);
+            s.push(Class::Str, lo);
+            continue;
+        }
         if c == '\'' {
             s.bump();
             // `'a'`, `'\n'`: up to the closing quote, or just the quote if there is none.
@@ -77,6 +93,9 @@ pub(super) fn tokenize_line(line: &str) -> Vec<Token> {
             let word = s.since(lo);
             let class = if in_type {
                 Class::Type
+            } else if (stmt_start && word == "from") || (in_import && (word == "import" || word == "as")) {
+                in_import = true;
+                Class::Keyword
             } else if stmt_start {
                 if s.rest().trim_start().starts_with(':') {
                     Class::Plain

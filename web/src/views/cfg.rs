@@ -47,7 +47,7 @@ pub fn cfg_view(props: &ViewProps) -> Html {
                     <span class="legend-true">{ "true" }</span>{ " / " }<span class="legend-false">{ "false" }</span>
                 }
                 if named {
-                    <span class="legend-named">{ " · switch, cast and try edges: labelled with their case or outcome" }</span>
+                    <span class="legend-named">{ " · switch, cast, try and guard edges: labelled with their case or outcome" }</span>
                 }
             </h2>
             <GraphView graph={cg.graph.clone()} decor={Rc::new(decor)} {onselect} {onselectline}

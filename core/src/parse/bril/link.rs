@@ -55,19 +55,7 @@ fn ident_of(name: &str, index: usize) -> String {
     s
 }
 
-fn last(p: &str) -> &str {
-    p.rsplit(['/', '\\']).next().unwrap_or(p)
-}
-
-fn stem(p: &str) -> &str {
-    let l = last(p);
-    l.rsplit_once('.').map_or(l, |(s, _)| s)
-}
-
-/// Whether an import of `path` means the file called `name`.
-pub(super) fn names_file(path: &str, name: &str) -> bool {
-    name == path || last(name) == last(path) || stem(name) == stem(path)
-}
+use super::{last, stem};
 
 /// Which file an import's path names, among `files`: the whole name first, then the last
 /// component, then the stem.
@@ -85,7 +73,11 @@ pub(super) fn link(files: &[(String, Span)], imports: &[ImportAst], funcs: &[Fun
     let mut defined: Vec<HashMap<&str, Span>> = vec![HashMap::new(); files.len()];
     for f in funcs {
         if let Some(d) = defined.get_mut(f.file) {
-            d.entry(f.name.as_str()).or_insert(f.name_span);
+            if d.contains_key(f.name.as_str()) {
+                diags.error(f.name_span, format!("duplicate function `@{}`", f.name));
+            } else {
+                d.insert(f.name.as_str(), f.name_span);
+            }
         }
     }
     let mut scope: Vec<HashMap<String, String>> = (0..files.len())

@@ -17,16 +17,18 @@
 
 mod build;
 mod lex;
+#[cfg(feature = "bril-imports")]
 mod link;
 mod syntax;
+#[cfg(feature = "bril-types")]
 mod typeck;
 
 pub(crate) use lex::escape as escape_char;
+use std::collections::HashMap;
 pub use lex::FILE_MARK;
 
 use crate::diag::{Diagnostics, SourceFile};
 use crate::ir::{Item, Lang, Module};
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The paths a text's imports name (`from "PATH" import …`), in order, each once.
@@ -50,7 +52,33 @@ pub fn import_paths(text: &str) -> Vec<String> {
 /// Whether an import of `path` means the file called `name` (its whole name, its last path
 /// component, or its stem: `lib.json` names `lib.bril`).
 pub fn names_file(path: &str, name: &str) -> bool {
-    link::names_file(path, name)
+    name == path || last(name) == last(path) || stem(name) == stem(path)
+}
+
+/// A path's last component.
+fn last(p: &str) -> &str {
+    p.rsplit(['/', '\\']).next().unwrap_or(p)
+}
+
+/// A path's last component without its extension.
+fn stem(p: &str) -> &str {
+    let l = last(p);
+    l.rsplit_once('.').map_or(l, |(s, _)| s)
+}
+
+/// Files dropped or given together as one program text ([`join_files`]): first a file that
+/// no other one imports — of those, one that defines `@main` — then the rest in their order.
+pub fn join_program(mut files: Vec<(String, String)>) -> String {
+    let imported = |k: usize, files: &[(String, String)]| {
+        (files.iter().enumerate()).any(|(j, (_, t))| j != k && import_paths(t).iter().any(|p| names_file(p, &files[k].0)))
+    };
+    let roots: Vec<usize> = (0..files.len()).filter(|&k| !imported(k, &files)).collect();
+    let first = roots.iter().copied().find(|&k| files[k].1.contains("@main")).or(roots.first().copied()).unwrap_or(0);
+    if first < files.len() {
+        let f = files.remove(first);
+        files.insert(0, f);
+    }
+    join_files(&files)
 }
 
 /// One text of several files, as [`parse`] reads them: the first file's text, then each
@@ -72,21 +100,46 @@ pub fn join_files(files: &[(String, String)]) -> String {
     out
 }
 
+/// The imports of a program of several files resolved ([`link`]).
+#[cfg(feature = "bril-imports")]
+fn link_program(prog: &syntax::Program, diags: &mut Diagnostics) -> Option<link::Names> {
+    Some(link::link(&prog.files, &prog.imports, &prog.funcs, diags))
+}
+
+/// Without linking (the page's first-visit build, within its size budget), a program of
+/// several files or with imports waits for the full lab, which reads it a moment later.
+#[cfg(not(feature = "bril-imports"))]
+fn link_program(prog: &syntax::Program, diags: &mut Diagnostics) -> Option<()> {
+    let at = prog.imports.first().map(|i| i.path_span).or_else(|| prog.files.get(1).map(|f| f.1)).unwrap_or_default();
+    diags.error(at, "imports and `// file:` lines are read by the rest of the lab, which is loading");
+    None
+}
+
 /// Parses a Bril program. `name` is the file name errors are reported against.
 pub fn parse(name: &str, text: &str) -> Result<Module, Diagnostics> {
     let mut diags = Diagnostics::default();
     let tokens = lex::lex(text, &mut diags);
     let prog = syntax::Parser::new(text, tokens, &mut diags).parse_program(name);
-    let names = link::link(&prog.files, &prog.imports, &prog.funcs, &mut diags);
+    #[cfg_attr(not(feature = "bril-imports"), allow(unused_variables))]
+    let names = if prog.files.len() > 1 || !prog.imports.is_empty() {
+        link_program(&prog, &mut diags)
+    } else {
+        // One file: its function names are its own (and each may be defined once).
+        let mut seen = HashMap::new();
+        for ast in &prog.funcs {
+            if seen.insert(ast.name.as_str(), ast.name_span).is_some() {
+                diags.error(ast.name_span, format!("duplicate function `@{}`", ast.name));
+            }
+        }
+        None
+    };
 
-    let mut seen = HashMap::new();
     let mut functions = Vec::with_capacity(prog.funcs.len());
     for ast in &prog.funcs {
-        if seen.insert((ast.file, ast.name.as_str()), ast.name_span).is_some() {
-            diags.error(ast.name_span, format!("duplicate function `@{}`", ast.name));
-        }
+        #[allow(unused_mut)]
         let mut f = build::function(text, ast, &mut diags);
-        if prog.files.len() > 1 || !prog.imports.is_empty() {
+        #[cfg(feature = "bril-imports")]
+        if let Some(names) = &names {
             f.name = names.function_name(ast);
             // Calls name their callee by its linked name; a name the file neither defines
             // nor imports stays as written (the call fails when run, as in brili).
@@ -100,9 +153,10 @@ pub fn parse(name: &str, text: &str) -> Result<Module, Diagnostics> {
         }
         functions.push(f);
     }
+    // The type rules only on a program that is otherwise well formed: on a malformed
+    // instruction they would repeat the builder's error in other words.
+    #[cfg(feature = "bril-types")]
     if !diags.has_errors() {
-        // The type rules only on a program that is otherwise well formed: on a malformed
-        // instruction they would repeat the builder's error in other words.
         typeck::check(text, &functions, &mut diags);
     }
     if diags.has_errors() {

@@ -23,6 +23,7 @@ pub(super) struct FuncAst {
 }
 
 /// `from "lib.bril" import @f, @g as @h;`
+#[cfg_attr(not(feature = "bril-imports"), allow(dead_code))]
 pub(super) struct ImportAst {
     pub file: usize,
     /// The path between the quotes.
@@ -32,6 +33,7 @@ pub(super) struct ImportAst {
 }
 
 /// One imported function: its name in the other file, and the local name (`as @h`), if any.
+#[cfg_attr(not(feature = "bril-imports"), allow(dead_code))]
 pub(super) struct ImportedAst {
     pub name: String,
     pub span: Span,
