@@ -36,6 +36,9 @@ pub enum Value {
     Float(f64),
     Char(char),
     Ptr(Pointer),
+    /// The SSA extension's undefined value (`x: T = undef`): `id`, `set` and `get` copy it;
+    /// any other operation on it is an error.
+    Poison,
 }
 
 /// A pointer: an allocation (never reused, as in brili), an offset, and the element type
@@ -91,11 +94,15 @@ impl Value {
             Value::Float(_) => Some(Tag::Float),
             Value::Char(_) => Some(Tag::Char),
             Value::Ptr(_) => Some(Tag::Ptr),
+            Value::Poison => None,
         }
     }
 
     fn type_name(self) -> &'static str {
-        self.tag().map_or("undefined", Tag::name)
+        match self {
+            Value::Poison => "the undef value",
+            v => v.tag().map_or("undefined", Tag::name),
+        }
     }
 }
 
@@ -109,6 +116,7 @@ impl fmt::Display for Value {
             Value::Float(x) => f.write_str(&super::format_float(*x)),
             Value::Char(c) => write!(f, "{c}"),
             Value::Ptr(_) => f.write_str("[object Object]"),
+            Value::Poison => f.write_str("undef"),
         }
     }
 }
@@ -158,6 +166,7 @@ pub fn run_function(module: &Module, entry: &str, cfg: &RunConfig) -> RunResult 
         prog: &prog,
         regs: Vec::new(),
         frames: Vec::new(),
+        shadow: Vec::new(),
         spec: Vec::new(),
         heap: Heap::default(),
         out: Output::new(cfg.output_limit),
@@ -309,6 +318,11 @@ enum Code {
     Speculate,
     Commit,
     Guard { cond: Slot, cont: u32, fail: u32 },
+    /// SSA form: `set x v` writes `x`'s shadow (a second slot per variable), `x = get` reads
+    /// it back, `x = undef` writes the undefined value.
+    Set { shadow: Slot, src: Slot },
+    Get { dst: Slot },
+    Undef { dst: Slot },
     Ret { val: Option<Slot> },
     /// Control fell off the end of the function: an implicit, uncounted `ret`.
     End,
@@ -586,6 +600,20 @@ impl<'m> LFunc<'m> {
                     Code::Commit
                 }
             }
+            B::Set => {
+                nargs(2)?;
+                dest(false)?;
+                Code::Set { shadow: arg(0)?, src: arg(1)? }
+            }
+            B::Get | B::Undef => {
+                nargs(0)?;
+                let dst = dest(true)?.unwrap_or(0);
+                if *op == B::Get {
+                    Code::Get { dst }
+                } else {
+                    Code::Undef { dst }
+                }
+            }
             B::Guard => {
                 nargs(1)?;
                 if inst.succs.len() != 2 {
@@ -676,13 +704,25 @@ struct Fault {
     pc: usize,
 }
 
+/// The shadow variables of the frame at `base` with `n` variables (grown on first use: only
+/// programs in SSA form have any).
+fn frame_shadows(shadow: &mut Vec<Value>, base: usize, n: usize) -> &mut [Value] {
+    if shadow.len() < base + n {
+        shadow.resize(base + n, Value::Undef);
+    }
+    &mut shadow[base..base + n]
+}
+
 struct Machine<'p, 'm> {
     prog: &'p Program<'m>,
     regs: Vec<Value>,
     frames: Vec<Frame>,
-    /// The variables saved by each open `speculate`, innermost last. Calls and returns are
-    /// refused while one is open (as brili refuses them), so they are all the current frame's.
-    spec: Vec<Vec<Value>>,
+    /// The shadow variables of SSA form, one slot per variable, framed like `regs`.
+    shadow: Vec<Value>,
+    /// The variables (and shadows) saved by each open `speculate`, innermost last. Calls and
+    /// returns are refused while one is open (as brili refuses them), so they are all the
+    /// current frame's.
+    spec: Vec<(Vec<Value>, Vec<Value>)>,
     heap: Heap,
     out: Output,
     steps: u64,
@@ -850,6 +890,9 @@ impl Machine<'_, '_> {
                 Code::Print { args } => {
                     for (k, &a) in args.iter().enumerate() {
                         let v = any!(a);
+                        if v == Value::Poison {
+                            fail!(operand_error(cur, pc, k, a, v, "a value other than undef"));
+                        }
                         if k > 0 {
                             self.out.buf.push(' ');
                         }
@@ -956,7 +999,7 @@ impl Machine<'_, '_> {
                     continue;
                 }
                 Code::Speculate => {
-                    self.spec.push(regs[base..base + cur.nvals].to_vec());
+                    self.spec.push((regs[base..base + cur.nvals].to_vec(), frame_shadows(&mut self.shadow, base, cur.nvals).to_vec()));
                     pc += 1;
                     continue;
                 }
@@ -975,11 +1018,32 @@ impl Machine<'_, '_> {
                         pc = *cont as usize;
                         continue;
                     }
-                    let Some(saved) = self.spec.pop() else {
+                    let Some((saved, shadows)) = self.spec.pop() else {
                         fail!(ErrorKind::Speculation("a guard failed outside of speculation".into()));
                     };
                     regs[base..base + cur.nvals].copy_from_slice(&saved);
+                    frame_shadows(&mut self.shadow, base, cur.nvals).copy_from_slice(&shadows);
                     pc = *fail as usize;
+                    continue;
+                }
+                Code::Set { shadow, src } => {
+                    let v = any!(*src);
+                    frame_shadows(&mut self.shadow, base, cur.nvals)[*shadow as usize] = v;
+                    pc += 1;
+                    continue;
+                }
+                Code::Get { dst } => {
+                    let v = frame_shadows(&mut self.shadow, base, cur.nvals)[*dst as usize];
+                    if v == Value::Undef {
+                        fail!(ErrorKind::UnsetShadow(cur.var_name(*dst)));
+                    }
+                    set!(*dst, v);
+                    pc += 1;
+                    continue;
+                }
+                Code::Undef { dst } => {
+                    set!(*dst, Value::Poison);
+                    pc += 1;
                     continue;
                 }
                 Code::Trap(kind) => fail!((**kind).clone()),
@@ -1005,6 +1069,9 @@ impl Machine<'_, '_> {
                         regs.resize(end.max(regs.len() * 2), Value::Undef);
                     }
                     regs[new_base..end].fill(Value::Undef);
+                    if self.shadow.len() >= end {
+                        self.shadow[new_base..end].fill(Value::Undef);
+                    }
                     for (k, (&a, &(p, tag))) in args.iter().zip(&callee_f.params).enumerate() {
                         let v = any!(a);
                         if tag.is_some() && v.tag() != tag {

@@ -158,6 +158,9 @@ pub enum ErrorKind {
     CondFail,
     #[error("{0}")]
     Trap(String),
+    /// SSA form: a `get` of a shadow variable no `set` has written.
+    #[error("`{0}: … = get` reads a shadow variable no `set` has written")]
+    UnsetShadow(String),
     /// Speculation misused: `commit` or a failing `guard` with nothing to resolve, or a call
     /// or return while a speculation is open (brili refuses both).
     #[error("{0}")]

@@ -81,6 +81,9 @@ opcodes! {
         Char2Int = "char2int", Int2Char = "int2char",
         // The speculation extension: `guard c .l` ends its block (it may jump to `.l`).
         Speculate = "speculate", Commit = "commit", Guard = "guard",
+        // SSA form (docs/lang/ssa2.md): `set x v` writes `x`'s shadow, `x: T = get` reads it,
+        // `x: T = undef` gives the undefined value.
+        Set = "set", Get = "get", Undef = "undef",
     }
 }
 
@@ -217,6 +220,10 @@ impl Op {
                 | BrilOp::Store
                 | BrilOp::Speculate
                 | BrilOp::Commit
+                | BrilOp::Set
+                // A `get` reads what the last `set` of its shadow wrote, and removing a dead one
+                // would leave `set`s of a shadow that no `get` names, which Bril's checker refuses.
+                | BrilOp::Get
                 | BrilOp::Other(_) => SideEffect,
                 _ => Pure,
             },

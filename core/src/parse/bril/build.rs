@@ -37,6 +37,8 @@ fn shape(op: &BrilOp) -> Option<Shape> {
         Free => s(Forbidden, 1, 1, 0, "one argument"),
         Nop | Speculate | Commit => s(Forbidden, 0, 0, 0, "no arguments"),
         Guard => s(Forbidden, 1, 1, 1, "one argument and one label"),
+        Set => s(Forbidden, 2, 2, 0, "two arguments (the shadow variable and the value)"),
+        Get | Undef => s(Required, 0, 0, 0, "no arguments"),
         Print => s(Forbidden, 0, usize::MAX, 0, "any number of arguments"),
         Jmp => s(Forbidden, 0, 0, 1, "one label and no arguments"),
         Br => s(Forbidden, 1, 1, 2, "one argument and two labels"),

@@ -11,9 +11,9 @@
 //! exception is a variable's own type, which must be written the same way every time: `x: any`
 //! and `x: int` in one function are two different declarations of `x`.
 //!
-//! The SSA extension's `set`, `get` and `undef` and the float extension's bit casts have no
-//! opcode of their own in the IR (`BrilOp::Other`), so they are recognised here by name. Every
-//! other unknown operation is left alone: the lab keeps what it does not model.
+//! The float extension's bit casts have no opcode of their own in the IR (`BrilOp::Other`), so
+//! they are recognised here by name. Every other unknown operation is left alone: the lab
+//! keeps what it does not model.
 
 use crate::diag::{Diagnostics, Span};
 use crate::ir::{BrilOp, Function, Inst, Op, Type, ValueId};
@@ -71,11 +71,11 @@ fn signature(op: &BrilOp) -> Option<Sig<'static>> {
         Load => sig(&[PtrT], Some(T)),
         PtrAdd => sig(&[PtrT, Is(INT)], Some(PtrT)),
         Const | Print | Call | Ret => None,
+        // `set shadow value`: the shadow variable is the one a later `get` assigns, so both
+        // arguments are variables of the same type.
+        Set => sig(&[T, T], None),
+        Get | Undef => sig(&[], Some(T)),
         Other(name) => match name.as_str() {
-            // `set shadow value`: the shadow variable is the one a later `get` assigns, so
-            // both arguments are variables of the same type.
-            "set" => sig(&[T, T], None),
-            "get" | "undef" => sig(&[], Some(T)),
             "float2bits" => sig(&[Is(FLOAT)], Some(Is(INT))),
             "bits2float" => sig(&[Is(INT)], Some(Is(FLOAT))),
             _ => None,

@@ -26,7 +26,7 @@ use crate::entity::EntityVec;
 
 /// The links of a chain the trace records (and a step sentence can name) per rewrite.
 pub const VIA_SHOWN: usize = 8;
-use crate::ir::{BlockId, Function, InstId, ValueId};
+use crate::ir::{BlockId, BrilOp, Function, InstId, Op, ValueId};
 
 /// `v` resolved through the copies available in `s`: the final source and the chain used
 /// (empty if no copy of `v` is available). The chain cannot loop at a reachable point (a copy
@@ -184,7 +184,10 @@ pub fn rewrite(f: &Function, cfg: &Cfg, a: &AvailCopies, g: &mut Function) -> Re
         }
         let mut pos = 0;
         a.walk_with(&mut point, f, b, |i, s| {
-            for (k, &v) in f.insts[i].args.iter().enumerate() {
+            let inst = &f.insts[i];
+            // `set x v` names the shadow of `x`, not the value of `x`: never rewritten.
+            let named = usize::from(inst.op == Op::Bril(BrilOp::Set));
+            for (k, &v) in inst.args.iter().enumerate().skip(named) {
                 let (w, chain) = resolve(a, s, v);
                 if w != v {
                     planned.push((i, b, pos, k as u32, v, w, chain));

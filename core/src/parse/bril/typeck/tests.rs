@@ -354,20 +354,21 @@ fn ssa_set_and_get_move_one_type() {
         3,
         "`d` is float, but argument 2 of `set` must be int, since `b` is int",
     );
-    refuses("@main {\n  set;\n}\n", 2, 3, "`set` takes 2 arguments, but none is given");
+    // Arity and destinations are the builder's rules, as for every operation.
+    refuses("@main {\n  set;\n}\n", 2, 3, "`set` takes two arguments (the shadow variable and the value)");
     refuses(
         "@main {\n  b: int = const 1;\n  a: int = set b b;\n}\n",
         3,
         3,
-        "`set` produces no value to assign to `a`",
+        "`set` does not produce a value",
     );
     refuses(
         "@main {\n  x: int = const 4;\n  z: int = get x;\n}\n",
         3,
-        3,
-        "`get` takes 0 arguments, but 1 is given",
+        12,
+        "`get` takes no arguments",
     );
-    refuses("@main {\n  get;\n}\n", 2, 3, "`get` produces a value: assign it, as in `x: type = …`");
+    refuses("@main {\n  get;\n}\n", 2, 3, "`get` produces a value: write `dest: type = get …`");
     // The shadow variable is the one a `get` assigns: without one it is never defined.
     refuses(
         "@main {\n  a: int = const 1;\n  set s a;\n}\n",
