@@ -57,8 +57,9 @@ impl From<String> for Failure {
 pub struct Input {
     pub module: Module,
     pub file: SourceFile,
-    /// Whether the program's `# ARGS:` line named the folders its imports come from (as
-    /// Bril's linking tests use it) rather than arguments for `@main`.
+    /// Whether the program's `# ARGS:` line names the folders its imports come from (a program
+    /// with imports: Bril's linking tests pass it to the linker) rather than `@main`'s
+    /// arguments.
     pub args_are_folders: bool,
 }
 
@@ -118,7 +119,8 @@ fn with_imports(path: &str, text: String, with: &[String]) -> Result<(String, bo
     for w in with {
         files.push((w.clone(), read_text(w)?));
     }
-    if import_paths(&files[0].1).is_empty() && files.len() == 1 {
+    let imports = !import_paths(&files[0].1).is_empty();
+    if !imports && files.len() == 1 {
         return Ok((files.remove(0).1, false));
     }
     let dir_of = |p: &str| Path::new(p).parent().map(Path::to_path_buf).unwrap_or_default();
@@ -145,5 +147,7 @@ fn with_imports(path: &str, text: String, with: &[String]) -> Result<(String, bo
         }
         k += 1;
     }
-    Ok((join_files(&files), !folders.is_empty()))
+    // In a program with imports, `# ARGS:` is the linker's (as in Bril's linking tests), not
+    // `@main`'s.
+    Ok((join_files(&files), imports))
 }

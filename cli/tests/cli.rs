@@ -363,3 +363,41 @@ fn ownership_check_and_dump() {
     assert_eq!(v["functions"][0]["values"][1]["kind"], "owned");
     assert_eq!(v["functions"][0]["verifier"]["checked"], true);
 }
+
+/// A Bril program of several files: imports found next to the importing file (transitively),
+/// or given with `--with`; an import nothing answers is an error at its line:col, in the file
+/// it is in; `# ARGS:` of a program with imports names the linker's folders, not arguments.
+#[test]
+fn bril_imports_link_files_found_beside_the_program_or_given_with_with() {
+    let d = tempdir::Dir::new();
+    let write = |name: &str, text: &str| {
+        let p = d.0.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_string_lossy().into_owned()
+    };
+    let main = write("main.bril", "# ARGS: libs\nfrom \"mid.bril\" import @twice as @double;\n@main {\n  x: int = const 5;\n  y: int = call @double x;\n  print y;\n}\n");
+    write("mid.bril", "from \"base.bril\" import @add;\n@twice(a: int): int {\n  b: int = call @add a a;\n  ret b;\n}\n");
+    let base = "@add(a: int, b: int): int {\n  c: int = add a b;\n  ret c;\n}\n";
+    write("base.bril", base);
+    let o = optlab(&["run", &main], None);
+    assert_eq!((stdout(&o).as_str(), o.status.success()), ("10\n", true), "{}", stderr(&o));
+    let printed = stdout(&optlab(&["print", &main], None));
+    assert!(printed.contains("call @mid.bril___twice x") && printed.contains("@base.bril___add(a: int, b: int): int"), "{printed}");
+
+    // Elsewhere, the library is named with --with; without it the import is an error.
+    let d2 = tempdir::Dir::new();
+    let alone = d2.0.join("mid.bril");
+    std::fs::copy(d.0.join("mid.bril"), &alone).unwrap();
+    let alone = alone.to_string_lossy().into_owned();
+    let o = optlab(&["check", &alone], None);
+    assert!(!o.status.success());
+    assert!(stderr(&o).starts_with(&format!("{alone}:1:6: error: `base.bril` is not a file of this program")), "{}", stderr(&o));
+    let (_d3, lib) = temp_file("base.bril", base);
+    let o = optlab(&["check", &alone, "--with", &lib], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    // An error inside an imported file names that file and its own line.
+    write("base.bril", "@add(a: int, b: int): int {\n  c: int = add a b;\n  ret d;\n}\n");
+    let o = optlab(&["check", &main], None);
+    assert!(stderr(&o).contains("base.bril:3:"), "{}", stderr(&o));
+}
