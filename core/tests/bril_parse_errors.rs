@@ -331,3 +331,34 @@ fn a_huge_bad_token_is_quoted_short() {
     let r = d.render(&SourceFile::new("t.bril", text.as_str()));
     assert!(r.len() < 1000, "{} bytes rendered:\n{}", r.len(), &r[..300]);
 }
+
+/// Imports and programs of several files: each mistake at its line:col, told in the file it
+/// is in (a `// file:` line starts a file and its line numbers).
+#[test]
+fn import_mistakes() {
+    let text = "from lib.bril import @f;\nfrom \"lib.bril\" @f;\nfrom \"lib.bril\" import f;\nfrom \"lib.bril\" import @f as g;\nfrom \"nope.bril\" import @f;\nfrom \"lib.bril\" import @h, @g as @main;\n@main {\n  x: int = const 1;\n}\n// file:\n// file: lib.bril\n@f {\n}\n@g {\n  y: int = add y;\n}\n";
+    let d = optlab_core::parse::bril::parse("main.bril", text).expect_err("mistakes");
+    let file = optlab_core::parse::source_file(optlab_core::Lang::Bril, "main.bril", text);
+    let got: Vec<String> = d
+        .iter()
+        .map(|e| {
+            let (name, at) = file.locate(e.span.lo);
+            format!("{name}:{}:{}: {}", at.line, at.col, e.message)
+        })
+        .collect();
+    let want = [
+        "main.bril:1:6: expected the path of the file to import from, in quotes, found `lib.bril`",
+        "main.bril:2:17: expected `import` after the path, found `@f`",
+        "main.bril:3:24: expected the name of a function to import (`@f`), found `f`",
+        "main.bril:4:30: expected the local name after `as` (`@g`), found `g`",
+        "main.bril:5:6: `nope.bril` is not a file of this program",
+        "main.bril:6:24: `lib.bril` defines no function `@h`",
+        "main.bril:6:34: `@main` is already a function of `main.bril`",
+        "main.bril:10:1: a `// file:` line needs the file's name after it",
+        "lib.bril:4:12: `add` takes two arguments",
+    ];
+    assert_eq!(got.len(), want.len(), "{got:#?}");
+    for (g, w) in got.iter().zip(want) {
+        assert!(g.starts_with(w), "got `{g}`, want `{w}…`");
+    }
+}

@@ -194,7 +194,7 @@ impl<'a> Parser<'a> {
                     }
                     prog.files.push((name, t.span));
                 }
-                Tok::Ident if self.text_of(self.tok(0).span) == "from" => {
+                Tok::Ident if self.at_word("from") => {
                     if let Some(mut i) = self.import() {
                         i.file = prog.files.len() - 1;
                         prog.imports.push(i);
@@ -213,50 +213,48 @@ impl<'a> Parser<'a> {
         prog
     }
 
+    /// Whether the next token is the word `w`.
+    fn at_word(&self, w: &str) -> bool {
+        self.peek() == Tok::Ident && self.text_of(self.tok(0).span) == w
+    }
+
+    /// The next token, if `ok` says it is the one wanted; otherwise `what` is reported as
+    /// expected and the rest of the statement skipped.
+    fn want(&mut self, ok: impl Fn(&Self) -> bool, what: &str) -> Option<Token> {
+        if ok(self) {
+            return Some(self.bump());
+        }
+        self.expected(what);
+        self.skip_statement();
+        None
+    }
+
+    /// Skips to the end of a top-level statement: past its `;`, or to what begins the next.
+    fn skip_statement(&mut self) {
+        while !(self.at_top_level_start() || self.peek() == Tok::Semi) {
+            self.bump();
+        }
+        if self.peek() == Tok::Semi {
+            self.bump();
+        }
+    }
+
     /// `from "PATH" import @f, @g as @h;` (the `from` is next). `None` after an error, with
     /// the rest of the statement skipped.
     fn import(&mut self) -> Option<ImportAst> {
         self.bump();
-        let skip = |p: &mut Self| {
-            while !(p.at_top_level_start() || p.peek() == Tok::Semi) {
-                p.bump();
-            }
-            if p.peek() == Tok::Semi {
-                p.bump();
-            }
-        };
-        if self.peek() != Tok::Str {
-            self.expected("the path of the file to import from, in quotes");
-            skip(self);
-            return None;
-        }
-        let t = self.bump();
+        let t = self.want(|p| p.peek() == Tok::Str, "the path of the file to import from, in quotes")?;
         let quoted = self.text_of(t.span);
         let path = quoted.get(1..quoted.len().saturating_sub(1)).unwrap_or("").to_string();
         let mut imp = ImportAst { file: 0, path, path_span: t.span, names: Vec::new() };
-        if !(self.peek() == Tok::Ident && self.text_of(self.tok(0).span) == "import") {
-            self.expected("`import` after the path");
-            skip(self);
-            return None;
-        }
-        self.bump();
+        self.want(|p| p.at_word("import"), "`import` after the path")?;
         loop {
-            if self.peek() != Tok::Func {
-                self.expected("the name of a function to import (`@f`)");
-                skip(self);
-                return None;
-            }
-            let t = self.bump();
+            let t = self.want(|p| p.peek() == Tok::Func, "the name of a function to import (`@f`)")?;
             let name = self.text_of(t.span).get(1..).unwrap_or("").to_string();
             let mut alias = None;
-            if self.peek() == Tok::Ident && self.text_of(self.tok(0).span) == "as" {
+            if self.at_word("as") {
                 self.bump();
-                if self.peek() != Tok::Func {
-                    self.expected("the local name after `as` (`@g`)");
-                    skip(self);
-                    return None;
-                }
-                let a = self.bump();
+                let a = self.want(|p| p.peek() == Tok::Func, "the local name after `as` (`@g`)")?;
                 alias = Some((self.text_of(a.span).get(1..).unwrap_or("").to_string(), a.span));
             }
             imp.names.push(ImportedAst { name, span: t.span, alias });
@@ -271,7 +269,7 @@ impl<'a> Parser<'a> {
                 _ => {
                     let at = self.after_prev();
                     self.diags.error(at, "expected `,` or `;` after an imported function");
-                    skip(self);
+                    self.skip_statement();
                     return Some(imp);
                 }
             }
