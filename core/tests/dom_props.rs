@@ -52,6 +52,10 @@ enum Shape {
     /// Each block leads to the next in layout (plus random edges), so most blocks are
     /// reachable; the other shapes leave many blocks unreachable.
     Chain,
+    /// A long `if … else if …` chain whose arms all jump to one join: a deep dominator tree
+    /// and a join with a predecessor per arm, where the frontier walks of the arms overlap
+    /// (the shape that made the walk quadratic).
+    ElseIfChain,
 }
 
 fn bril_inst(op: BrilOp) -> Inst {
@@ -61,16 +65,22 @@ fn bril_inst(op: BrilOp) -> Inst {
 /// A random Bril function. Returns it with a description for failure messages.
 fn random_function(rng: &mut Rng) -> (Function, String) {
     let n = if rng.chance(70) { 1 + rng.below(12) } else { 13 + rng.below(28) };
-    let shape = match rng.below(8) {
+    let shape = match rng.below(9) {
         0 => Shape::Uniform,
         1 => Shape::Forward,
         2 => Shape::NoExit,
         3 => Shape::ManyExits,
         4 => Shape::Duplicates,
+        5 => Shape::ElseIfChain,
         _ => Shape::Chain,
     };
     let mut f = Function::new("r", Lang::Bril);
     let c = f.add_value("c", Some(Type::Bool), ValueDef::Var);
+    if let Shape::ElseIfChain = shape {
+        else_if_chain(rng, &mut f, c);
+        let desc = describe(&f, shape);
+        return (f, desc);
+    }
     for i in 0..n {
         f.add_block(Block::new(format!("b{i}")));
     }
@@ -87,7 +97,7 @@ fn random_function(rng: &mut Rng) -> (Function, String) {
         Shape::NoExit => (0, 10, 5),
         Shape::ManyExits => (35, 10, 5),
         Shape::Duplicates => (10, 5, 50),
-        Shape::Chain => (4, 15, 5),
+        Shape::Chain | Shape::ElseIfChain => (4, 15, 5),
     };
     let layout = f.layout.clone();
     for (k, &b) in layout.iter().enumerate() {
@@ -136,6 +146,53 @@ fn random_function(rng: &mut Rng) -> (Function, String) {
     }
     let desc = describe(&f, shape);
     (f, desc)
+}
+
+/// `c0: br c .a0 .c1; a0: jmp .join; c1: br c .a1 .c2; …; join:` with, now and then, an arm
+/// that branches on to the next test too, a join that loops back to a test, and a join that
+/// never exits.
+fn else_if_chain(rng: &mut Rng, f: &mut Function, c: optlab_core::ValueId) {
+    let k = 1 + rng.below(19);
+    let tests: Vec<BlockId> = (0..k).map(|i| f.add_block(Block::new(format!("c{i}")))).collect();
+    let arms: Vec<BlockId> = (0..k).map(|i| f.add_block(Block::new(format!("a{i}")))).collect();
+    let join = f.add_block(Block::new("join"));
+    f.layout = tests.iter().zip(&arms).flat_map(|(&t, &a)| [t, a]).chain([join]).collect();
+    let br = |f: &mut Function, b: BlockId, t: BlockId, e: BlockId| {
+        let mut i = bril_inst(BrilOp::Br);
+        i.args.push(c);
+        i.succs = vec![Succ::to(t), Succ::to(e)];
+        let i = f.add_inst(i);
+        f.blocks[b].term = Some(i);
+    };
+    for i in 0..k {
+        let next = if i + 1 < k { tests[i + 1] } else { join };
+        br(f, tests[i], arms[i], next);
+        if i + 1 < k && rng.chance(20) {
+            br(f, arms[i], join, tests[i + 1]);
+        } else {
+            let mut j = bril_inst(BrilOp::Jmp);
+            j.succs.push(Succ::to(join));
+            let j = f.add_inst(j);
+            f.blocks[arms[i]].term = Some(j);
+        }
+    }
+    let back = tests[rng.below(k)];
+    let end = match rng.below(3) {
+        0 => {
+            let mut j = bril_inst(BrilOp::Jmp);
+            j.succs.push(Succ::to(back));
+            j
+        }
+        1 => {
+            let mut b = bril_inst(BrilOp::Br);
+            b.args.push(c);
+            b.succs = vec![Succ::to(back), Succ::to(join)];
+            b
+        }
+        _ => bril_inst(BrilOp::Ret),
+    };
+    let end = f.add_inst(end);
+    f.blocks[join].term = Some(end);
 }
 
 fn describe(f: &Function, shape: Shape) -> String {

@@ -245,8 +245,6 @@ impl ReachingDefs {
         // read's cache misses).
         let mut rsuccs: Vec<u32> = Vec::new();
         let mut sstart: Vec<u32> = Vec::new();
-        // Per region block, whether it assigns `v` (it then passes on its own definition).
-        let mut assigns: Vec<bool> = Vec::new();
         let mut work: Vec<u32> = Vec::new();
         let mut visited = 0;
         let mut direct = 0;
@@ -300,7 +298,6 @@ impl ReachingDefs {
             region.clear();
             rpreds.clear();
             rstart.clear();
-            assigns.clear();
             for &b in uses {
                 slot_of[b] = region.len() as u32 + 1;
                 region.push(b);
@@ -316,7 +313,6 @@ impl ReachingDefs {
                 let set = &mut sets[k];
                 set.clear();
                 rstart.push(rpreds.len() as u32);
-                assigns.push(last_of[b] != 0);
                 if Some(b) == fentry {
                     set.extend(vdefs.iter().filter(|&&d| matches!(defs[d].site, DefSite::Param(_))).map(|&d| local[d]));
                 }
@@ -368,8 +364,13 @@ impl ReachingDefs {
                 }
             }
             // Union over the non-assigning predecessors (all in the region), to the
-            // fixpoint. The walk found blocks backwards, so popping from the end of the
-            // list visits them roughly forwards.
+            // fixpoint, pushed forwards: a block whose set grew merges it into each successor
+            // (a block that assigns `v` passes on its own definition instead, already in its
+            // successors' fixed parts, and has none here). Each set grows at most once per
+            // definition of `v`, so the work is edges × definitions — pulling every
+            // predecessor's set into a block each time one of them changed was a join's
+            // predecessors squared. The walk found blocks backwards, so popping from the end
+            // of the list visits them roughly forwards.
             queued.clear();
             queued.resize(region.len(), true);
             work.clear();
@@ -377,24 +378,17 @@ impl ReachingDefs {
             while let Some(r) = work.pop() {
                 let r = r as usize;
                 queued[r] = false;
-                let mut changed = false;
-                for &q in &rpreds[rstart[r] as usize..rstart[r + 1] as usize] {
-                    let q = q as usize;
-                    if is_subset(&sets[q], &sets[r]) {
+                for &s in &rsuccs[sstart[r] as usize..sstart[r + 1] as usize] {
+                    let s = s as usize;
+                    if is_subset(&sets[r], &sets[s]) {
                         continue;
                     }
                     merged.clear();
-                    merge_sorted(&sets[r], &sets[q], &mut merged);
-                    std::mem::swap(&mut sets[r], &mut merged);
-                    changed = true;
-                }
-                // A block that assigns `v` passes on its own definition, not its entry set.
-                if changed && !assigns[r] {
-                    for &q in &rsuccs[sstart[r] as usize..sstart[r + 1] as usize] {
-                        if !queued[q as usize] {
-                            queued[q as usize] = true;
-                            work.push(q);
-                        }
+                    merge_sorted(&sets[s], &sets[r], &mut merged);
+                    std::mem::swap(&mut sets[s], &mut merged);
+                    if !queued[s] {
+                        queued[s] = true;
+                        work.push(s as u32);
                     }
                 }
             }
@@ -586,6 +580,32 @@ mod tests {
                 assert_eq!(sparse_uses(f, &rd), dense_uses(f, &cfg, &rd), "seed {seed}, @{}", f.name);
             }
         }
+    }
+
+    /// A long `else if` chain whose arms each assign `x` (or not) and jump to one join that
+    /// reads it: a join with a predecessor per arm, where the fixpoint once pulled every
+    /// predecessor's set again for each one that changed.
+    #[test]
+    fn a_wide_join_below_a_deep_chain_reaches_like_the_dense_analysis() {
+        let mut text = String::from("@main(c: bool, x: int) {\n");
+        for i in 0..120 {
+            text += &format!(".c{i}:\n  br c .a{i} .c{}n;\n.a{i}:\n", i + 1);
+            if i % 3 != 0 {
+                text += &format!("  x: int = const {i};\n");
+            }
+            text += "  jmp .join;\n";
+            text += &format!(".c{}n:\n", i + 1);
+        }
+        text += ".join:\n  print x;\n}\n";
+        let m = crate::parse_module(Lang::Bril, "t.bril", &text).unwrap();
+        let f = &m.functions[0];
+        let cfg = Cfg::new(f);
+        let rd = ReachingDefs::new(f, &cfg);
+        let sparse = sparse_uses(f, &rd);
+        assert_eq!(sparse, dense_uses(f, &cfg, &rd));
+        // The join's `print x` sees the parameter and the 80 arms' constants.
+        let at_join = sparse.iter().find(|(i, _)| f.insts[*i].op == crate::ir::Op::Bril(crate::ir::BrilOp::Print)).unwrap();
+        assert_eq!(at_join.1[0].1.len(), 81);
     }
 
     #[test]

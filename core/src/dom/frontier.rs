@@ -7,6 +7,11 @@
 //! For each predecessor `p` of `b`, every node from `p` up the tree to just below `idom(b)`
 //! dominates `p` without strictly dominating `b`, so `b` is added to each of their frontiers.
 //!
+//! Cost: one step per (block, frontier member) pair plus one per edge — linear in the edges
+//! and the size of the answer, whatever the tree's depth or a join's number of predecessors:
+//! a walk stops at a block whose frontier already holds `b` (every block above it, up to
+//! `idom(b)`, got `b` from the walk that put it there).
+//!
 //! Unlike the paper's figure we do not skip blocks with a single predecessor: with the walk
 //! stopping at `idom(b)` it is a no-op for them anyway, *except* at the root, which has no
 //! idom — an entry block that is its own predecessor (`b0: jmp b0`) is in its own frontier by
@@ -87,6 +92,13 @@ pub fn frontier(cfg: &Cfg, tree: &DomTree) -> EntityVec<BlockId, Vec<BlockId>> {
             let mut runner = Some(DomNode::Block(p));
             while runner != stop {
                 let Some(DomNode::Block(x)) = runner else { break };
+                // An earlier predecessor's walk came through `x` and went on up to `stop`:
+                // the rest of this walk would only add `b` again. Without this, a join with
+                // many predecessors below a deep tree (a long `else if` chain) cost
+                // predecessors × depth.
+                if df[x].last() == Some(&b) {
+                    break;
+                }
                 df[x].push(b);
                 runner = tree.parent(x);
             }

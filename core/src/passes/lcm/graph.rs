@@ -48,16 +48,12 @@ impl Graph {
     /// [`Graph::new`] from the control-flow graph of `f`, already built.
     pub fn with_cfg(f: &Function, cfg: &Cfg) -> Graph {
         let n = f.blocks.len();
-        // A row's entries without repeats (rows are a few blocks long).
-        fn distinct(list: &[BlockId]) -> impl Iterator<Item = BlockId> + '_ {
-            list.iter().enumerate().filter(|&(i, b)| !list[..i].contains(b)).map(|(_, &b)| b)
-        }
-        let blocks = || (0..n).map(BlockId::new);
-        let succs = Rows::from_rows(blocks().map(|b| distinct(cfg.succs(b))));
+        let succs = distinct_rows(n, |b| cfg.succs(b), |_| true);
         // Distinct predecessors among all placed blocks, reachable or not: what step 1's
         // syntactic definition of a critical edge counts.
-        let all_preds: EntityVec<BlockId, usize> = blocks().map(|b| distinct(cfg.preds(b)).count()).collect();
-        let preds = Rows::from_rows(blocks().map(|b| distinct(cfg.preds(b)).filter(|&p| cfg.is_reachable(p))));
+        let all_preds: EntityVec<BlockId, usize> =
+            distinct_rows(n, |b| cfg.preds(b), |_| true).values().map(<[BlockId]>::len).collect();
+        let preds = distinct_rows(n, |b| cfg.preds(b), |p| cfg.is_reachable(p));
         let rpo: Vec<BlockId> = cfg.reverse_postorder().collect();
         let mut reachable = EntitySet::new_empty(n);
         for &b in &rpo {
@@ -89,4 +85,24 @@ impl Graph {
     pub fn num_blocks(&self) -> usize {
         self.succs.len()
     }
+}
+
+/// Each block's row of `row` without repeats, in first-appearance order, keeping only what
+/// `keep` keeps: linear in the entries (a mark per block says which row last took it), so a
+/// join with tens of thousands of predecessors costs what they number, not their square.
+fn distinct_rows<'a>(n: usize, row: impl Fn(BlockId) -> &'a [BlockId], keep: impl Fn(BlockId) -> bool) -> Rows<BlockId, BlockId> {
+    let mut taken_by = vec![u32::MAX; n];
+    let mut rows = Rows::with_capacity(n, (0..n).map(|b| row(BlockId::new(b)).len()).sum());
+    for b in 0..n {
+        let entries = row(BlockId::new(b)).iter().copied().filter(|x| {
+            let fresh = taken_by.get(x.index()).is_some_and(|&t| t != b as u32);
+            if fresh {
+                taken_by[x.index()] = b as u32;
+            }
+            fresh && keep(*x)
+        });
+        rows.extend_row(entries);
+        rows.end_row();
+    }
+    rows
 }
