@@ -11,9 +11,10 @@
 use super::scan::type_end;
 use crate::ir::Piece;
 
-/// The type written after the operand `piece` (`%0 : $T, …` gives `T`), if any.
-pub(super) fn annotation(pieces: &[Piece], piece: Piece) -> Option<&str> {
-    let at = pieces.iter().position(|p| *p == piece)?;
+/// The type written after the operand at `pieces[at]` (`%0 : $T, …` gives `T`), if any. The
+/// caller locates every operand among the pieces in one pass: searching the pieces for each
+/// operand was quadratic in an instruction's operands.
+pub(super) fn annotation_at(pieces: &[Piece], at: usize) -> Option<&str> {
     let Some(Piece::Text(t)) = pieces.get(at + 1) else { return None };
     let t = t.trim_start().strip_prefix(':')?.trim_start();
     let start = t.strip_prefix('$').map(|_| 1)?;
@@ -147,6 +148,9 @@ mod tests {
     #[test]
     fn the_annotation_ends_where_the_operand_does() {
         let p = |t: &str| vec![Piece::Text("x ".into()), Piece::Arg(0), Piece::Text(t.into())];
+        fn annotation(pieces: &[Piece], piece: Piece) -> Option<&str> {
+            annotation_at(pieces, pieces.iter().position(|q| *q == piece)?)
+        }
         assert_eq!(annotation(&p(" : $*T"), Piece::Arg(0)), Some("*T"));
         assert_eq!(annotation(&p(" : $S, #S.x"), Piece::Arg(0)), Some("S"));
         assert_eq!(annotation(&p(" : $A to $B"), Piece::Arg(0)), Some("A"));

@@ -865,6 +865,23 @@ impl<'a> Parser<'a> {
             let op = Op::Sil(pi.op);
             let mut inst = Inst::new(op.clone());
             inst.results = results;
+            // Where each operand sits among the printed pieces, found in one pass (the first
+            // piece of each, as `annot::annotation` takes it).
+            let mut arg_at: Vec<Option<usize>> = vec![None; pi.operands.len()];
+            let mut succ_arg_at: HashMap<(u32, u32), usize> = HashMap::new();
+            for (p, piece) in pi.pieces.iter().enumerate() {
+                match *piece {
+                    Piece::Arg(k) => {
+                        if let Some(slot) = arg_at.get_mut(k as usize) {
+                            slot.get_or_insert(p);
+                        }
+                    }
+                    Piece::SuccArg(i, j) => {
+                        succ_arg_at.entry((i, j)).or_insert(p);
+                    }
+                    _ => {}
+                }
+            }
             for (k, o) in pi.operands.iter().enumerate() {
                 if let Some(v) = resolve(self, &mut f, o) {
                     // An apply's callee is written with its type after the arguments.
@@ -873,7 +890,7 @@ impl<'a> Parser<'a> {
                             Some(Type::Sil(t)) => Some(t.as_ref()),
                             _ => None,
                         },
-                        _ => annot::annotation(&pi.pieces, Piece::Arg(k as u32)),
+                        _ => arg_at[k].and_then(|at| annot::annotation_at(&pi.pieces, at)),
                     };
                     self.check_use(&f, used, o, v);
                     inst.args.push(v);
@@ -890,7 +907,7 @@ impl<'a> Parser<'a> {
                 if s.explicit || explicit_only {
                     for (j, o) in s.args.iter().enumerate() {
                         if let Some(v) = resolve(self, &mut f, o) {
-                            let used = annot::annotation(&pi.pieces, Piece::SuccArg(i as u32, j as u32));
+                            let used = succ_arg_at.get(&(i as u32, j as u32)).and_then(|&at| annot::annotation_at(&pi.pieces, at));
                             self.check_use(&f, used, o, v);
                             self.check_branch_arg(&f, target, j, used, o, v);
                             succ.args.push(v);
