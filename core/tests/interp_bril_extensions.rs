@@ -61,3 +61,12 @@ fn values_of_type_any_are_checked_when_used() {
     let r = run("@main {\n  v: any = const 4;\n  w: any = const 2.5;\n  s: int = add v v;\n  print s w;\n}\n", &[]);
     assert_eq!((r.stdout.as_str(), r.error), ("8 2.50000000000000000\n", None));
 }
+
+/// A callee's shadows start unset even where an earlier call at the same depth, with fewer
+/// variables, left some behind (`s` is the second variable of both callees: the same slot).
+#[test]
+fn shadows_of_an_earlier_callee_do_not_leak_into_the_next() {
+    let text = "@small {\n  one: int = const 1;\n  set s one;\n  s: int = get;\n}\n@big {\n  z: int = const 0;\n  s: int = get;\n  a: int = const 0;\n  b: int = const 0;\n  c: int = const 0;\n  print s;\n}\n@main {\n  call @small;\n  call @big;\n}\n";
+    let r = run(text, &[]);
+    assert!(matches!(r.error.map(|e| e.kind), Some(ErrorKind::UnsetShadow(_))), "printed {:?}", r.stdout);
+}

@@ -1069,8 +1069,10 @@ impl Machine<'_, '_> {
                         regs.resize(end.max(regs.len() * 2), Value::Undef);
                     }
                     regs[new_base..end].fill(Value::Undef);
-                    if self.shadow.len() >= end {
-                        self.shadow[new_base..end].fill(Value::Undef);
+                    // Shadows an earlier callee left at these slots are not this frame's.
+                    let kept = end.min(self.shadow.len());
+                    if new_base < kept {
+                        self.shadow[new_base..kept].fill(Value::Undef);
                     }
                     for (k, (&a, &(p, tag))) in args.iter().zip(&callee_f.params).enumerate() {
                         let v = any!(a);
