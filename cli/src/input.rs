@@ -113,40 +113,26 @@ pub fn load_with(path: &str, lang: Option<Lang>, with: &[String]) -> Result<Inpu
 /// The program's text with every file it imports, transitively, after `// file:` lines.
 /// An import no file answers stays unresolved: the parser reports it at its line.
 fn with_imports(path: &str, text: String, with: &[String]) -> Result<(String, bool), Failure> {
-    use optlab_core::parse::bril::{import_paths, join_files, names_file};
+    use optlab_core::parse::bril::{import_paths, join_files, with_imported};
     use std::path::Path;
-    let mut files: Vec<(String, String)> = vec![(path.to_string(), text)];
-    for w in with {
-        files.push((w.clone(), read_text(w)?));
-    }
-    let imports = !import_paths(&files[0].1).is_empty();
-    if !imports && files.len() == 1 {
-        return Ok((files.remove(0).1, false));
+    let imports = !import_paths(&text).is_empty();
+    if !imports && with.is_empty() {
+        return Ok((text, false));
     }
     let dir_of = |p: &str| Path::new(p).parent().map(Path::to_path_buf).unwrap_or_default();
     // Folders named by the `# ARGS:` line, relative to the program: Bril's linking tests pass
     // their library folders this way (brild's `--libs`).
-    let folders: Vec<std::path::PathBuf> = optlab_core::interp::bril::args_from_source(&files[0].1)
-        .iter()
-        .map(|a| dir_of(path).join(a))
-        .filter(|d| d.is_dir())
-        .collect();
-    let mut k = 0;
-    while k < files.len() {
-        let here = dir_of(&files[k].0);
-        for imp in import_paths(&files[k].1) {
-            if files.iter().any(|(n, _)| names_file(&imp, n)) {
-                continue;
-            }
-            let found = std::iter::once(here.join(&imp)).chain(folders.iter().map(|d| d.join(&imp))).find(|p| p.is_file());
-            if let Some(p) = found {
-                let p = p.to_string_lossy().to_string();
-                let t = read_text(&p)?;
-                files.push((p, t));
-            }
-        }
-        k += 1;
+    let folders: Vec<std::path::PathBuf> =
+        optlab_core::interp::bril::args_from_source(&text).iter().map(|a| dir_of(path).join(a)).filter(|d| d.is_dir()).collect();
+    let mut files: Vec<(String, String)> = vec![(path.to_string(), text)];
+    for w in with {
+        files.push((w.clone(), read_text(w)?));
     }
+    // An imported file is looked for next to the file that imports it, then in the folders.
+    let files = with_imported(files, |imp, importer| {
+        let found = std::iter::once(dir_of(importer).join(imp)).chain(folders.iter().map(|d| d.join(imp))).find(|p| p.is_file());
+        found.map(|p| p.to_string_lossy().to_string()).map(|p| read_text(&p).map(|t| (p, t))).transpose()
+    })?;
     // In a program with imports, `# ARGS:` is the linker's (as in Bril's linking tests), not
     // `@main`'s.
     Ok((join_files(&files), imports))

@@ -362,3 +362,24 @@ fn import_mistakes() {
         assert!(g.starts_with(w), "got `{g}`, want `{w}…`");
     }
 }
+
+/// Files given together become one program: the file no other imports first, then each
+/// imported file, transitively, as the lookup finds it (a missing one is left to the parser).
+#[test]
+fn files_join_into_one_program_with_what_they_import() {
+    use optlab_core::parse::bril::{join_program, with_imported};
+    let lib = ("lib.bril".to_string(), "@twice(a: int): int {\n  b: int = add a a;\n  ret b;\n}\n".to_string());
+    let main = ("main.bril".to_string(), "from \"lib.bril\" import @twice;\n@main {\n  x: int = const 2;\n  y: int = call @twice x;\n  print y;\n}\n".to_string());
+    let joined = join_program(vec![lib.clone(), main.clone()]);
+    assert!(joined.starts_with("from \"lib.bril\"") && joined.contains("\n// file: lib.bril\n@twice"), "{joined}");
+    optlab_core::parse::bril::parse("main.bril", &joined).expect("the joined program parses");
+
+    let mut asked = Vec::new();
+    let files = with_imported(vec![main.clone()], |imp, importer| {
+        asked.push((imp.to_string(), importer.to_string()));
+        Ok::<_, ()>((imp == "lib.bril").then(|| lib.clone()))
+    })
+    .unwrap();
+    assert_eq!(files, vec![main, lib]);
+    assert_eq!(asked, [("lib.bril".to_string(), "main.bril".to_string())]);
+}

@@ -99,24 +99,16 @@ impl CorpusFile {
         } else {
             Vec::new()
         };
-        let mut files: Vec<(String, String, PathBuf)> = vec![(self.rel.clone(), text, dir)];
-        let mut k = 0;
-        while k < files.len() {
-            for imp in optlab_core::parse::bril::import_paths(&files[k].1) {
-                if files.iter().any(|(n, _, _)| optlab_core::parse::bril::names_file(&imp, n)) {
-                    continue;
-                }
-                let here = files[k].2.clone();
-                if let Some(p) = std::iter::once(here.join(&imp)).chain(folders.iter().map(|d| d.join(&imp))).find(|p| p.is_file()) {
-                    let t = std::fs::read_to_string(&p).unwrap_or_default();
-                    let d = p.parent().unwrap_or(Path::new(".")).to_path_buf();
-                    files.push((p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default(), t, d));
-                }
-            }
-            k += 1;
-        }
-        let named: Vec<(String, String)> = files.into_iter().map(|(n, t, _)| (n, t)).collect();
-        optlab_core::parse::bril::join_files(&named)
+        // Files are named by their paths, so an import is looked for next to the file that
+        // imports it, then in the folders.
+        let first = vec![(self.path.to_string_lossy().to_string(), text)];
+        let files = optlab_core::parse::bril::with_imported(first, |imp, importer| {
+            let here = Path::new(importer).parent().unwrap_or(Path::new(".")).join(imp);
+            let found = std::iter::once(here).chain(folders.iter().map(|d| d.join(imp))).find(|p| p.is_file());
+            Ok::<_, std::convert::Infallible>(found.map(|p| (p.to_string_lossy().to_string(), std::fs::read_to_string(&p).unwrap_or_default())))
+        });
+        let Ok(files) = files;
+        optlab_core::parse::bril::join_files(&files)
     }
 
     /// What running the program prints, when the corpus says: the `.out` beside it, where

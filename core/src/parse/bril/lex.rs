@@ -304,6 +304,11 @@ impl Lexer<'_> {
 /// Bril text is misread.
 pub const FILE_MARK: &str = "// file:";
 
+/// The text of a [`Tok::Str`] token without its quotes.
+pub(super) fn unquoted(token: &str) -> &str {
+    token.get(1..token.len().saturating_sub(1)).unwrap_or("")
+}
+
 /// Characters that begin a token of their own, where a run of stray characters stops.
 fn is_token_start(c: char) -> bool {
     is_ident_start(c) || c.is_ascii_digit() || ":;={}()<>,@.'#+-\"".contains(c)

@@ -39,8 +39,7 @@ pub fn import_paths(text: &str) -> Vec<String> {
     for w in toks.windows(2) {
         let word = text.get(w[0].span.lo as usize..w[0].span.hi as usize).unwrap_or("");
         if w[0].kind == lex::Tok::Ident && word == "from" && w[1].kind == lex::Tok::Str {
-            let quoted = text.get(w[1].span.lo as usize..w[1].span.hi as usize).unwrap_or("\"\"");
-            let path = quoted.get(1..quoted.len().saturating_sub(1)).unwrap_or("").to_string();
+            let path = lex::unquoted(text.get(w[1].span.lo as usize..w[1].span.hi as usize).unwrap_or("")).to_string();
             if !out.contains(&path) {
                 out.push(path);
             }
@@ -66,13 +65,34 @@ fn stem(p: &str) -> &str {
     l.rsplit_once('.').map_or(l, |(s, _)| s)
 }
 
+/// A program's files (the program first) with every file their imports name, transitively:
+/// an import that none of the files answers ([`names_file`]) is asked of `find`, with its
+/// path and the name of the file that imports it, which gives the file (name and text), or
+/// nothing — the parser then reports that import at its line.
+pub fn with_imported<E>(
+    mut files: Vec<(String, String)>,
+    mut find: impl FnMut(&str, &str) -> Result<Option<(String, String)>, E>,
+) -> Result<Vec<(String, String)>, E> {
+    let mut k = 0;
+    while k < files.len() {
+        for imp in import_paths(&files[k].1) {
+            if !files.iter().any(|(n, _)| names_file(&imp, n)) {
+                if let Some(file) = find(&imp, &files[k].0)? {
+                    files.push(file);
+                }
+            }
+        }
+        k += 1;
+    }
+    Ok(files)
+}
+
 /// Files dropped or given together as one program text ([`join_files`]): first a file that
 /// no other one imports — of those, one that defines `@main` — then the rest in their order.
 pub fn join_program(mut files: Vec<(String, String)>) -> String {
-    let imported = |k: usize, files: &[(String, String)]| {
-        (files.iter().enumerate()).any(|(j, (_, t))| j != k && import_paths(t).iter().any(|p| names_file(p, &files[k].0)))
-    };
-    let roots: Vec<usize> = (0..files.len()).filter(|&k| !imported(k, &files)).collect();
+    let imports: Vec<Vec<String>> = files.iter().map(|(_, t)| import_paths(t)).collect();
+    let imported = |k: usize| (imports.iter().enumerate()).any(|(j, i)| j != k && i.iter().any(|p| names_file(p, &files[k].0)));
+    let roots: Vec<usize> = (0..files.len()).filter(|&k| !imported(k)).collect();
     let first = roots.iter().copied().find(|&k| files[k].1.contains("@main")).or(roots.first().copied()).unwrap_or(0);
     if first < files.len() {
         let f = files.remove(first);

@@ -244,8 +244,7 @@ impl<'a> Parser<'a> {
     fn import(&mut self) -> Option<ImportAst> {
         self.bump();
         let t = self.want(|p| p.peek() == Tok::Str, "the path of the file to import from, in quotes")?;
-        let quoted = self.text_of(t.span);
-        let path = quoted.get(1..quoted.len().saturating_sub(1)).unwrap_or("").to_string();
+        let path = super::lex::unquoted(self.text_of(t.span)).to_string();
         let mut imp = ImportAst { file: 0, path, path_span: t.span, names: Vec::new() };
         self.want(|p| p.at_word("import"), "`import` after the path")?;
         loop {
