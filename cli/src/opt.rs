@@ -110,7 +110,7 @@ fn stats_lines(out: &mut String, runs: &[PipelineRun]) {
 /// `optlab opt`.
 pub fn opt(input: &Input, a: &OptArgs) -> Result<Done, Failure> {
     let pipeline = Pipeline::parse(a.passes).map_err(|e| Failure(format!("error: --passes: {e}")))?;
-    let (module, runs, refusals) = run(input, &pipeline, &Options { commute: a.commute })?;
+    let (module, runs, refusals) = run(input, &pipeline, &Options { commute: a.commute, ..Options::default() })?;
     let mut notes = String::new();
     for r in &refusals {
         let message = format!("{}; the pipeline goes on with the function as it was", r.message);

@@ -105,7 +105,7 @@ proptest! {
         commute in any::<bool>(),
     ) {
         let p = Pipeline::parse(&passes.join(",")).map_err(TestCaseError::fail)?;
-        let opts = Options { commute };
+        let opts = Options { commute, ..Options::default() };
         let stats = check(&p, &opts, &no_traps(), first_seed..first_seed + 6);
         prop_assert_eq!(stats.programs, 6);
         check_dead_traps(&p, &opts, first_seed..first_seed + 3).map_err(TestCaseError::fail)?;

@@ -323,6 +323,16 @@ enum Code {
     Set { shadow: Slot, src: Slot },
     Get { dst: Slot },
     Undef { dst: Slot },
+    /// The deprecated classic SSA form: the `phi`s of one run of consecutive `phi`
+    /// instructions, evaluated together (each reads its arguments before any writes, as φs
+    /// do) by the run's first instruction; the others are [`Code::Nop`]. Each φ is its
+    /// destination and, per label (a block index), the argument to copy. `prev` says which
+    /// executed label selects: the second most recent in a labeled block (the most recent is
+    /// the block's own), the most recent in an unlabeled one.
+    Phis { phis: Box<[PhiCode]>, prev: bool },
+    /// Entering a labeled block of a function that has `phi`s: the executed labels shift.
+    /// Not an instruction of the program, so not counted.
+    Enter { block: u32 },
     Ret { val: Option<Slot> },
     /// Control fell off the end of the function: an implicit, uncounted `ret`.
     End,
@@ -378,6 +388,12 @@ impl<'m> Program<'m> {
     }
 }
 
+/// One `phi`: its destination and, per label (a block index), the argument to copy.
+type PhiCode = (Slot, Box<[(u32, Slot)]>);
+
+/// No label executed yet (function start).
+const NO_LABEL: u32 = u32::MAX;
+
 fn malformed(msg: impl Into<String>) -> ErrorKind {
     ErrorKind::Malformed(msg.into())
 }
@@ -407,6 +423,8 @@ impl<'m> LFunc<'m> {
         // Block start offsets, in layout order; blocks not in layout stay unreachable.
         let mut start = vec![u32::MAX; f.blocks.len()];
         let mut pc = 0u32;
+        // Labels are tracked only where a `phi` reads them.
+        let marks = f.has_phis();
         for &b in &f.layout {
             let Some(block) = f.blocks.get(b) else {
                 self.push(None, Code::Trap(Box::new(malformed(format!("layout lists missing block {b}")))));
@@ -417,7 +435,7 @@ impl<'m> LFunc<'m> {
                 return;
             }
             start[b.index()] = pc;
-            pc += block.insts.len() as u32 + u32::from(block.term.is_some());
+            pc += block.insts.len() as u32 + u32::from(block.term.is_some()) + u32::from(marks && block.labeled);
         }
         // One allocation each (the code of a 10^5-block function is ~10 MB; growing it by
         // doubling copied it again and again on fresh pages).
@@ -425,11 +443,19 @@ impl<'m> LFunc<'m> {
         self.src.reserve_exact(pc as usize + 1);
         for (k, &b) in f.layout.iter().enumerate() {
             let block = &f.blocks[b];
+            if marks && block.labeled {
+                self.push(None, Code::Enter { block: b.index() as u32 });
+            }
+            let mut in_run = false;
             for i in block.all_insts() {
+                let is_phi = f.insts.get(i).is_some_and(|inst| inst.op == Op::Bril(BrilOp::Phi));
                 let code = match f.insts.get(i) {
+                    Some(_) if is_phi && in_run => Ok(Code::Nop),
+                    Some(_) if is_phi => self.lower_phis(block, i),
                     Some(inst) => self.lower_inst(inst, &start, by_name, n_params),
                     None => Err(malformed(format!("block {b} lists missing instruction {i}"))),
                 };
+                in_run = is_phi;
                 self.push(Some(i), code.unwrap_or_else(|e| Code::Trap(Box::new(e))));
             }
             if block.term.is_none() && k + 1 == f.layout.len() {
@@ -452,6 +478,24 @@ impl<'m> LFunc<'m> {
         } else {
             Err(malformed(format!("operand {v} out of range")))
         }
+    }
+
+    /// The run of consecutive `phi`s starting at `first` in `block`, as one [`Code::Phis`].
+    fn lower_phis(&self, block: &crate::ir::Block, first: InstId) -> Result<Code, ErrorKind> {
+        let f = self.f;
+        let mut phis = Vec::new();
+        for i in block.insts.iter().copied().skip_while(|&i| i != first) {
+            let Some(inst) = f.insts.get(i).filter(|inst| inst.op == Op::Bril(BrilOp::Phi)) else { break };
+            let [dst] = inst.results.as_slice() else {
+                return Err(malformed("phi needs exactly one destination"));
+            };
+            if inst.args.len() != inst.succs.len() {
+                return Err(malformed("phi needs as many labels as arguments"));
+            }
+            let args = inst.args.iter().zip(&inst.succs).map(|(&a, s)| Ok((s.block.index() as u32, self.slot(a)?))).collect::<Result<_, ErrorKind>>()?;
+            phis.push((self.slot(*dst)?, args));
+        }
+        Ok(Code::Phis { phis: phis.into(), prev: block.labeled })
     }
 
     fn lower_inst(
@@ -605,6 +649,7 @@ impl<'m> LFunc<'m> {
                 dest(false)?;
                 Code::Set { shadow: arg(0)?, src: arg(1)? }
             }
+            B::Phi => return Err(malformed("phi outside a run of phis")),
             B::Get | B::Undef => {
                 nargs(0)?;
                 let dst = dest(true)?.unwrap_or(0);
@@ -695,6 +740,8 @@ struct Frame {
     /// The caller's `call` instruction.
     pc: usize,
     base: usize,
+    /// The caller's two most recently executed labels (for its `phi`s after the call).
+    labels: [u32; 2],
 }
 
 /// Where and why execution stopped.
@@ -779,8 +826,15 @@ impl Machine<'_, '_> {
             };
         }
 
+        // The most recently executed label and the one before it (block indices).
+        let mut labels = [NO_LABEL; 2];
         loop {
             let code = &cur.code[pc];
+            if let Code::Enter { block } = code {
+                labels = [*block, labels[0]];
+                pc += 1;
+                continue;
+            }
             if let Code::End = code {
                 // Falls through to the return path below without counting.
             } else {
@@ -1041,6 +1095,25 @@ impl Machine<'_, '_> {
                     pc += 1;
                     continue;
                 }
+                Code::Phis { phis, prev } => {
+                    let from = labels[usize::from(*prev)];
+                    // Read every argument first: a φ may read another's destination.
+                    let mut got: smallvec::SmallVec<[Value; 8]> = smallvec::SmallVec::new();
+                    for (dst, args) in phis.iter() {
+                        let Some(&(_, src)) = args.iter().find(|(l, _)| *l == from) else {
+                            let came = cur.f.blocks.as_slice().get(from as usize).map_or("the function's start".to_string(), |b| format!("`.{}`", b.name));
+                            fail!(ErrorKind::Trap(format!("`{}: … = phi` has no argument for {came}, where control came from", cur.var_name(*dst))));
+                        };
+                        // An argument never assigned leaves the destination unassigned (as
+                        // Bril's old `__undefined` did): an error only where it is read.
+                        got.push(regs[base + src as usize]);
+                    }
+                    for ((dst, _), v) in phis.iter().zip(got) {
+                        set!(*dst, v);
+                    }
+                    pc += 1;
+                    continue;
+                }
                 Code::Undef { dst } => {
                     set!(*dst, Value::Poison);
                     pc += 1;
@@ -1086,7 +1159,8 @@ impl Machine<'_, '_> {
                         }
                         regs[new_base + p as usize] = v;
                     }
-                    self.frames.push(Frame { func: fi, pc, base });
+                    self.frames.push(Frame { func: fi, pc, base, labels });
+                    labels = [NO_LABEL; 2];
                     fi = *callee;
                     cur = callee_f;
                     pc = 0;
@@ -1098,6 +1172,11 @@ impl Machine<'_, '_> {
                     None => None,
                 },
                 Code::End => None,
+                // Handled before the step count; kept total without a panic path.
+                Code::Enter { .. } => {
+                    pc += 1;
+                    continue;
+                }
             };
 
             // Return from the current function.
@@ -1110,6 +1189,7 @@ impl Machine<'_, '_> {
             cur = &prog.funcs[fi as usize];
             pc = frame.pc;
             base = frame.base;
+            labels = frame.labels;
             let Code::Call { dst, .. } = &cur.code[pc] else {
                 fail!(malformed("return to an instruction that is not a call"));
             };

@@ -12,6 +12,7 @@
 mod branch;
 mod op;
 mod pieces;
+mod ssa_form;
 mod text;
 mod verify;
 
@@ -19,6 +20,7 @@ pub use branch::{branch_pieces, ArgTypes};
 pub use op::{BrilOp, Effect, Op, SilOp};
 pub use pieces::Pieces;
 pub use text::{Interner, Text};
+pub use ssa_form::check_ssa_form;
 pub use verify::verify;
 
 use crate::diag::{SourceFile, Span};
@@ -423,6 +425,12 @@ impl Function {
         self.placed_insts().any(|(_, i)| {
             matches!(self.insts.get(i).map(|x| &x.op), Some(Op::Bril(BrilOp::Speculate | BrilOp::Commit | BrilOp::Guard)))
         })
+    }
+
+    /// Whether the function uses Bril's deprecated classic SSA form (`phi`): its labels name
+    /// predecessors, so a pass that changes the CFG's edges must leave such a function alone.
+    pub fn has_phis(&self) -> bool {
+        self.placed_insts().any(|(_, i)| matches!(self.insts.get(i).map(|x| &x.op), Some(Op::Bril(BrilOp::Phi))))
     }
 
     /// The block after `b` in layout, where a Bril block without terminator continues.

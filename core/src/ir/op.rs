@@ -84,6 +84,10 @@ opcodes! {
         // SSA form (docs/lang/ssa2.md): `set x v` writes `x`'s shadow, `x: T = get` reads it,
         // `x: T = undef` gives the undefined value.
         Set = "set", Get = "get", Undef = "undef",
+        // The deprecated classic SSA form (docs/lang/ssa.md): `x: T = phi a b .l1 .l2` takes the
+        // argument whose label names the block control came from. Its labels are kept as the
+        // instruction's `succs` (it is no terminator: they are not CFG edges).
+        Phi = "phi",
     }
 }
 

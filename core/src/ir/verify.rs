@@ -4,7 +4,7 @@
 //! instruction sits in exactly one block, terminators only at the end; ids are in range;
 //! successors are placed blocks; SIL blocks all end in a terminator and pass as many
 //! arguments as the target has parameters; a Bril `guard` goes on into the next block in
-//! layout; SIL values are defined once, where their
+//! layout; a Bril `phi` names as many labels (placed blocks) as it has arguments; SIL values are defined once, where their
 //! `ValueDef` says, and every used value is defined by a placed instruction, a placed block's
 //! parameter, or is `undef`. Dominance of SIL uses is checked by `dom::verify_ssa`.
 
@@ -60,8 +60,12 @@ pub fn verify(f: &Function) -> Result<(), Diagnostics> {
                 let what = if is_term { "is not a terminator" } else { "is a terminator in the middle of a block" };
                 err(inst.span, format!("`{}` in block `{}` {what}", inst.op, block.name));
             }
-            if !inst.is_terminator() && !inst.succs.is_empty() {
+            let is_phi = inst.op == Op::Bril(BrilOp::Phi);
+            if !inst.is_terminator() && !inst.succs.is_empty() && !is_phi {
                 err(inst.span, format!("`{}` has successors but is not a terminator", inst.op));
+            }
+            if is_phi && inst.succs.len() != inst.args.len() {
+                err(inst.span, format!("`phi` in block `{}` has {} arguments and {} labels", block.name, inst.args.len(), inst.succs.len()));
             }
             for (k, &r) in inst.results.iter().enumerate() {
                 if r.index() >= nv {

@@ -19,6 +19,7 @@ static LOWERING_INFO: PassInfo = PassInfo {
     summary: "gives every address-only SSA value a memory location — an indirect argument, an @out result, an alloc_stack, or a part of another value's storage — and rewrites each instruction into its address form",
     langs: &[Lang::Sil],
     refusal: "Bril has no address-only types: every value already lives in a variable",
+    edits_edges: false,
 };
 
 static COPY_ELIM_INFO: PassInfo = PassInfo {
@@ -28,6 +29,7 @@ static COPY_ELIM_INFO: PassInfo = PassInfo {
     summary: "removes `%copy = copy_value %arg` and `destroy_value %arg` when %arg cannot be mutated, is consumed in scope by the destroy, and is not used after %copy is consumed",
     langs: &[Lang::Sil],
     refusal: "Bril has no copy_value: its copies are `id`, which copy propagation handles",
+    edits_edges: false,
 };
 
 impl Pass for AddressLowering {

@@ -20,7 +20,9 @@ pub mod analyses;
 pub mod copyprop;
 pub mod dce;
 pub mod lcm;
+pub mod out_of_ssa;
 pub mod pipeline;
+pub mod ssa;
 
 pub use analyses::Analyses;
 
@@ -43,6 +45,10 @@ pub struct PassInfo {
     pub langs: &'static [Lang],
     /// Why the pass refuses the languages it does not accept (completes "`@f` is SIL: …").
     pub refusal: &'static str,
+    /// Whether the pass may add, remove or retarget CFG edges. Such a pass is not run on a
+    /// function in Bril's classic SSA form: a `phi`'s labels name the predecessors it chooses
+    /// between, and after the pass they would name the wrong ones.
+    pub edits_edges: bool,
 }
 
 impl PassInfo {
@@ -69,6 +75,8 @@ fn lang_name(l: Lang) -> &'static str {
 pub struct Options {
     /// LCM: treat `add b a` as `add a b` for commutative operations.
     pub commute: bool,
+    /// SSA construction: write φs as Bril's deprecated `phi` instead of `set`/`get`.
+    pub phi_form: bool,
 }
 
 /// How a run ended.
@@ -110,6 +118,8 @@ pub enum Detail {
     CopyProp(Box<copyprop::CopyPropOutput>),
     AddressLowering(Arc<crate::sil::lowering::Lowering>),
     CopyElim(Box<crate::sil::lowering::copyelim::CopyElim>),
+    IntoSsa(Box<ssa::SsaOutput>),
+    OutOfSsa(Box<out_of_ssa::OutOfSsaOutput>),
 }
 
 impl Detail {
@@ -122,6 +132,8 @@ impl Detail {
             Detail::CopyProp(o) => serde_json::to_value(&o.trace),
             Detail::AddressLowering(l) => serde_json::to_value(l.trace()),
             Detail::CopyElim(c) => serde_json::to_value(&c.candidates),
+            Detail::IntoSsa(o) => serde_json::to_value(&o.trace),
+            Detail::OutOfSsa(o) => serde_json::to_value(&o.trace),
         };
         v.unwrap_or(serde_json::Value::Null)
     }
@@ -218,6 +230,8 @@ pub static REGISTRY: &[&dyn Pass] = &[
     &copyprop::COPYPROP_PASS,
     &address_lowering::ADDRESS_LOWERING_PASS,
     &address_lowering::COPY_ELIM_PASS,
+    &ssa::INTO_SSA_PASS,
+    &out_of_ssa::OUT_OF_SSA_PASS,
 ];
 
 /// The pass named `slug`.
@@ -283,6 +297,13 @@ fn run_contract(pass: &dyn Pass, input: Input<'_>, a: &Analyses, opts: &Options,
             f.name,
             lang_name(f.lang),
             info.refusal
+        );
+        return PassRun::not_run_shared(info, input.unchanged(), Outcome::Refused(msg));
+    }
+    if info.edits_edges && f.has_phis() {
+        let msg = format!(
+            "{} may change the edges between blocks, and @{} uses `phi`, whose labels name the blocks control comes from: translate it out of SSA first (or write its φs as `set`/`get`)",
+            info.title, f.name
         );
         return PassRun::not_run_shared(info, input.unchanged(), Outcome::Refused(msg));
     }

@@ -68,6 +68,7 @@ static BREAKER: PassInfo = PassInfo {
     summary: "test only",
     langs: &[Lang::Sil],
     refusal: "",
+    edits_edges: false,
 };
 impl Pass for Breaker {
     fn info(&self) -> &'static PassInfo {

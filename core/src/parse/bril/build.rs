@@ -39,6 +39,8 @@ fn shape(op: &BrilOp) -> Option<Shape> {
         Guard => s(Forbidden, 1, 1, 1, "one argument and one label"),
         Set => s(Forbidden, 2, 2, 0, "two arguments (the shadow variable and the value)"),
         Get | Undef => s(Required, 0, 0, 0, "no arguments"),
+        // As many labels as arguments: checked in `check_shape`.
+        Phi => s(Required, 0, usize::MAX, 0, "as many labels as arguments"),
         Print => s(Forbidden, 0, usize::MAX, 0, "any number of arguments"),
         Jmp => s(Forbidden, 0, 0, 1, "one label and no arguments"),
         Br => s(Forbidden, 1, 1, 2, "one argument and two labels"),
@@ -161,7 +163,11 @@ impl Builder<'_> {
             }
             return;
         };
-        if shape.labels == 0 && labels > 0 {
+        if *op == BrilOp::Phi {
+            if labels != args {
+                self.diags.error(a.op_span, format!("`phi` takes as many labels as arguments (here {args} arguments and {labels} labels)"));
+            }
+        } else if shape.labels == 0 && labels > 0 {
             let span = first(|o| matches!(o, Operand::Label(..))).unwrap_or(a.op_span);
             self.diags.error(span, format!("`{name}` takes no labels"));
         } else if labels != shape.labels || args < shape.args.0 || args > shape.args.1 {
@@ -212,7 +218,7 @@ impl Builder<'_> {
                 Operand::Lit(..) => {}
             }
         }
-        if !inst.is_terminator() {
+        if !inst.is_terminator() && op != BrilOp::Phi {
             labels.clear();
         }
         (inst, labels)
@@ -299,6 +305,9 @@ pub(super) fn function(text: &str, ast: &FuncAst, diags: &mut Diagnostics) -> Fu
                     cur = None;
                 } else {
                     block.insts.push(id);
+                    if !refs.is_empty() {
+                        pending.push((id, refs));
+                    }
                     cur = Some(blk);
                 }
             }

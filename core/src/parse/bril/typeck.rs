@@ -70,7 +70,8 @@ fn signature(op: &BrilOp) -> Option<Sig<'static>> {
         Store => sig(&[PtrT, T], None),
         Load => sig(&[PtrT], Some(T)),
         PtrAdd => sig(&[PtrT, Is(INT)], Some(PtrT)),
-        Const | Print | Call | Ret => None,
+        // `phi` takes any number of arguments: not checked by signature.
+        Const | Print | Call | Ret | Phi => None,
         // `set shadow value`: the shadow variable is the one a later `get` assigns, so both
         // arguments are variables of the same type.
         Set => sig(&[T, T], None),

@@ -17,6 +17,7 @@ static INFO: PassInfo = PassInfo {
     summary: "makes each use of x read y where a copy x = id y reaches it on every path, then deletes the copies left dead and recomputes those that stay where their source holds the same computation on every path",
     langs: &[Lang::Bril],
     refusal: "its values are in SSA form, so every use already names its one definition and there is no copy to propagate; removing a `copy_value` is copy elimination (the copy-elim pass)",
+    edits_edges: false,
 };
 
 impl Pass for CopyProp {

@@ -113,6 +113,9 @@ pub fn run_with(f: &Function, a: Option<&Analyses>) -> DceResult {
         let stats = Stats { insts_before: n, insts_after: n, ..Stats::default() };
         DceResult { function: Arc::new(f.clone()), trace, stats }
     };
+    if f.has_phis() {
+        return skip("it uses `phi`, whose labels name the blocks control comes from, and DCE may retarget branches: translate it out of SSA first (or write its φs as `set`/`get`)".into());
+    }
     let Some(a) = a else {
         let why = match crate::ir::verify(f) {
             Err(errs) => first_error(errs),

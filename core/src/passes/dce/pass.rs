@@ -17,6 +17,7 @@ static INFO: PassInfo = PassInfo {
     summary: "marks live what has side effects and what live code uses or is control dependent on; deletes the rest",
     langs: &[Lang::Sil, Lang::Bril],
     refusal: "",
+    edits_edges: true,
 };
 
 impl Pass for Dce {

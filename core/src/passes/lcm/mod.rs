@@ -177,6 +177,12 @@ pub(crate) fn run_verified(f: &Function, opts: &Options) -> Result<LcmOutput, Lc
             .to_string();
         return Err(LcmError::Unsupported { function: f.name.clone(), reason });
     }
+    if f.has_phis() {
+        let reason = "it uses `phi`, whose labels name the blocks control comes from, and LCM splits edges: \
+                      translate it out of SSA first (or write its φs as `set`/`get`)"
+            .to_string();
+        return Err(LcmError::Unsupported { function: f.name.clone(), reason });
+    }
     let mut g = f.clone();
     let splits = split::split_critical_edges(&mut g);
     crate::passes::shrink(&mut g);

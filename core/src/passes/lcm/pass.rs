@@ -15,6 +15,7 @@ static INFO: PassInfo = PassInfo {
     summary: "partial redundancy elimination: computes each expression as late as possible where it is needed on every path",
     langs: &[Lang::Bril, Lang::Sil],
     refusal: "",
+    edits_edges: true,
 };
 
 impl Pass for Lcm {

@@ -1,0 +1,227 @@
+//! Coalescing the copies the isolation made, then naming each class and deleting the copies
+//! that became `x = id x`.
+
+use super::interfere;
+use super::isolate::Made;
+use super::trace::{apply_event, Conflict, Event, Trace};
+use crate::cfg::Cfg;
+use crate::dom::DomTree;
+use crate::entity::{EntityRef, EntitySet, EntityVec};
+use crate::ir::{BlockId, BrilOp, Function, Name, Op, ValueId};
+use std::collections::HashMap;
+
+pub struct Coalesced {
+    /// Copies deleted.
+    pub deleted: usize,
+}
+
+/// How many natural loops hold each block (a loop per back edge `t → h`, `h` dominating
+/// `t`: the blocks that reach `t` without passing `h`).
+fn loop_depth(g: &Function, cfg: &Cfg) -> EntityVec<BlockId, u32> {
+    let dom = DomTree::dominators(g, cfg);
+    let mut depth: EntityVec<BlockId, u32> = EntityVec::filled(g.blocks.len(), 0);
+    let mut mark: EntityVec<BlockId, u32> = EntityVec::filled(g.blocks.len(), 0);
+    let mut stamp = 0;
+    for (t, h) in cfg.edges() {
+        if !dom.dominates(h, t) {
+            continue;
+        }
+        stamp += 1;
+        mark[h] = stamp;
+        depth[h] += 1;
+        let mut work = vec![t];
+        while let Some(b) = work.pop() {
+            if mark[b] == stamp {
+                continue;
+            }
+            mark[b] = stamp;
+            depth[b] += 1;
+            work.extend(cfg.preds(b).iter().copied().filter(|&p| mark[p] != stamp));
+        }
+    }
+    depth
+}
+
+/// What a name would be without the versions SSA construction and isolation give it:
+/// `i.2` → `i`, `x.in` → `x`.
+fn base_name(name: &str) -> &str {
+    let mut s = name;
+    loop {
+        let Some((head, tail)) = s.rsplit_once('.') else { return s };
+        if head.is_empty() || !(tail == "in" || (!tail.is_empty() && tail.bytes().all(|c| c.is_ascii_digit()))) {
+            return s;
+        }
+        s = head;
+    }
+}
+
+pub fn coalesce(g: &mut Function, made: &[Made], trace: &mut Trace) -> Coalesced {
+    if made.is_empty() {
+        return Coalesced { deleted: 0 };
+    }
+    let cfg = Cfg::new(g);
+    let n = g.values.len();
+    let mut vars: Vec<ValueId> = Vec::new();
+    let mut seen = EntitySet::<ValueId>::new_empty(n);
+    for m in made {
+        for v in [m.dest, m.src] {
+            if v.index() < n && seen.insert(v) {
+                vars.push(v);
+            }
+        }
+    }
+    let edges = interfere::graph(g, &cfg, &vars);
+
+    // Innermost loops first: a copy there runs most often. Then program order.
+    let depth = loop_depth(g, &cfg);
+    let mut order: Vec<usize> = (0..made.len()).collect();
+    order.sort_by_key(|&k| std::cmp::Reverse(depth.get(made[k].block).copied().unwrap_or(0)));
+
+    // Union-find over values, with each root's members.
+    let mut parent: EntityVec<ValueId, ValueId> = EntityVec::filled(n, ValueId(0));
+    for v in parent.keys() {
+        parent[v] = v;
+    }
+    let mut members: HashMap<ValueId, Vec<ValueId>> = HashMap::new();
+    fn find(parent: &mut EntityVec<ValueId, ValueId>, mut v: ValueId) -> ValueId {
+        while parent[v] != v {
+            let up = parent[parent[v]];
+            parent[v] = up;
+            v = up;
+        }
+        v
+    }
+    let is_param = |v: ValueId| g.params.contains(&v);
+    for k in order {
+        let m = made[k];
+        if m.dest.index() >= n || m.src.index() >= n {
+            continue;
+        }
+        let (a, b) = (find(&mut parent, m.dest), find(&mut parent, m.src));
+        if a == b {
+            trace.events.push(Event::Coalesce { copy: m.inst, dest: m.dest, src: m.src, conflict: None, merged: false });
+            continue;
+        }
+        let ma = members.get(&a).cloned().unwrap_or_else(|| vec![a]);
+        let mb = members.get(&b).cloned().unwrap_or_else(|| vec![b]);
+        let mut conflict = None;
+        let (pa, pb) = (ma.iter().copied().find(|&v| is_param(v)), mb.iter().copied().find(|&v| is_param(v)));
+        if let (Some(x), Some(y)) = (pa, pb) {
+            conflict = Some(Conflict::TwoParams { a: x, b: y });
+        }
+        'pairs: for &x in &ma {
+            if conflict.is_some() {
+                break;
+            }
+            for &y in &mb {
+                let key = if x < y { (x, y) } else { (y, x) };
+                if let Some(&(defined, live, at)) = edges.get(&key) {
+                    conflict = Some(Conflict::Interfere { defined, live, at });
+                    break 'pairs;
+                }
+            }
+        }
+        let merged = conflict.is_none();
+        if merged {
+            parent[b] = a;
+            members.remove(&b);
+            let mut all = ma;
+            all.extend(mb);
+            members.insert(a, all);
+        }
+        trace.events.push(Event::Coalesce { copy: m.inst, dest: m.dest, src: m.src, conflict, merged });
+    }
+
+    // Names: a class may take a name no value outside it has and no earlier class took.
+    let mut classes: Vec<Vec<ValueId>> = members.into_values().filter(|c| c.len() > 1).collect();
+    for c in &mut classes {
+        c.sort();
+    }
+    classes.sort();
+    let mut owner: HashMap<Name, Option<usize>> = HashMap::new();
+    let mut in_class: EntityVec<ValueId, u32> = EntityVec::filled(n, u32::MAX);
+    for (k, c) in classes.iter().enumerate() {
+        for &v in c {
+            in_class[v] = k as u32;
+        }
+    }
+    // The names the program shows: values no placed instruction or parameter mentions (a
+    // variable SSA construction renamed away) do not hold on to theirs.
+    let mut shown = EntitySet::<ValueId>::new_empty(n);
+    for &p in &g.params {
+        if p.index() < n {
+            shown.insert(p);
+        }
+    }
+    for (_, i) in g.placed_insts() {
+        for v in g.insts[i].uses().chain(g.insts[i].results.iter().copied()) {
+            if v.index() < n {
+                shown.insert(v);
+            }
+        }
+    }
+    for (v, d) in g.values.iter() {
+        if !shown.contains(v) {
+            continue;
+        }
+        let o = (in_class[v] != u32::MAX).then_some(in_class[v] as usize);
+        owner.entry(d.name.clone()).and_modify(|x| *x = if *x == o { o } else { None }).or_insert(o);
+    }
+    let mut map = Vec::new();
+    let mut names = Vec::new();
+    for (k, c) in classes.iter().enumerate() {
+        let free = |name: &str, owner: &HashMap<Name, Option<usize>>| match owner.get(name) {
+            None => true,
+            Some(o) => *o == Some(k),
+        };
+        let mut candidates: Vec<Name> = Vec::new();
+        if let Some(p) = c.iter().copied().find(|&v| is_param(v)) {
+            candidates.push(g.values[p].name.clone());
+        } else {
+            let mut bases: Vec<(usize, Name)> = Vec::new();
+            for &v in c {
+                let b: Name = base_name(&g.values[v].name).into();
+                match bases.iter_mut().find(|(_, x)| *x == b) {
+                    Some(e) => e.0 += 1,
+                    None => bases.push((1, b)),
+                }
+            }
+            bases.sort_by_key(|b| std::cmp::Reverse(b.0));
+            candidates.extend(bases.into_iter().map(|(_, b)| b));
+            let mut own: Vec<Name> = c.iter().map(|&v| g.values[v].name.clone()).collect();
+            own.sort_by_key(|s| (s.len(), s.clone()));
+            candidates.extend(own);
+        }
+        let name = candidates.iter().find(|s| free(s, &owner)).cloned().unwrap_or_else(|| g.values[c[0]].name.clone());
+        owner.insert(name.clone(), Some(k));
+        let rep = c.iter().copied().find(|&v| g.values[v].name == name).unwrap_or(c[0]);
+        for &v in c {
+            if v != rep {
+                map.push((v, rep));
+            }
+        }
+        if g.values[rep].name != name {
+            names.push((rep, name));
+        }
+    }
+    if !map.is_empty() || !names.is_empty() {
+        let e = Event::Rename { map, names };
+        let _ = apply_event(g, &e);
+        trace.events.push(e);
+    }
+    let dead: Vec<_> = made
+        .iter()
+        .map(|m| m.inst)
+        .filter(|&i| {
+            let inst = &g.insts[i];
+            inst.op == Op::Bril(BrilOp::Id) && inst.args.len() == 1 && inst.results.first() == inst.args.first()
+        })
+        .collect();
+    let deleted = dead.len();
+    if !dead.is_empty() {
+        let e = Event::Delete { insts: dead };
+        let _ = apply_event(g, &e);
+        trace.events.push(e);
+    }
+    Coalesced { deleted }
+}

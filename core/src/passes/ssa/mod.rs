@@ -1,0 +1,184 @@
+//! Into SSA form, on Bril: Cytron, Ferrante, Rosen, Wegman, Zadeck, "Efficiently Computing
+//! Static Single Assignment Form and the Control Dependence Graph" (TOPLAS 13(4), 1991).
+//!
+//! - `place.rs`: φ placement at the iterated dominance frontier of each variable's
+//!   definitions, *pruned* by liveness (`live.rs`): no φ where the variable is dead. Why
+//!   pruned: in Bril a φ costs a `get` in its block and a `set` on every edge into it, each an
+//!   executed instruction, and a dead φ's only reader is nothing — minimal SSA on Bril's
+//!   benchmarks is mostly such φs (the variables of one loop iteration meeting at the loop
+//!   exit, where nothing reads them);
+//! - `rename.rs`: renaming along the dominator tree with a stack per variable;
+//! - `trace.rs`: the events, [`apply_event`] (shared by the pass and the replay) and
+//!   [`replay_to`]; `steps.rs`: one sentence per event.
+//!
+//! Only variables assigned more than once (a parameter and each φ count as assignments) get
+//! new names: `x.1`, `x.2`, … in the order the walk meets their assignments (φs first); `x.0`
+//! is `x`'s undefined value, made by `undef` at the top of the entry where an edge into a φ is
+//! reached by no assignment. A variable assigned once keeps its name, so a program that needs
+//! no φ comes out unchanged. A read that no assignment reaches keeps the old name, which is
+//! then assigned nowhere: it fails at run time exactly where the original did.
+//!
+//! The output is in Bril's `set`/`get` form (docs/lang/ssa2.md: `x.2: int = get` at the top
+//! of the φ's block, `set x.2 x.1` at the end of each predecessor) or, on request, in the
+//! deprecated `phi` form. An entry block with predecessors gets a fresh block in front of it,
+//! as Bril's own tools do, so that the function's start is an edge of its own.
+
+pub(crate) mod live;
+mod pass;
+mod place;
+mod rename;
+mod steps;
+mod trace;
+
+#[cfg(test)]
+mod tests;
+
+pub use pass::{IntoSsa, INTO_SSA_PASS};
+pub use steps::step_texts;
+pub use trace::{apply_event, base, replay_to, state_at, Event, Form, Frontier, NewValue, PhiInfo, ReplayError, State, Trace};
+
+use crate::cfg::{with_fresh_entry, Cfg};
+use crate::dom::{DomTree, Frontiers};
+use crate::entity::{EntityRef, EntitySet, EntityVec};
+use crate::ir::{check_ssa_form, BlockId, BrilOp, Function, Lang, Op, ValueDef, ValueId};
+use serde::Serialize;
+use std::sync::Arc;
+
+/// Why a function was not put into SSA form. The messages are for users.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SsaError {
+    #[error("`{function}` is SIL, whose values are already in SSA form")]
+    NotBril { function: String },
+    #[error("`{function}` is not put into SSA form: {reason}")]
+    Unsupported { function: String, reason: String },
+    #[error("internal error in SSA construction on `{function}`: {message}")]
+    Internal { function: String, message: String },
+}
+
+/// Counts for the summary line.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    pub insts_before: usize,
+    pub insts_after: usize,
+    /// Variables assigned more than once, φs counted: the ones renamed.
+    pub renamed: usize,
+    pub phis: usize,
+    /// Blocks of an iterated frontier where the variable is dead (no φ: pruned).
+    pub pruned: usize,
+    pub undefs: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct SsaOutput {
+    /// What the events apply to: the input, with its fresh entry block if it got one.
+    pub start: Arc<Function>,
+    pub function: Arc<Function>,
+    pub trace: Trace,
+    pub stats: Stats,
+}
+
+/// Puts `f` into SSA form. `f` must verify.
+pub fn into_ssa(f: &Function, form: Form) -> Result<SsaOutput, SsaError> {
+    let unsupported = |reason: &str| SsaError::Unsupported { function: f.name.clone(), reason: reason.to_string() };
+    if f.lang != Lang::Bril {
+        return Err(SsaError::NotBril { function: f.name.clone() });
+    }
+    if f.speculates() {
+        return Err(unsupported(
+            "it speculates, and a failing `guard` restores the variables saved at `speculate`, which renaming would have to follow",
+        ));
+    }
+    if f.placed_insts().any(|(_, i)| matches!(f.insts[i].op, Op::Bril(BrilOp::Set | BrilOp::Get | BrilOp::Phi))) {
+        return Err(unsupported("it already uses `set`/`get` or `phi`; translate it out of SSA first"));
+    }
+    let g0 = with_fresh_entry(f).into_owned();
+    let fresh_entry = (g0.layout.len() > f.layout.len()).then(|| g0.layout[0]);
+    let cfg = Cfg::new(&g0);
+    let dom = DomTree::dominators(&g0, &cfg);
+    let pdom = DomTree::post_dominators(&g0, &cfg);
+    let frontiers = Frontiers::new(&cfg, &dom, &pdom);
+    let mentions = live::Mentions::new(&g0, &cfg);
+
+    // Every variable with an assignment, with the blocks that assign it (the entry for a
+    // parameter), and how many assignments it has.
+    let n = g0.values.len();
+    let mut assigned: EntityVec<ValueId, u32> = EntityVec::filled(n, 0);
+    let entry = g0.entry();
+    for &p in &g0.params {
+        if p.index() < n {
+            assigned[p] += 1;
+        }
+    }
+    for (_, i) in g0.placed_insts() {
+        for &r in &g0.insts[i].results {
+            if r.index() < n {
+                assigned[r] += 1;
+            }
+        }
+    }
+    let mut vars: Vec<(ValueId, Vec<BlockId>)> = Vec::new();
+    for (v, data) in g0.values.iter() {
+        if data.def != ValueDef::Var || assigned[v] == 0 {
+            continue;
+        }
+        let mut blocks = mentions.assigns[v].clone();
+        if g0.params.contains(&v) {
+            if let Some(e) = entry.filter(|e| !blocks.contains(e)) {
+                blocks.insert(0, e);
+            }
+        }
+        vars.push((v, blocks));
+    }
+    let mut trace = Trace { form, fresh_entry, ..Trace::default() };
+    let placed = place::place(&g0, &cfg, &frontiers, &mentions, &vars, &mut trace.events);
+
+    let mut renamed = EntitySet::<ValueId>::new_empty(n);
+    let mut phis_at: EntityVec<BlockId, Vec<u32>> = EntityVec::filled(g0.blocks.len(), Vec::new());
+    let mut phis: Vec<(ValueId, BlockId)> = Vec::new();
+    let mut pruned = 0;
+    for p in &placed {
+        pruned += p.pruned;
+        for &b in &p.blocks {
+            phis_at[b].push(phis.len() as u32);
+            phis.push((p.var, b));
+        }
+        if !p.blocks.is_empty() {
+            renamed.insert(p.var);
+        }
+    }
+    for (v, _) in &vars {
+        if assigned[*v] > 1 {
+            renamed.insert(*v);
+        }
+    }
+    let plan = rename::Plan { renamed, phis_at };
+    let (mut g, trace) = rename::rename(&g0, &cfg, &dom, &plan, phis, trace);
+    crate::passes::shrink(&mut g);
+
+    let internal = |message: String| SsaError::Internal { function: f.name.clone(), message };
+    if let Err(d) = crate::ir::verify(&g) {
+        return Err(internal(format!("the result does not verify ({})", first(&d))));
+    }
+    if let Err(d) = check_ssa_form(&g) {
+        return Err(internal(format!("the result is not in SSA form ({})", first(&d))));
+    }
+    let count = |f: &Function| f.placed_insts().count();
+    let stats = Stats {
+        insts_before: count(f),
+        insts_after: count(&g),
+        renamed: plan.renamed.count(),
+        phis: trace.phis.len(),
+        pruned,
+        undefs: trace.events.iter().filter(|e| matches!(e, Event::Undef { .. })).count(),
+    };
+    Ok(SsaOutput { start: Arc::new(g0), function: Arc::new(g), trace, stats })
+}
+
+fn first(d: &crate::Diagnostics) -> String {
+    d.iter().next().map_or_else(|| "no detail".to_string(), |d| d.message.clone())
+}
+
+/// The blocks and φs a view draws on the CFG at a step of placement: for tests and views.
+pub fn phi_blocks(trace: &Trace) -> Vec<(ValueId, BlockId)> {
+    trace.phis.iter().map(|p| (p.var, p.block)).collect()
+}
