@@ -11,12 +11,16 @@
 //! - `trace.rs`: the events, [`apply_event`] (shared by the pass and the replay) and
 //!   [`replay_to`]; `steps.rs`: one sentence per event.
 //!
-//! Only variables assigned more than once (a parameter and each φ count as assignments) get
-//! new names: `x.1`, `x.2`, … in the order the walk meets their assignments (φs first); `x.0`
+//! Only variables assigned more than once (a parameter and each φ count as assignments), or
+//! read where their one assignment does not dominate, get new names: `x.1`, `x.2`, … in the order the walk meets their assignments (φs first); `x.0`
 //! is `x`'s undefined value, made by `undef` at the top of the entry where an edge into a φ is
 //! reached by no assignment. A variable assigned once keeps its name, so a program that needs
 //! no φ comes out unchanged. A read that no assignment reaches keeps the old name, which is
-//! then assigned nowhere: it fails at run time exactly where the original did.
+//! then assigned nowhere: it fails at run time exactly where the original did. Where such a
+//! read is a φ's argument, the φ receives `x.0` instead — `undef`, which Bril lets a program
+//! copy but not use — so a program that reads an unassigned variable may fail later in SSA
+//! form, or not at all if it only copies it (as with Bril's own `to_ssa`); a program that
+//! never reads an unassigned variable runs exactly as before.
 //!
 //! The output is in Bril's `set`/`get` form (docs/lang/ssa2.md: `x.2: int = get` at the top
 //! of the φ's block, `set x.2 x.1` at the end of each predecessor) or, on request, in the
@@ -116,6 +120,17 @@ pub fn into_ssa(f: &Function, form: Form) -> Result<SsaOutput, SsaError> {
             }
         }
     }
+    // A variable's type is its declaration's; a function built without one on the variable
+    // itself has it on the instructions that assign it.
+    let mut g0 = g0;
+    for (_, i) in f.placed_insts() {
+        let inst = &f.insts[i];
+        if let (Some(&r), Some(ty)) = (inst.results.first(), &inst.ty) {
+            if r.index() < n && g0.values[r].ty.is_none() {
+                g0.values[r].ty = Some(ty.clone());
+            }
+        }
+    }
     let mut vars: Vec<(ValueId, Vec<BlockId>)> = Vec::new();
     for (v, data) in g0.values.iter() {
         if data.def != ValueDef::Var || assigned[v] == 0 {
@@ -149,6 +164,33 @@ pub fn into_ssa(f: &Function, form: Form) -> Result<SsaOutput, SsaError> {
     for (v, _) in &vars {
         if assigned[*v] > 1 {
             renamed.insert(*v);
+        }
+    }
+    // A variable assigned once keeps its name only if its assignment dominates every read;
+    // a read it does not dominate (`x = id x`, or a read before it in a block no loop leads
+    // back to) is reached by no assignment, and must not name it.
+    let mut at: EntityVec<ValueId, Option<(BlockId, usize)>> = EntityVec::filled(n, None);
+    for &b in &g0.layout {
+        for (k, i) in g0.blocks[b].all_insts().enumerate() {
+            for &r in &g0.insts[i].results {
+                if r.index() < n && assigned[r] == 1 && !g0.params.contains(&r) {
+                    at[r] = Some((b, k));
+                }
+            }
+        }
+    }
+    for &b in &g0.layout {
+        if !dom.contains(b) {
+            continue;
+        }
+        for (k, i) in g0.blocks[b].all_insts().enumerate() {
+            for v in g0.insts[i].uses() {
+                let Some(Some((db, dk))) = at.get(v).copied() else { continue };
+                let dominated = if db == b { dk < k } else { dom.dominates(db, b) };
+                if !dominated {
+                    renamed.insert(v);
+                }
+            }
         }
     }
     let plan = rename::Plan { renamed, phis_at };
