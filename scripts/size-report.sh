@@ -40,5 +40,5 @@ mapfile -t named < <(grep -oE '\./[A-Za-z0-9_.-]+\.(js|wasm|css|svg)' "$DIST/ind
 
 printf '%-46s %12s %12s\n' file raw gzip
 group "first visit (before the first graph)" index.html "${named[@]}"
-group "full app (after the first graph)" optlab-full.js optlab-full_bg.wasm css/dom.css css/dce.css css/lcm.css css/copyprop.css css/types.css css/ownership.css css/lowering.css
+group "full app (after the first graph)" optlab-full.js optlab-full_bg.wasm css/dom.css css/dce.css css/lcm.css css/copyprop.css css/types.css css/ownership.css css/lowering.css css/ssa.css
 group "layout worker (graphs of more than 60 blocks)" optlab-layout_loader.js optlab-layout.js optlab-layout_bg.wasm

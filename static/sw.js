@@ -39,6 +39,7 @@ const EXTRA_FILES = [
   'css/types.css',
   'css/ownership.css',
   'css/lowering.css',
+  'css/ssa.css',
 ];
 // trunk's hashed file names: name-0123456789abcdef.ext (and name-…_bg.wasm).
 const HASHED = /-[0-9a-f]{16}(_bg)?\.[a-z0-9]+$/;

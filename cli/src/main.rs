@@ -95,6 +95,9 @@ enum Command {
         /// LCM: treat `add a b` and `add b a` as one expression.
         #[arg(long)]
         commute: bool,
+        /// Into SSA: write φs as Bril's deprecated `phi` instead of `set`/`get`.
+        #[arg(long)]
+        phi: bool,
     },
     /// Classify every type of each SIL function as Swift's type lowering does — trivial,
     /// loadable, address-only (or unknown when the text cannot decide) — with the reason and
@@ -288,8 +291,8 @@ fn main() -> ExitCode {
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     match cli.command {
         Command::Run { src, args, function, profile, step_limit } => run_program(src, args, function, profile, step_limit),
-        Command::Opt { src, passes, out, commute } => {
-            let a = opt::OptArgs { passes: &passes, renumber: out.renumber, trace_json: out.trace.is_some(), stats: out.stats, commute };
+        Command::Opt { src, passes, out, commute, phi } => {
+            let a = opt::OptArgs { passes: &passes, renumber: out.renumber, trace_json: out.trace.is_some(), stats: out.stats, commute, phi };
             finish(src.load().and_then(|input| opt::opt(&input, &a)))
         }
         Command::Types { src, function, format, subst, resilient, opaque_values } => {

@@ -21,6 +21,8 @@ pub struct OptArgs<'a> {
     pub trace_json: bool,
     pub stats: bool,
     pub commute: bool,
+    /// SSA construction: write φs as `phi`.
+    pub phi: bool,
 }
 
 /// What `opt` prints: the answer on stdout, the notes (refused stages) on stderr.
@@ -110,7 +112,7 @@ fn stats_lines(out: &mut String, runs: &[PipelineRun]) {
 /// `optlab opt`.
 pub fn opt(input: &Input, a: &OptArgs) -> Result<Done, Failure> {
     let pipeline = Pipeline::parse(a.passes).map_err(|e| Failure(format!("error: --passes: {e}")))?;
-    let (module, runs, refusals) = run(input, &pipeline, &Options { commute: a.commute, ..Options::default() })?;
+    let (module, runs, refusals) = run(input, &pipeline, &Options { commute: a.commute, phi_form: a.phi })?;
     let mut notes = String::new();
     for r in &refusals {
         let message = format!("{}; the pipeline goes on with the function as it was", r.message);
@@ -151,9 +153,9 @@ pub fn opt(input: &Input, a: &OptArgs) -> Result<Done, Failure> {
 /// AddressLowering is the exception: a module mixes functions it lowers with functions
 /// that use an instruction it does not lower yet; those are left as they were, with a note
 /// on stderr each, and the others are printed lowered.
-pub fn single(input: &Input, slug: &str, renumber: bool, trace_json: bool, stats: bool) -> Result<String, Failure> {
+pub fn single(input: &Input, slug: &str, renumber: bool, trace_json: bool, stats: bool, opts: &Options) -> Result<String, Failure> {
     let pipeline = Pipeline::parse(slug).map_err(|e| Failure(format!("error: {e}")))?;
-    let (module, runs, refusals) = run(input, &pipeline, &Options::default())?;
+    let (module, runs, refusals) = run(input, &pipeline, opts)?;
     if slug == "address-lowering" {
         for r in &refusals {
             eprintln!("{}", input.at(r.span, "note", &format!("{}; left unchanged", r.message)));

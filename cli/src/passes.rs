@@ -12,7 +12,7 @@ use crate::opt;
 use clap::{ArgMatches, Args, FromArgMatches};
 use optlab_core::interp::{self, RunConfig};
 use optlab_core::ir::{Function, Lang, Module};
-use optlab_core::passes::{dce, lcm, pipeline, Pass, PassInfo, REGISTRY};
+use optlab_core::passes::{dce, lcm, pipeline, Options, Pass, PassInfo, REGISTRY};
 use optlab_core::print::{print_function, print_module, Naming};
 use std::fmt::Write;
 
@@ -58,7 +58,27 @@ static DRIVERS: &[Driver] = &[
             lcm(input, args)
         },
     },
+    Driver {
+        slug: "ssa",
+        prints: "prints the program in SSA form",
+        augment: SsaOpts::augment_args,
+        run: |info, input, m| {
+            let o: SsaOpts = parsed(m)?;
+            let opts = Options { phi_form: o.phi, ..Options::default() };
+            opt::single(input, info.slug, o.pass.renumber, o.pass.trace.is_some(), o.pass.stats, &opts)
+        },
+    },
 ];
+
+#[derive(Args)]
+struct SsaOpts {
+    #[command(flatten)]
+    pass: PassOpts,
+    /// Write φs as Bril's deprecated `phi` (`x.2: int = phi x.1 x.3 .entry .body`) instead of
+    /// `set`/`get`.
+    #[arg(long)]
+    phi: bool,
+}
 
 /// A pass without options of its own: the one-pass pipeline, where a refusal is an error
 /// (the user asked for this pass on this program).
@@ -68,7 +88,7 @@ static GENERIC: Driver = Driver {
     augment: PassOpts::augment_args,
     run: |info, input, m| {
         let o: PassOpts = parsed(m)?;
-        opt::single(input, info.slug, o.renumber, o.trace.is_some(), o.stats)
+        opt::single(input, info.slug, o.renumber, o.trace.is_some(), o.stats, &Options::default())
     },
 };
 

@@ -34,8 +34,8 @@ pub const FULL_SCRIPT: &str = "./optlab-full.js";
 pub const FULL_WASM: &str = "./optlab-full_bg.wasm";
 /// The views' stylesheets: not part of the first visit (index.html copies them to `css/`); the
 /// full app adds them before it shows itself.
-pub const VIEW_CSS: [&str; 7] =
-    ["css/dom.css", "css/dce.css", "css/lcm.css", "css/copyprop.css", "css/types.css", "css/ownership.css", "css/lowering.css"];
+pub const VIEW_CSS: [&str; 8] =
+    ["css/dom.css", "css/dce.css", "css/lcm.css", "css/copyprop.css", "css/types.css", "css/ownership.css", "css/lowering.css", "css/ssa.css"];
 /// The editor must have been idle this long before the page changes hands (unless the user
 /// asked for a view only the full app has).
 pub const IDLE_MS: f64 = 800.0;

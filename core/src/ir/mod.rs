@@ -430,7 +430,10 @@ impl Function {
     /// Whether the function uses Bril's deprecated classic SSA form (`phi`): its labels name
     /// predecessors, so a pass that changes the CFG's edges must leave such a function alone.
     pub fn has_phis(&self) -> bool {
-        self.placed_insts().any(|(_, i)| matches!(self.insts.get(i).map(|x| &x.op), Some(Op::Bril(BrilOp::Phi))))
+        // Tolerant of a layout naming missing blocks: callers ask before verifying.
+        (self.layout.iter().filter_map(|&b| self.blocks.get(b)))
+            .flat_map(|b| b.all_insts())
+            .any(|i| matches!(self.insts.get(i).map(|x| &x.op), Some(Op::Bril(BrilOp::Phi))))
     }
 
     /// The block after `b` in layout, where a Bril block without terminator continues.

@@ -34,6 +34,8 @@ pub mod prefetch;
 #[cfg(feature = "full")]
 pub mod rows;
 #[cfg(feature = "full")]
+pub mod ssa;
+#[cfg(feature = "full")]
 pub mod types;
 
 use crate::state::{Action, State, Tab};
@@ -58,6 +60,8 @@ pub const PASS_VIEWS: &[(&str, Render)] = &[
     ("copyprop", |p| html! { <copyprop::CopyPropView ..p.clone() /> }),
     ("address-lowering", |p| html! { <lowering::LoweringView ..p.clone() /> }),
     ("copy-elim", |p| html! { <copyelim::CopyElimView ..p.clone() /> }),
+    ("ssa", |p| html! { <ssa::SsaView ..p.clone() /> }),
+    ("out-of-ssa", |p| html! { <ssa::OutOfSsaView ..p.clone() /> }),
 ];
 
 /// The view of `props.state.tab` (with the stale-program notice): what a slot of the page holds.

@@ -25,7 +25,9 @@
 //! The output is in Bril's `set`/`get` form (docs/lang/ssa2.md: `x.2: int = get` at the top
 //! of the φ's block, `set x.2 x.1` at the end of each predecessor) or, on request, in the
 //! deprecated `phi` form. An entry block with predecessors gets a fresh block in front of it,
-//! as Bril's own tools do, so that the function's start is an edge of its own.
+//! as Bril's own tools do, so that the function's start is an edge of its own. A program that
+//! is in SSA form already comes back as it is; one that uses `set`/`get` or `phi` without
+//! being in SSA form (an SSA program another pass edited) is translated out of SSA first.
 
 pub(crate) mod live;
 mod pass;
@@ -39,7 +41,7 @@ mod tests;
 
 pub use pass::{IntoSsa, INTO_SSA_PASS};
 pub use steps::step_texts;
-pub use trace::{apply_event, base, replay_to, state_at, Event, Form, Frontier, NewValue, PhiInfo, ReplayError, State, Trace};
+pub use trace::{apply_event, apply_event_as, base, replay_to, replay_to_as, state_at, Event, Form, Frontier, NewValue, PhiInfo, ReplayError, State, Trace};
 
 use crate::cfg::{with_fresh_entry, Cfg};
 use crate::dom::{DomTree, Frontiers};
@@ -93,8 +95,23 @@ pub fn into_ssa(f: &Function, form: Form) -> Result<SsaOutput, SsaError> {
         ));
     }
     if f.placed_insts().any(|(_, i)| matches!(f.insts[i].op, Op::Bril(BrilOp::Set | BrilOp::Get | BrilOp::Phi))) {
-        return Err(unsupported("it already uses `set`/`get` or `phi`; translate it out of SSA first"));
+        // Already in SSA form (a pipeline may ask twice): nothing to do.
+        if check_ssa_form(f).is_ok() {
+            let count = f.placed_insts().count();
+            let stats = Stats { insts_before: count, insts_after: count, ..Stats::default() };
+            let same = Arc::new(f.clone());
+            return Ok(SsaOutput { start: same.clone(), function: same, trace: Trace { form, ..Trace::default() }, stats });
+        }
     }
+    // A program that uses `set`/`get` or `phi` without being in SSA form (another pass edited
+    // an SSA program: LCM's temporaries, say) is taken out of SSA first, then built again.
+    let flat = if f.placed_insts().any(|(_, i)| matches!(f.insts[i].op, Op::Bril(BrilOp::Set | BrilOp::Get | BrilOp::Phi))) {
+        let out = crate::passes::out_of_ssa::out_of_ssa(f).map_err(|e| unsupported(&e.to_string()))?;
+        Some((*out.function).clone())
+    } else {
+        None
+    };
+    let f = flat.as_ref().unwrap_or(f);
     let g0 = with_fresh_entry(f).into_owned();
     let fresh_entry = (g0.layout.len() > f.layout.len()).then(|| g0.layout[0]);
     let cfg = Cfg::new(&g0);
@@ -144,7 +161,7 @@ pub fn into_ssa(f: &Function, form: Form) -> Result<SsaOutput, SsaError> {
         }
         vars.push((v, blocks));
     }
-    let mut trace = Trace { form, fresh_entry, ..Trace::default() };
+    let mut trace = Trace { form, fresh_entry, flattened: flat.is_some(), ..Trace::default() };
     let placed = place::place(&g0, &cfg, &frontiers, &mentions, &vars, &mut trace.events);
 
     let mut renamed = EntitySet::<ValueId>::new_empty(n);

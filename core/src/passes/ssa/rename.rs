@@ -162,6 +162,7 @@ pub fn rename(g0: &Function, cfg: &Cfg, dom: &DomTree, plan: &Plan, phis: Vec<(V
     for &p in &g0.params {
         if p.index() < n && plan.renamed.contains(p) {
             walk.stacks[p].push(p);
+            walk.trace.params.push(p);
         }
     }
 

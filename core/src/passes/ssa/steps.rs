@@ -18,11 +18,17 @@ pub fn step_texts(start: &Function, out: &Function, trace: &Trace) -> Vec<String
         }
     };
     let mut texts = Vec::with_capacity(trace.events.len() + 1);
+    if trace.events.is_empty() && out.placed_insts().any(|(_, i)| matches!(out.insts[i].op.name(), "get" | "phi")) {
+        return vec![format!("@{} is in SSA form already: every variable is assigned once, its φs at the tops of their blocks", out.name)];
+    }
     let mut first = format!(
         "Before SSA construction: {} φ{} to place (pruned SSA: only where the variable is live), then renaming along the dominator tree",
         trace.phis.len(),
         if trace.phis.len() == 1 { "" } else { "s" }
     );
+    if trace.flattened {
+        first.push_str("; it used `set`/`get` or `phi` without being in SSA form, so it was translated out of SSA first");
+    }
     if let Some(e) = trace.fresh_entry {
         first.push_str(&format!("; the entry had predecessors, so `{}` was put in front of it", b(e)));
     }

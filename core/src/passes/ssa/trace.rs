@@ -86,7 +86,15 @@ pub struct Trace {
     /// The block put in front of an entry that had predecessors (Bril's `add_entry`), so that
     /// the function's start is an edge of its own.
     pub fresh_entry: Option<BlockId>,
+    /// The input used `set`/`get` or `phi` without being in SSA form, and was translated out
+    /// of SSA first: the events apply to that translation.
+    #[serde(default)]
+    pub flattened: bool,
     pub phis: Vec<PhiInfo>,
+    /// The renamed parameters: each is its own first version, at the bottom of its stack
+    /// before the walk starts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<ValueId>,
     /// Every value the pass made, in the order it made them.
     pub values: Vec<NewValue>,
     pub events: Vec<Event>,
@@ -110,6 +118,12 @@ pub fn base(start: &Function, trace: &Trace) -> Function {
 /// Applies one event to `g`. Placement and the walk's bookkeeping change nothing; a read or
 /// an assignment renames an operand or a destination; `Undef` and `Emit` add instructions.
 pub fn apply_event(g: &mut Function, trace: &Trace, e: &Event) -> Result<(), ReplayError> {
+    apply_event_as(g, trace, trace.form, e)
+}
+
+/// [`apply_event`] writing φs in `form`, whatever form the pass wrote: the trace up to the
+/// writing is the same for both, so either output is a replay.
+pub fn apply_event_as(g: &mut Function, trace: &Trace, form: Form, e: &Event) -> Result<(), ReplayError> {
     let bad = |what: &str| ReplayError(what.to_string());
     match e {
         Event::Use { inst, arg, name, .. } => {
@@ -131,7 +145,7 @@ pub fn apply_event(g: &mut Function, trace: &Trace, e: &Event) -> Result<(), Rep
         }
         Event::Emit { phi } => {
             let p = trace.phis.get(*phi as usize).ok_or_else(|| bad("no such φ"))?;
-            emit(g, trace.form, p).map_err(bad)?;
+            emit(g, form, p).map_err(bad)?;
         }
         Event::Worklist { .. }
         | Event::Take { .. }
@@ -190,9 +204,14 @@ fn emit(g: &mut Function, form: Form, p: &PhiInfo) -> Result<(), &'static str> {
 
 /// The program after the first `k` events.
 pub fn replay_to(start: &Function, trace: &Trace, k: usize) -> Result<Function, ReplayError> {
+    replay_to_as(start, trace, k, trace.form)
+}
+
+/// [`replay_to`] writing φs in `form`.
+pub fn replay_to_as(start: &Function, trace: &Trace, k: usize, form: Form) -> Result<Function, ReplayError> {
     let mut g = base(start, trace);
     for e in trace.events.iter().take(k) {
-        apply_event(&mut g, trace, e)?;
+        apply_event_as(&mut g, trace, form, e)?;
     }
     Ok(g)
 }
@@ -215,6 +234,7 @@ pub struct State {
 /// The state after the first `k` events (cheap: it folds the bookkeeping events only).
 pub fn state_at(trace: &Trace, k: usize) -> State {
     let mut s = State::default();
+    s.stacks.extend(trace.params.iter().map(|&p| (p, vec![p])));
     let push = |s: &mut State, var: ValueId, name: ValueId| match s.stacks.iter_mut().find(|(v, _)| *v == var) {
         Some((_, st)) => st.push(name),
         None => s.stacks.push((var, vec![name])),
