@@ -238,11 +238,12 @@ impl Inst {
         self.op.effect(builtin)
     }
 
-    /// A terminator opcode, or a SIL instruction we do not model that names successor
-    /// blocks (the parser's generic path gives it `succs` only then): an unknown terminator
-    /// such as `await_detached_continuation … resume bb1, error bb2` ends its block.
+    /// A terminator opcode, or a SIL instruction the instruction table does not know that
+    /// names successor blocks (the parser's generic path gives it `succs` only then): an
+    /// unknown terminator such as `await_detached_continuation … resume bb1, error bb2` ends
+    /// its block.
     pub fn is_terminator(&self) -> bool {
-        self.op.is_terminator() || (matches!(self.op, Op::Sil(SilOp::Other(_))) && !self.succs.is_empty())
+        self.op.is_terminator() || (self.op.is_unknown_sil() && !self.succs.is_empty())
     }
 
     /// The successors its text names: all of them, except a Bril `guard`'s first, which is

@@ -1,12 +1,16 @@
 //! Opcodes of both languages and what passes need to know about them.
 //!
-//! Bril's ops are its spec's (core, float, mem, char); SIL's are the instructions the seeds
-//! and Swift's DCE tests use. Anything else parses as `Other(name)` and is treated as having
-//! side effects, so a program with instructions we do not model still loads and stays correct
-//! under every pass.
+//! Bril's ops are its spec's (core, float, mem, char). SIL's facts — effects, terminator
+//! kind, exits, traps — come from the instruction table ([`crate::sil::insts`]); the variants
+//! of [`SilOp`] are the instructions some pass has a rule for, and every other mnemonic parses
+//! as `Other(name)` and still gets its facts from the table. A name the table does not know is
+//! treated as having side effects, so a program with such instructions still loads and stays
+//! correct under every pass.
 
+use crate::sil::insts::{self, InstInfo};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::sync::OnceLock;
 
 /// How an instruction interacts with the rest of the program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -49,6 +53,18 @@ macro_rules! opcodes {
             }
             /// Every modelled mnemonic, for completion and syntax colouring.
             pub const NAMES: &'static [&'static str] = &[$($text),*];
+            /// The variant's position in [`Self::NAMES`] (`None` for `Other`).
+            #[allow(unused_assignments)]
+            pub fn ordinal(&self) -> Option<usize> {
+                let mut k = 0usize;
+                $(
+                    if matches!(self, $enum::$variant) {
+                        return Some(k);
+                    }
+                    k += 1;
+                )*
+                None
+            }
         }
 
         impl fmt::Display for $enum {
@@ -131,6 +147,25 @@ opcodes! {
         SelectEnum = "select_enum", SelectValue = "select_value",
         UncheckedEnumData = "unchecked_enum_data",
         RefTailAddr = "ref_tail_addr", IndexAddr = "index_addr", GlobalAddr = "global_addr",
+        // Instructions AddressLowering and the ownership analysis have rules for.
+        BeginApply = "begin_apply", WitnessMethod = "witness_method",
+        InitExistentialValue = "init_existential_value", OpenExistentialValue = "open_existential_value",
+        ReturnBorrow = "return_borrow",
+    }
+}
+
+impl SilOp {
+    /// The table's entry for this instruction; `None` only for a mnemonic the table does not
+    /// know. Variants find theirs by position, without a search.
+    pub fn info(&self) -> Option<&'static InstInfo> {
+        static BY_VARIANT: OnceLock<Vec<Option<&'static InstInfo>>> = OnceLock::new();
+        match self {
+            SilOp::Other(name) => insts::lookup(name),
+            v => {
+                let table = BY_VARIANT.get_or_init(|| SilOp::NAMES.iter().map(|n| insts::lookup(n)).collect());
+                table.get(v.ordinal()?).copied().flatten()
+            }
+        }
     }
 }
 
@@ -173,38 +208,32 @@ impl Op {
         }
     }
 
+    /// The table's entry for a SIL instruction (`None` for Bril and for unknown mnemonics).
+    pub fn sil_info(&self) -> Option<&'static InstInfo> {
+        match self {
+            Op::Sil(o) => o.info(),
+            Op::Bril(_) => None,
+        }
+    }
+
+    /// A SIL mnemonic the instruction table does not know.
+    pub fn is_unknown_sil(&self) -> bool {
+        matches!(self, Op::Sil(o) if o.info().is_none())
+    }
+
     pub fn is_terminator(&self) -> bool {
-        matches!(
-            self,
-            Op::Bril(BrilOp::Jmp | BrilOp::Br | BrilOp::Ret | BrilOp::Guard)
-                | Op::Sil(
-                    SilOp::Br
-                        | SilOp::CondBr
-                        | SilOp::SwitchEnum
-                        | SilOp::Return
-                        | SilOp::Throw
-                        | SilOp::Unreachable
-                        | SilOp::TryApply
-                        | SilOp::SwitchValue
-                        | SilOp::SwitchEnumAddr
-                        | SilOp::CheckedCastBr
-                        | SilOp::CheckedCastAddrBr
-                        | SilOp::DynamicMethodBr
-                        | SilOp::AwaitAsyncContinuation
-                        | SilOp::Yield
-                        | SilOp::Unwind
-                        | SilOp::ThrowAddr
-                )
-        )
+        match self {
+            Op::Bril(o) => matches!(o, BrilOp::Jmp | BrilOp::Br | BrilOp::Ret | BrilOp::Guard),
+            Op::Sil(o) => o.info().is_some_and(InstInfo::is_terminator),
+        }
     }
 
     /// Whether control leaves the function here (`ret`, `return`, `throw`, `unreachable`).
     pub fn is_function_exit(&self) -> bool {
-        matches!(
-            self,
-            Op::Bril(BrilOp::Ret)
-                | Op::Sil(SilOp::Return | SilOp::Throw | SilOp::ThrowAddr | SilOp::Unwind | SilOp::Unreachable)
-        )
+        match self {
+            Op::Bril(o) => *o == BrilOp::Ret,
+            Op::Sil(o) => o.info().is_some_and(InstInfo::is_function_exit),
+        }
     }
 
     /// The effect class. `builtin_name` is the SIL builtin's name (only consulted for
@@ -231,66 +260,18 @@ impl Op {
                 | BrilOp::Other(_) => SideEffect,
                 _ => Pure,
             },
-            Op::Sil(o) => match o {
-                SilOp::IntegerLiteral
-                | SilOp::FloatLiteral
-                | SilOp::StringLiteral
-                | SilOp::Struct
-                | SilOp::StructExtract
-                | SilOp::Tuple
-                | SilOp::TupleExtract
-                | SilOp::DestructureStruct
-                | SilOp::DestructureTuple
-                | SilOp::Enum
-                | SilOp::FunctionRef
-                | SilOp::StructElementAddr
-                | SilOp::TupleElementAddr
-                | SilOp::CopyValue
-                | SilOp::MoveValue
-                | SilOp::BeginBorrow
-                | SilOp::UnconditionalCheckedCast
-                | SilOp::MarkDependence
-                | SilOp::PointerToAddress
-                | SilOp::DebugValue
-                | SilOp::FixLifetime
-                | SilOp::Upcast
-                | SilOp::RefElementAddr
-                | SilOp::UncheckedRefCast
-                | SilOp::UncheckedAddrCast
-                | SilOp::UncheckedBitwiseCast
-                | SilOp::UncheckedTrivialBitCast
-                | SilOp::RefToRawPointer
-                | SilOp::RawPointerToRef
-                | SilOp::AddressToPointer
-                | SilOp::ConvertFunction
-                | SilOp::ThinToThickFunction
-                | SilOp::Metatype
-                | SilOp::SelectEnum
-                | SilOp::SelectValue
-                | SilOp::UncheckedEnumData
-                | SilOp::RefTailAddr
-                | SilOp::IndexAddr
-                | SilOp::GlobalAddr => Pure,
-                SilOp::Builtin => {
-                    if builtin_name.is_some_and(is_pure_builtin) {
-                        Pure
-                    } else {
-                        SideEffect
-                    }
-                }
-                SilOp::Load | SilOp::LoadBorrow => ReadsMemory,
-                _ => SideEffect,
-            },
+            Op::Sil(SilOp::Builtin) if builtin_name.is_some_and(is_pure_builtin) => Pure,
+            Op::Sil(o) => o.info().map_or(SideEffect, InstInfo::effect),
         }
     }
 
     /// Whether evaluating the operation can fail at run time (division by zero, a failed
     /// cast); such operations may be removed when dead but never moved onto a new path.
     pub fn may_trap(&self) -> bool {
-        matches!(
-            self,
-            Op::Bril(BrilOp::Div) | Op::Sil(SilOp::CondFail | SilOp::UnconditionalCheckedCast)
-        )
+        match self {
+            Op::Bril(o) => *o == BrilOp::Div,
+            Op::Sil(o) => o.info().is_some_and(InstInfo::may_trap),
+        }
     }
 
     /// Binary operations whose operands may be swapped (`--commute` in LCM).

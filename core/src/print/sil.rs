@@ -9,6 +9,7 @@
 //! With [`Naming::Renumber`] blocks and values are numbered the way `sil-opt` prints them, so
 //! the output can be checked against Swift's own FileCheck lines.
 
+use crate::sil::insts::Results;
 use super::{FunctionLines, LineKind, LinesSink, Naming, Sink, TextSink};
 use crate::ir::{BlockId, Function, Imm, Inst, InstId, Item, Module, Op, Piece, SilOp, Succ, Type, ValueDef, ValueId};
 use crate::parse::sil::lexer::{global_ref, is_plain_name};
@@ -358,8 +359,10 @@ fn write_inst(out: &mut String, inst: &Inst, names: &Names) {
 /// Instructions that define a list of results, which `sil-opt` always parenthesizes
 /// (`(%1) = destructure_struct %0 : $S`).
 fn is_multi_value(op: &Op) -> bool {
-    matches!(op, Op::Sil(SilOp::DestructureStruct | SilOp::DestructureTuple))
-        || matches!(op, Op::Sil(SilOp::Other(n)) if n == "begin_apply" || n == "begin_cow_mutation")
+    op.sil_info().is_some_and(|e| match e.results {
+        Results::Variadic(_) => true,
+        Results::Fixed(r) => r.len() > 1,
+    })
 }
 
 /// Whether the template's holes match the instruction's operands and successors one to one.

@@ -2,6 +2,7 @@
 //! AddressLowering build on it.
 
 pub mod demangle;
+pub mod insts;
 pub mod lowering;
 pub mod ownership;
 pub mod types;

@@ -805,12 +805,13 @@ fn structure(op: &SilOp, p: &mut P, ends_block: bool, texts: &mut Interner) -> P
         }
         Unreachable => p.finish(op)?,
         _ => {
-            // An opcode we do not model that ends its block takes successors too: a label of
-            // the function among its operands (`await_detached_continuation %0 : $T, resume
-            // bb1, error bb2`) makes it a terminator, so one unknown terminator does not
-            // reject the file. In the middle of a block such a name stays text.
-            let terminator =
-                crate::ir::Op::Sil(op.clone()).is_terminator() || (ends_block && matches!(op, SilOp::Other(_)));
+            // An opcode the instruction table does not know that ends its block takes
+            // successors too: a label of the function among its operands
+            // (`await_detached_continuation %0 : $T, resume bb1, error bb2`) makes it a
+            // terminator, so one unknown terminator does not reject the file. In the middle
+            // of a block such a name stays text.
+            let known = op.info();
+            let terminator = known.is_some_and(|e| e.is_terminator()) || (ends_block && known.is_none());
             f.attrs = p.attrs()?;
             if p.peek().is_some_and(|t| t.kind == Kind::Type) {
                 f.ty = Some(p.ty("")?);

@@ -1005,7 +1005,7 @@ pub(crate) fn split_label(toks: &[Token]) -> Option<usize> {
 /// A statement that is surely a block label with its `:` forgotten (`bb3`, `bb1(%0 : $T)`).
 fn missing_label_colon<'t, 's>(toks: &'t [Token<'s>]) -> Option<&'t Token<'s>> {
     let first = toks.first()?;
-    if first.kind != Kind::Ident || !matches!(SilOp::from_name(&first.text), SilOp::Other(_)) {
+    if first.kind != Kind::Ident || crate::sil::insts::lookup(&first.text).is_some() {
         return None;
     }
     // No instruction is called `bb<N>`.

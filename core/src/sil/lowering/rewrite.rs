@@ -404,7 +404,7 @@ impl<'c, 'a> W<'c, 'a> {
                 let p = self.addr_depth(of, depth + 1)?;
                 let n = self.fresh_fmt(format_args!("{}_addr", self.cx.name(v)));
                 let (tf, tv) = (self.ty(of), self.ty(v));
-                let opens = self.cx.def_inst(v).is_some_and(|d| matches!(&self.cx.f.insts[d].op, Op::Sil(SilOp::Other(o)) if o == "open_existential_value"));
+                let opens = self.cx.def_inst(v).is_some_and(|d| matches!(&self.cx.f.insts[d].op, Op::Sil(SilOp::OpenExistentialValue)));
                 if opens {
                     self.emitf(format_args!("{n} = open_existential_addr immutable_access {p} : $*{tf} to $*{tv}"));
                 } else {
@@ -720,7 +720,7 @@ impl<'c, 'a> W<'c, 'a> {
                 self.addr(v0.unwrap())?;
                 Ok("unchecked_enum_data → unchecked_take_enum_data_addr (reused storage)".into())
             }
-            SilOp::Other(ref o) if o == "begin_apply" => {
+            SilOp::BeginApply => {
                 // The yielded values are addresses now; the arguments must be loadable.
                 if i.args.iter().any(|&x| self.opaque(x)) {
                     return Err(Refusal::at(id, "a coroutine call with address-only arguments is not lowered here"));
@@ -746,12 +746,12 @@ impl<'c, 'a> W<'c, 'a> {
                 self.emit_fragment(&text);
                 Ok("select_enum → select_enum_addr (reads the case in place)".into())
             }
-            SilOp::Other(ref o) if o == "open_existential_value" => {
+            SilOp::OpenExistentialValue => {
                 self.addr(v0.unwrap())?;
                 Ok("open_existential_value → open_existential_addr (reused storage)".into())
             }
-            SilOp::Other(ref o) if o == "witness_method" => self.witness_method(id),
-            SilOp::Other(ref o) if o == "init_existential_value" => {
+            SilOp::WitnessMethod => self.witness_method(id),
+            SilOp::InitExistentialValue => {
                 let a = v0.unwrap();
                 let x = a0.unwrap();
                 let built = matches!(self.storage(x), Some(Storage::IntoExistential { user, .. }) if *user == a);
@@ -1458,7 +1458,7 @@ pub(super) fn rewrite(cx: &Cx, values: &[OpaqueValue]) -> Result<Out, Refusal> {
     // Each opened id's first opener in program order (one lookup per slot, not a search).
     let mut openers: HashMap<&str, InstId> = HashMap::new();
     for i in f.layout.iter().flat_map(|&b| f.blocks[b].all_insts()) {
-        if !matches!(&f.insts[i].op, Op::Sil(SilOp::Other(o)) if o.starts_with("open_existential")) {
+        if !f.insts[i].op.sil_info().is_some_and(|e| e.opens_archetype()) {
             continue;
         }
         if let Some(id) = f.insts[i].results.first().and_then(|&r| cx.ty(r)).and_then(opened_id) {

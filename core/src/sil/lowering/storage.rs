@@ -388,7 +388,7 @@ impl<'a> Cx<'a> {
                             | SilOp::Throw
                             | SilOp::SelectEnum
                             | SilOp::Yield
-                    ) || matches!(o, SilOp::Other(n) if n == "init_existential_value" || n == "open_existential_value" || n == "witness_method" || n == "begin_apply"),
+                    ) || matches!(o, SilOp::InitExistentialValue | SilOp::OpenExistentialValue | SilOp::WitnessMethod | SilOp::BeginApply),
                     _ => false,
                 };
                 if !ok {
@@ -407,7 +407,7 @@ impl<'a> Cx<'a> {
             for i in f.blocks[b].all_insts() {
                 let inst = &f.insts[i];
                 let Some(&r0) = inst.results.first() else { continue };
-                if matches!(&inst.op, Op::Sil(SilOp::Other(o)) if o == "begin_apply") {
+                if matches!(&inst.op, Op::Sil(SilOp::BeginApply)) {
                     // The yielded values' types, from the callee's type and the substitutions.
                     let line = self.line(i).unwrap_or("");
                     let tys = yield_types(line).unwrap_or_default();
@@ -434,7 +434,17 @@ impl<'a> Cx<'a> {
                         let case = line.rsplit(", ").next().unwrap_or("").trim().to_string();
                         vec![agg.as_deref().and_then(|t| self.payload(t, &case))]
                     }
-                    Op::Sil(SilOp::UncheckedBitwiseCast | SilOp::UnconditionalCheckedCast) | Op::Sil(SilOp::Other(_)) => {
+                    // Instructions whose result type is the last type they write.
+                    Op::Sil(
+                        SilOp::UncheckedBitwiseCast
+                        | SilOp::UnconditionalCheckedCast
+                        | SilOp::InitExistentialValue
+                        | SilOp::OpenExistentialValue
+                        | SilOp::WitnessMethod
+                        | SilOp::BeginApply
+                        | SilOp::ReturnBorrow
+                        | SilOp::Other(_),
+                    ) => {
                         vec![crate::sil::types::function::dollar_types(line).last().cloned()]
                     }
                     _ => continue,
@@ -857,7 +867,7 @@ fn decide(cx: &Cx, v: ValueId, done: &Done, stacks: &mut usize) -> Result<(Stora
             // archetype): lowering it would leave the result's slot never written (found by
             // the fuzzer), so the function is refused with the type to declare.
             let in_place = matches!(&i.op, Op::Sil(SilOp::BeginBorrow | SilOp::MoveValue | SilOp::CopyValue | SilOp::UncheckedEnumData | SilOp::StructExtract | SilOp::TupleExtract | SilOp::DestructureStruct | SilOp::DestructureTuple))
-                || matches!(&i.op, Op::Sil(SilOp::Other(o)) if o == "open_existential_value");
+                || matches!(&i.op, Op::Sil(SilOp::OpenExistentialValue));
             if let (true, false, Some(a)) = (in_place, opaque0, op0) {
                 let why = cx.ty(a).map_or("whose type is not written".to_string(), |t| format!("whose type `${t}` is not known to be address-only: declare that type"));
                 return Err(Refusal::at(inst, format!("cannot lower `{name}`: it is address-only, and `{}` reads it in place from `{}`, {why}", i.op, cx.name(a))));
@@ -871,14 +881,14 @@ fn decide(cx: &Cx, v: ValueId, done: &Done, stacks: &mut usize) -> Result<(Stora
                     let a = op0.unwrap();
                     return Ok((Storage::Cast { of: a }, format!("reused storage: `{}`'s memory seen as `{name}`'s type", cx.name(a))));
                 }
-                Op::Sil(SilOp::Other(o)) if o == "open_existential_value" && opaque0 => {
+                Op::Sil(SilOp::OpenExistentialValue) if opaque0 => {
                     let a = op0.unwrap();
                     return Ok((
                         Storage::Cast { of: a },
                         format!("reused storage: the value in `{}`'s existential box, opened in place (open_existential_addr)", cx.name(a)),
                     ));
                 }
-                Op::Sil(SilOp::Other(o)) if o == "begin_apply" => {
+                Op::Sil(SilOp::BeginApply) => {
                     // A yielded value: by address if the coroutine yields it so, and that
                     // address is its storage, as an indirect argument's is.
                     let line = cx.line(inst).unwrap_or("");
@@ -1075,7 +1085,7 @@ fn use_projection(cx: &Cx, v: ValueId, done: &Done) -> Option<(Storage, String)>
             let case = case_name(&ui.imm, cx.line(u).unwrap_or(""));
             Some((Storage::IntoEnum { user: a, case: case.clone() }, format!("use-projection: built directly as the {case} payload of `{}`", cx.name(a))))
         }
-        Op::Sil(SilOp::Other(o)) if o == "init_existential_value" => {
+        Op::Sil(SilOp::InitExistentialValue) => {
             let a = *ui.results.first()?;
             let (ps, _) = done.get(&a)?;
             if !root_ready(cx, ps, v, done, 0) {

@@ -547,8 +547,7 @@ fn walk(f: &Function, types: &FunctionTypes, names: bool, operand: &mut dyn FnMu
             let Some(inst) = f.insts.get(i) else { continue };
             let fwd = forwarding_kind(f, inst, &kind);
             let callee = match &inst.op {
-                Op::Sil(SilOp::Apply | SilOp::TryApply) => trivia.callee(inst),
-                Op::Sil(SilOp::Other(n)) if n == "begin_apply" => trivia.callee(inst),
+                Op::Sil(SilOp::Apply | SilOp::TryApply | SilOp::BeginApply) => trivia.callee(inst),
                 _ => None,
             };
             let convs = callee.as_ref().map(|c| &c.convs[..]);
@@ -600,7 +599,7 @@ fn dead_ends(f: &Function, idx: &mut Index) {
     for &b in &f.layout {
         let Some(blk) = f.blocks.get(b) else { continue };
         let exits = blk.term.and_then(|t| f.insts.get(t)).is_some_and(|t| {
-            matches!(t.op, Op::Sil(SilOp::Return | SilOp::Throw | SilOp::ThrowAddr | SilOp::Unwind)) || matches!(&t.op, Op::Sil(SilOp::Other(n)) if n == "return_borrow")
+            matches!(t.op, Op::Sil(SilOp::Return | SilOp::Throw | SilOp::ThrowAddr | SilOp::Unwind | SilOp::ReturnBorrow))
         });
         if exits {
             alive[b.0 as usize] = true;
