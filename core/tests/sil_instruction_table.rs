@@ -11,7 +11,7 @@ use optlab_core::{parse_module, Lang, Module, SourceFile};
 use std::collections::{BTreeMap, HashSet};
 
 /// The number of instructions that passed when this floor was last raised: it may only rise.
-const FLOOR: usize = 223;
+const FLOOR: usize = 241;
 
 struct Form {
     name: String,

@@ -340,6 +340,9 @@ mod tests {
         assert_eq!(ty("<T> (@in T) -> @out T {"), ("<T> (@in T) -> @out T".into(), " {".into()));
         assert_eq!(ty("FakeOptional<Klass>)"), ("FakeOptional<Klass>".into(), ")".into()));
         assert_eq!(ty("Int   // c"), ("Int".into(), "   // c".into()));
+        assert_eq!(ty("C from (%1 : $C)"), ("C".into(), " from (%1 : $C)".into()));
+        assert_eq!(ty("*(A, B) with (%1 : $A)"), ("*(A, B)".into(), " with (%1 : $A)".into()));
+        assert_eq!(ty("*Pack{Int, repeat each T} as $*Int"), ("*Pack{Int, repeat each T}".into(), " as $*Int".into()));
     }
 
     #[test]

@@ -553,6 +553,9 @@ impl<'a> Parser<'a> {
     /// `,`), stopping before a `}`.
     fn statement(&mut self) -> Vec<Token<'a>> {
         let mut toks: Vec<Token<'a>> = Vec::new();
+        // Braces the instruction opened on its own line (`with_derivative {%1 : $F, %2 : $G}`):
+        // their `}` belongs to it, not to the function body.
+        let mut open_braces = 0usize;
         loop {
             let t = self.peek();
             match t.kind {
@@ -564,12 +567,17 @@ impl<'a> Parser<'a> {
                     }
                     break;
                 }
+                _ if t.is_punct("}") && open_braces > 0 => {
+                    open_braces -= 1;
+                    toks.push(self.next());
+                }
                 _ if t.is_punct("}") => break,
                 _ if t.is_punct("{") && !toks.is_empty() => {
                     let open = self.next();
                     if self.peek().kind == Kind::Newline {
                         toks.push(self.region(open));
                     } else {
+                        open_braces += 1;
                         toks.push(open);
                     }
                 }

@@ -136,8 +136,12 @@ const PREFIX_WORDS: &[&str] = &[
     "__shared",
 ];
 
-/// Words that follow a type inside instructions (`%0 : $B to $C`, `%5 on %4`, `A in %0`).
-const STOP_WORDS: &[&str] = &["to", "on", "in"];
+/// Words that follow a type inside instructions (`%0 : $B to $C`, `%5 on %4`, `A in %0`,
+/// `%2 : $T from (%1)`, `%0 : $*(A, B) with (…)`, `%1 : $(repeat each T) as $U`, …).
+const STOP_WORDS: &[&str] = &[
+    "to", "on", "in", "from", "from_scopes", "with", "withoutEscaping", "with_derivative", "with_transpose", "as",
+    "into", "of",
+];
 
 /// Characters of value names, function names and labels.
 pub(crate) fn is_name_char(c: char) -> bool {
@@ -263,6 +267,8 @@ pub(crate) fn scan_with(src: &str, start: usize, multiline: bool) -> Scanned {
                 }
                 // A box type `{ var T }`, also generic: `<τ_0_0> { var τ_0_0 } <Int>` (its
                 // substitutions follow as `<…>` after a name).
+                // A pack type's elements: `Pack{A, repeat each T}`.
+                '{' if prev == Prev::Name && out.ends_with("Pack") => (group(j, &mut error), Prev::Name),
                 '{' => {
                     if !matches!(prev, Prev::Start | Prev::Prefix | Prev::Attr | Prev::Sig) {
                         break;
