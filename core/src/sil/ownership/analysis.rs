@@ -627,7 +627,7 @@ fn deps(f: &Function, v: ValueId) -> &[ValueId] {
     let Some(ValueDef::Result { inst, .. }) = f.values.get(v).map(|d| d.def) else { return &[] };
     let Some(i) = f.insts.get(inst) else { return &[] };
     let name = i.op.name();
-    if rules::FORWARDING.contains(&name) || rules::is_guaranteed_projection(name) {
+    if rules::forwarding(name) || rules::is_guaranteed_projection(name) {
         if rules::forwards_all_operands(name) {
             &i.args
         } else {
@@ -754,9 +754,9 @@ fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], tr
                 }
                 "builtin" => mk(v, f, block, Kind::Owned, Source::Allocation, "a builtin's non-trivial result is owned"),
                 "enum" if i.args.is_empty() => mk(v, f, block, Kind::None, Source::Constant, "an enum case without payload has no ownership"),
-                n if rules::NONE_RESULT.contains(&n) => mk(v, f, block, Kind::None, Source::Constant, why!(texts, "`{n}` never produces an owned or borrowed value")),
-                n if rules::OWNED_RESULT.contains(&n) => mk(v, f, block, Kind::Owned, Source::Allocation, why!(texts, "`{n}` produces a new owned value")),
-                n if rules::UNOWNED_RESULT.contains(&n) => mk(v, f, block, Kind::Unowned, Source::Cast, why!(texts, "`{n}` makes a reference nobody keeps alive: unowned")),
+                n if rules::none_result(n) => mk(v, f, block, Kind::None, Source::Constant, why!(texts, "`{n}` never produces an owned or borrowed value")),
+                n if rules::owned_result(n) => mk(v, f, block, Kind::Owned, Source::Allocation, why!(texts, "`{n}` produces a new owned value")),
+                n if rules::unowned_result(n) => mk(v, f, block, Kind::Unowned, Source::Cast, why!(texts, "`{n}` makes a reference nobody keeps alive: unowned")),
                 n if rules::is_guaranteed_projection(n) => {
                     let from = i.args.first().copied();
                     let k = from.map_or(Kind::None, kind_of);
@@ -768,7 +768,7 @@ fn classify(f: &Function, v: ValueId, ossa: bool, info: &[Option<ValueInfo>], tr
                     vi.from = from;
                     vi
                 }
-                n if rules::FORWARDING.contains(&n) => {
+                n if rules::forwarding(n) => {
                     if n == "unchecked_ownership_conversion" {
                         let text: String = i.sil.iter().filter_map(|p| if let crate::ir::Piece::Text(t) = p { Some(t.as_str()) } else { None }).collect();
                         let to = text.rsplit("to @").next().unwrap_or("").trim();
@@ -858,7 +858,7 @@ fn mark_reborrows(f: &Function, idx: &Index, info: &mut [Option<ValueInfo>]) {
 fn forwarding_kind(f: &Function, inst: &crate::ir::Inst, kind: &dyn Fn(ValueId) -> Kind) -> Kind {
     let _ = f;
     let name = inst.op.name();
-    if !rules::FORWARDING.contains(&name) {
+    if !rules::forwarding(name) {
         return Kind::None;
     }
     let cands: &[ValueId] = if rules::forwards_all_operands(name) { &inst.args } else { &inst.args[..inst.args.len().min(1)] };
@@ -932,7 +932,7 @@ fn operand_role<'a>(
         "project_box" | "open_existential_box" => s(Role::AnyInteriorPointer, "projects an address into the box"),
         "switch_enum" | "checked_cast_br" if k == 0 => (forwarding_role(vk), why!(texts, "forwards the {vk} value to the payload of each case")),
         n if rules::is_guaranteed_projection(n) && k == 0 => s(Role::GuaranteedForwarding, "projects a part of a borrowed value"),
-        n if rules::FORWARDING.contains(&n) => {
+        n if rules::forwarding(n) => {
             let forwarded = rules::forwards_all_operands(n) || k == 0;
             if forwarded {
                 let _ = value_info;
@@ -941,8 +941,8 @@ fn operand_role<'a>(
                 s(Role::InstantaneousUse, "read, not forwarded")
             }
         }
-        n if rules::is_instantaneous(n) => s(Role::InstantaneousUse, "read for the moment of the instruction"),
-        n if rules::is_bitwise_escape(n) => s(Role::BitwiseEscape, "the reference escapes as bits"),
+        n if rules::is_instantaneous(n, k) => s(Role::InstantaneousUse, "read for the moment of the instruction"),
+        n if rules::is_bitwise_escape(n, k) => s(Role::BitwiseEscape, "the reference escapes as bits"),
         "cond_fail" | "cond_br" | "switch_value" | "builtin" | "integer_literal" => s(Role::InstantaneousUse, "read for the moment of the instruction"),
         "dealloc_stack" | "destroy_addr" | "copy_addr" | "load" | "load_borrow" | "end_access" | "begin_access" | "store" | "store_borrow" => {
             s(Role::TrivialUse, "an address operand")

@@ -4,6 +4,7 @@
 //! operand roles carry the names of Swift's `OperandOwnership` so what the lab prints reads
 //! like `sil-opt -ownership-dumper`.
 
+use crate::sil::insts::{self, InstInfo, Own, Use};
 use serde::Serialize;
 use std::fmt;
 
@@ -141,83 +142,61 @@ impl Constraint {
     }
 }
 
-/// Instructions (by mnemonic) whose result is owned whatever their operands: they allocate
-/// or copy.
-pub(super) const OWNED_RESULT: &[&str] = &[
-    "alloc_ref", "alloc_ref_dynamic", "alloc_box", "alloc_existential_box", "partial_apply", "keypath",
-    "load_weak", "load_unowned", "strong_copy_unowned_value", "strong_copy_weak_value",
-    "strong_copy_unmanaged_value", "unowned_copy_value", "weak_copy_value", "explicit_copy_value",
-    "copy_block", "copy_block_without_escaping", "unmanaged_copy_value", "object",
-];
+// The per-instruction facts below come from the instruction table (`crate::sil::insts`);
+// these helpers only phrase its answers in the terms the analysis asks them.
+
+fn info(op: &str) -> Option<&'static InstInfo> {
+    insts::lookup(op)
+}
+
+fn result_is(op: &str, own: Own) -> bool {
+    info(op).and_then(InstInfo::result_own) == Some(own)
+}
+
+/// Instructions whose result is owned whatever their operands: they allocate or copy.
+pub(super) fn owned_result(op: &str) -> bool {
+    result_is(op, Own::Owned)
+}
 
 /// Instructions whose result is unowned (casts from bits or from unowned storage).
-pub(super) const UNOWNED_RESULT: &[&str] = &["raw_pointer_to_ref", "unmanaged_to_ref", "unowned_to_ref", "unchecked_bitwise_cast"];
+pub(super) fn unowned_result(op: &str) -> bool {
+    result_is(op, Own::Unowned)
+}
 
 /// Instructions whose result is never owned or borrowed: method lookups, addresses, literals.
-pub(super) const NONE_RESULT: &[&str] = &[
-    "integer_literal", "float_literal", "string_literal", "function_ref", "dynamic_function_ref",
-    "prev_dynamic_function_ref", "metatype", "value_metatype", "existential_metatype", "alloc_stack",
-    "global_addr", "struct_element_addr", "tuple_element_addr", "ref_element_addr", "ref_tail_addr",
-    "index_addr", "pointer_to_address", "address_to_pointer", "unchecked_addr_cast",
-    "unchecked_trivial_bit_cast", "ref_to_raw_pointer", "begin_access", "store_borrow", "class_method",
-    "super_method", "objc_method", "objc_super_method", "witness_method", "project_box",
-    "init_enum_data_addr", "unchecked_take_enum_data_addr", "init_existential_addr",
-    "open_existential_addr", "project_block_storage", "ref_to_unmanaged", "ref_to_unowned",
-    "mark_uninitialized_addr", "tail_addr", "begin_unpaired_access", "alloc_pack", "pack_element_get",
-    "vector", "global_value", "objc_protocol", "objc_to_thick_metatype", "thick_to_objc_metatype",
-    "select_value", "select_enum", "select_enum_addr", "is_unique", "is_escaping_closure",
-    "value_to_bridge_object", "classify_bridge_object", "bridge_object_to_word", "cond_fail",
-];
+pub(super) fn none_result(op: &str) -> bool {
+    result_is(op, Own::None)
+}
 
 /// Instructions that forward the ownership of their (first) operand to their results: an owned
 /// operand is consumed and the result is owned; a borrowed operand stays borrowed and so does
 /// the result.
-pub(super) const FORWARDING: &[&str] = &[
-    "struct", "tuple", "enum", "upcast", "unchecked_ref_cast", "unchecked_enum_data",
-    "unconditional_checked_cast", "convert_function", "thin_to_thick_function", "mark_dependence",
-    "destructure_struct", "destructure_tuple", "drop_deinit", "init_existential_ref",
-    "open_existential_ref", "ref_to_bridge_object", "bridge_object_to_ref", "unchecked_value_cast",
-    "mark_uninitialized", "begin_dealloc_ref", "end_init_let_ref", "copyable_to_moveonlywrapper",
-    "moveonlywrapper_to_copyable", "mark_unresolved_non_copyable_value", "convert_escape_to_noescape",
-    "init_existential_value", "open_existential_value", "unchecked_ownership_conversion",
-    "move_only_wrapper_to_copyable", "borrowed_from",
-];
+pub(super) fn forwarding(op: &str) -> bool {
+    info(op).and_then(|e| e.use_of(0)) == Some(Use::Forwarding)
+}
 
 /// Forwarding instructions that take every operand (aggregates); the others forward only their
 /// first operand.
 pub(super) fn forwards_all_operands(op: &str) -> bool {
-    matches!(op, "struct" | "tuple")
+    result_is(op, Own::ForwardedAll)
 }
 
 /// Projections that only borrow: the operand must be guaranteed, the result is guaranteed.
 pub(super) fn is_guaranteed_projection(op: &str) -> bool {
-    matches!(op, "struct_extract" | "tuple_extract" | "open_existential_box_value" | "tuple_pack_extract")
+    info(op).is_some_and(|e| e.forwards() && e.operands.iter().any(|o| o.use_ == Use::GuaranteedForwarding))
 }
 
 /// Instructions that consume and destroy their (first) operand.
 pub(super) fn is_destroying(op: &str) -> bool {
-    matches!(
-        op,
-        "destroy_value" | "end_lifetime" | "dealloc_box" | "dealloc_ref" | "destroy_not_escaped_closure"
-            | "dealloc_existential_box" | "extend_lifetime_consume"
-    )
+    info(op).and_then(|e| e.use_of(0)) == Some(Use::DestroyingConsume)
 }
 
-/// Operands read only for the moment of the instruction.
-pub(super) fn is_instantaneous(op: &str) -> bool {
-    matches!(
-        op,
-        "copy_value" | "debug_value" | "fix_lifetime" | "class_method" | "objc_method" | "super_method"
-            | "objc_super_method" | "value_metatype" | "existential_metatype" | "strong_retain"
-            | "strong_release" | "select_enum" | "select_value" | "is_unique" | "is_escaping_closure"
-            | "extend_lifetime" | "ref_to_unowned" | "ref_to_unmanaged" | "unowned_copy_value"
-            | "weak_copy_value" | "explicit_copy_value" | "store_weak" | "store_unowned"
-            | "classify_bridge_object" | "bridge_object_to_word" | "value_to_bridge_object"
-            | "keypath" | "copy_block"
-    )
+/// Operand `k` is read only for the moment of the instruction.
+pub(super) fn is_instantaneous(op: &str, k: usize) -> bool {
+    info(op).and_then(|e| e.use_of(k)) == Some(Use::Instantaneous)
 }
 
-/// Operands whose bits escape (the result is trivial or unowned).
-pub(super) fn is_bitwise_escape(op: &str) -> bool {
-    matches!(op, "ref_to_raw_pointer" | "unchecked_bitwise_cast" | "unchecked_trivial_bit_cast" | "address_to_pointer")
+/// Operand `k`'s bits escape (the result is trivial or unowned).
+pub(super) fn is_bitwise_escape(op: &str, k: usize) -> bool {
+    info(op).and_then(|e| e.use_of(k)) == Some(Use::BitwiseEscape)
 }
