@@ -157,7 +157,13 @@ opcodes! {
 impl SilOp {
     /// The table's entry for this instruction; `None` only for a mnemonic the table does not
     /// know. Variants find theirs by position, without a search.
+    ///
+    /// Without the `sil` feature (the page's first-visit build, which parses Bril only) the
+    /// table is left out and every SIL opcode is unknown.
     pub fn info(&self) -> Option<&'static InstInfo> {
+        if !cfg!(feature = "sil") {
+            return None;
+        }
         static BY_VARIANT: OnceLock<Vec<Option<&'static InstInfo>>> = OnceLock::new();
         match self {
             SilOp::Other(name) => insts::lookup(name),

@@ -245,7 +245,7 @@ fn diff_panes(props: &PanesProps) -> Html {
     };
     let (before, after) = (side(true), side(false));
     html! {
-        <div class="diff-panes">
+        <div class="diff-panes" tabindex="0" role="region" aria-label="the two programs, side by side">
             <div class="diff-col" id="before-code" aria-label="before">
                 <h3>{ capitalized(&c.from_name) }</h3>
                 { before }
