@@ -303,3 +303,33 @@ fn lcm_emit_says_why_a_function_is_left_unchanged() {
     assert!(!err.contains("@main left unchanged"), "{err}");
     assert!(err.contains("note: @is_odd left unchanged: none of its") && err.contains("partially redundant"), "{err}");
 }
+
+/// `ssa` writes φs as `set`/`get`, or as `phi` with `--phi` (also `opt --phi`); either form,
+/// taken out of SSA again, runs as the original.
+#[test]
+fn ssa_in_either_form_and_back_runs_as_the_original() {
+    let f = Temp::new(
+        "swap.bril",
+        "@main(n: int) {\n  a: int = const 1;\n  b: int = const 2;\n  one: int = const 1;\n  zero: int = const 0;\n.loop:\n  done: bool = le n zero;\n  br done .exit .body;\n.body:\n  t: int = id a;\n  a: int = id b;\n  b: int = id t;\n  n: int = sub n one;\n  jmp .loop;\n.exit:\n  print a b;\n}\n",
+    );
+    let setget = optlab(&["ssa", &f.1], None);
+    assert!(setget.status.success(), "{}", stderr(&setget));
+    assert!(stdout(&setget).contains("= get;") && stdout(&setget).contains("  set "), "{}", stdout(&setget));
+    let phi = optlab(&["ssa", "--phi", &f.1], None);
+    assert!(stdout(&phi).contains(" = phi ") && !stdout(&phi).contains("= get;"), "{}", stdout(&phi));
+    assert_eq!(stdout(&optlab(&["opt", "--phi", "--passes", "ssa", &f.1], None)), stdout(&phi));
+    let run = |text: &str| {
+        let g = Temp::new("p.bril", text);
+        stdout(&optlab(&["run", &g.1, "3"], None))
+    };
+    let want = stdout(&optlab(&["run", &f.1, "3"], None));
+    assert_eq!(want, "2 1\n");
+    for form in [&["opt", "--passes", "ssa,out-of-ssa", &f.1][..], &["opt", "--phi", "--passes", "ssa,out-of-ssa", &f.1]] {
+        let back = optlab(form, None);
+        assert!(back.status.success(), "{}", stderr(&back));
+        assert!(!stdout(&back).contains("get") && !stdout(&back).contains("phi"), "{}", stdout(&back));
+        assert_eq!(run(&stdout(&back)), want);
+    }
+    assert_eq!(run(&stdout(&setget)), want);
+    assert_eq!(run(&stdout(&phi)), want);
+}
