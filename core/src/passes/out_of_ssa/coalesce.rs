@@ -91,7 +91,21 @@ pub fn coalesce(g: &mut Function, made: &[Made], trace: &mut Trace) -> Coalesced
         }
         v
     }
-    let is_param = |v: ValueId| g.params.contains(&v);
+    // Each variable's interference neighbours, so that a merge is checked from the smaller
+    // class's edges (not every pair of members): merging by size, the whole coalescing costs
+    // about the interference graph's size, where pairs of members were quadratic in a class
+    // that many φs of one variable build up.
+    let mut adj: HashMap<ValueId, Vec<(ValueId, interfere::Witness)>> = HashMap::new();
+    for (&(x, y), &w) in &edges {
+        adj.entry(x).or_default().push((y, w));
+        adj.entry(y).or_default().push((x, w));
+    }
+    // The graph is a hash map: sorted, the conflict a step reports does not vary from run to run.
+    for list in adj.values_mut() {
+        list.sort_by_key(|&(y, _)| y);
+    }
+    // Parameters per class root.
+    let mut param_of: HashMap<ValueId, ValueId> = g.params.iter().map(|&p| (p, p)).collect();
     for k in order {
         let m = made[k];
         if m.dest.index() >= n || m.src.index() >= n {
@@ -102,32 +116,31 @@ pub fn coalesce(g: &mut Function, made: &[Made], trace: &mut Trace) -> Coalesced
             trace.events.push(Event::Coalesce { copy: m.inst, dest: m.dest, src: m.src, conflict: None, merged: false });
             continue;
         }
-        let ma = members.get(&a).cloned().unwrap_or_else(|| vec![a]);
-        let mb = members.get(&b).cloned().unwrap_or_else(|| vec![b]);
+        let size = |r: ValueId, members: &HashMap<ValueId, Vec<ValueId>>| members.get(&r).map_or(1, Vec::len);
+        let (small, large) = if size(a, &members) <= size(b, &members) { (a, b) } else { (b, a) };
         let mut conflict = None;
-        let (pa, pb) = (ma.iter().copied().find(|&v| is_param(v)), mb.iter().copied().find(|&v| is_param(v)));
-        if let (Some(x), Some(y)) = (pa, pb) {
+        if let (Some(&x), Some(&y)) = (param_of.get(&a), param_of.get(&b)) {
             conflict = Some(Conflict::TwoParams { a: x, b: y });
         }
-        'pairs: for &x in &ma {
-            if conflict.is_some() {
-                break;
-            }
-            for &y in &mb {
-                let key = if x < y { (x, y) } else { (y, x) };
-                if let Some(&(defined, live, at)) = edges.get(&key) {
-                    conflict = Some(Conflict::Interfere { defined, live, at });
-                    break 'pairs;
+        if conflict.is_none() {
+            let small_members = members.get(&small).cloned().unwrap_or_else(|| vec![small]);
+            'edges: for x in small_members {
+                for &(y, (defined, live, at)) in adj.get(&x).map_or(&[][..], Vec::as_slice) {
+                    if find(&mut parent, y) == large {
+                        conflict = Some(Conflict::Interfere { defined, live, at });
+                        break 'edges;
+                    }
                 }
             }
         }
         let merged = conflict.is_none();
         if merged {
-            parent[b] = a;
-            members.remove(&b);
-            let mut all = ma;
-            all.extend(mb);
-            members.insert(a, all);
+            parent[small] = large;
+            let moved = members.remove(&small).unwrap_or_else(|| vec![small]);
+            members.entry(large).or_insert_with(|| vec![large]).extend(moved);
+            if let Some(p) = param_of.remove(&small) {
+                param_of.insert(large, p);
+            }
         }
         trace.events.push(Event::Coalesce { copy: m.inst, dest: m.dest, src: m.src, conflict, merged });
     }
@@ -175,7 +188,7 @@ pub fn coalesce(g: &mut Function, made: &[Made], trace: &mut Trace) -> Coalesced
             Some(o) => *o == Some(k),
         };
         let mut candidates: Vec<Name> = Vec::new();
-        if let Some(p) = c.iter().copied().find(|&v| is_param(v)) {
+        if let Some(p) = c.iter().copied().find(|v| g.params.contains(v)) {
             candidates.push(g.values[p].name.clone());
         } else {
             let mut bases: Vec<(usize, Name)> = Vec::new();

@@ -11,7 +11,11 @@ use std::collections::HashMap;
 
 /// Pairs `(low, high)` of interfering variables, each with where it was seen: the
 /// instruction assigning one while the other is live, or `None` for parameters on entry.
-pub type Graph = HashMap<(ValueId, ValueId), (ValueId, ValueId, Option<InstId>)>;
+pub type Graph = HashMap<(ValueId, ValueId), Witness>;
+
+/// Where two variables were seen to interfere: the one assigned, the one live, and the
+/// assigning instruction (`None`: parameters, on entry).
+pub type Witness = (ValueId, ValueId, Option<InstId>);
 
 /// A set of variables with O(1) insert and remove, listing its members.
 struct LiveSet {
