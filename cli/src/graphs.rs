@@ -1,4 +1,4 @@
-//! `cfg`, `dom` and `cdg`: the graph analyses of every function with a body, as JSON (a fixed
+//! `cfg`, `dom`, `cdg` and `loops`: the graph analyses of every function with a body, as JSON (a fixed
 //! shape other tools read), DOT (for Graphviz and slides) or indented text.
 //!
 //! Block names are printed without Bril's leading dot. Lists are sorted by block name and
@@ -8,7 +8,7 @@
 use crate::input::Failure;
 use crate::GraphFormat;
 use optlab_core::cfg::Cfg;
-use optlab_core::dom::{frontier, ControlDeps, DomKind, DomNode, DomTree, VIRTUAL_EXIT_NAME};
+use optlab_core::dom::{frontier, ControlDeps, DomKind, DomNode, DomTree, LoopForest, VIRTUAL_EXIT_NAME};
 use optlab_core::ir::{BlockId, Function, Module};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -243,6 +243,89 @@ pub fn cdg(m: &Module, format: GraphFormat) -> Result<String, Failure> {
                     let text = if d.is_empty() { "always runs once entered".to_string() } else { d.join(", ") };
                     let _ = writeln!(out, "  {} <- {text}", name(f, b));
                 }
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// `optlab loops`: each function's natural loops (header, latches, body, depth, the loop it
+/// is nested in) and the edges where its graph is irreducible. DOT draws the CFG with each
+/// block shaded by its loop depth and back edges bold.
+pub fn loops(m: &Module, format: GraphFormat) -> Result<String, Failure> {
+    let forests: Vec<(&Function, Cfg, LoopForest)> = m
+        .bodies()
+        .map(|f| {
+            let cfg = Cfg::new(f);
+            let dom = DomTree::dominators(f, &cfg);
+            let forest = LoopForest::new(f, &cfg, &dom);
+            (f, cfg, forest)
+        })
+        .collect();
+    let names = |f: &Function, bs: &[BlockId]| bs.iter().map(|&b| name(f, b)).collect::<Vec<_>>();
+    match format {
+        GraphFormat::Json => {
+            let funcs: Vec<Value> = forests
+                .iter()
+                .map(|(f, _, l)| {
+                    json!({
+                        "name": f.name,
+                        "loops": l.loops.iter().map(|lp| json!({
+                            "header": name(f, lp.header),
+                            "latches": names(f, &lp.latches),
+                            "body": names(f, &lp.body),
+                            "depth": lp.depth,
+                            "parent": lp.parent.map(|p| name(f, l.loops[p].header)),
+                        })).collect::<Vec<_>>(),
+                        "irreducible": l.irreducible.iter().map(|&(t, h)| json!([name(f, t), name(f, h)])).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            Ok(to_json(json!({ "functions": funcs })))
+        }
+        GraphFormat::Text => {
+            let mut out = String::new();
+            for (f, _, l) in &forests {
+                let n = l.loops.len();
+                let _ = writeln!(out, "{}: {n} natural loop{}", f.name, if n == 1 { "" } else { "s" });
+                // Depth-first through the forest, children indented under their parent.
+                let mut stack: Vec<usize> = (0..n).filter(|&k| l.loops[k].parent.is_none()).rev().collect();
+                while let Some(k) = stack.pop() {
+                    let lp = &l.loops[k];
+                    let _ = writeln!(
+                        out,
+                        "{}loop {} (depth {}): back edges from {}; body {}",
+                        "  ".repeat(lp.depth as usize),
+                        name(f, lp.header),
+                        lp.depth,
+                        names(f, &lp.latches).join(", "),
+                        names(f, &lp.body).join(" ")
+                    );
+                    stack.extend((0..n).filter(|&c| l.loops[c].parent == Some(k)).rev());
+                }
+                for &(t, h) in &l.irreducible {
+                    let _ = writeln!(out, "  irreducible: {} → {} enters a cycle its target does not dominate", name(f, t), name(f, h));
+                }
+            }
+            Ok(out)
+        }
+        GraphFormat::Dot => {
+            let mut out = String::new();
+            for (f, cfg, l) in &forests {
+                let _ = writeln!(out, "digraph {} {{", q(&format!("{} loops", f.name)));
+                let _ = writeln!(out, "  node [shape=box, fontname=\"monospace\", style=filled];");
+                for &b in cfg.blocks() {
+                    // Deeper blocks darker: greys from white.
+                    let d = l.depth_of(b).min(4);
+                    let grey = 100 - 12 * d;
+                    let _ = writeln!(out, "  {} [fillcolor=\"grey{grey}\"];", q(&name(f, b)));
+                }
+                for (t, h) in cfg.edges() {
+                    let back = l.loops.iter().any(|lp| lp.header == h && lp.latches.contains(&t));
+                    let attrs = if back { " [style=bold, label=\"back\"]" } else { "" };
+                    let _ = writeln!(out, "  {} -> {}{attrs};", q(&name(f, t)), q(&name(f, h)));
+                }
+                let _ = writeln!(out, "}}");
             }
             Ok(out)
         }

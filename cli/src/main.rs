@@ -82,6 +82,15 @@ enum Command {
         #[arg(long, value_enum, default_value = "json")]
         format: GraphFormat,
     },
+    /// Natural loops (back edges whose target dominates their source; Aho, Lam, Sethi, Ullman
+    /// §9.6): each loop's header, back edges, body, depth and nesting, and the edges where the
+    /// graph is irreducible.
+    Loops {
+        #[command(flatten)]
+        src: Source,
+        #[arg(long, value_enum, default_value = "text")]
+        format: GraphFormat,
+    },
     /// Run a pipeline of passes on every function and print the optimized program (the
     /// passes and the default pipeline are listed below).
     Opt {
@@ -204,6 +213,10 @@ fn run(command: Command) -> Result<String, Failure> {
         Command::Cdg { src, format } => {
             let input = src.load()?;
             graphs::cdg(&input.module, format)
+        }
+        Command::Loops { src, format } => {
+            let input = src.load()?;
+            graphs::loops(&input.module, format)
         }
         // `main` handles these itself: they write to both streams.
         Command::Run { .. } | Command::Opt { .. } | Command::Types { .. } | Command::Ownership { .. } => Err(Failure("error: handled separately".into())),

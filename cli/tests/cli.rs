@@ -401,3 +401,22 @@ fn bril_imports_link_files_found_beside_the_program_or_given_with_with() {
     let o = optlab(&["check", &main], None);
     assert!(stderr(&o).contains("base.bril:3:"), "{}", stderr(&o));
 }
+
+/// `loops`: a loop nested in another (with its depth and parent), and an irreducible cycle
+/// (entered at two blocks) reported as such, not as a loop.
+#[test]
+fn loops_reports_nesting_and_irreducible_edges() {
+    let text = "@main(c: bool) {\n.outer:\n  br c .inner .side;\n.inner:\n  br c .inner .latch;\n.latch:\n  br c .outer .exit;\n.side:\n  br c .a .b;\n.a:\n  br c .b .exit;\n.b:\n  br c .a .exit;\n.exit:\n  ret;\n}\n";
+    let (_dir, path) = temp_file("nest.bril", text);
+    let o = optlab(&["loops", &path], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("main: 2 natural loops\n"), "{out}");
+    assert!(out.contains("\n  loop outer (depth 1): back edges from latch; body outer inner latch\n"), "{out}");
+    assert!(out.contains("\n    loop inner (depth 2): back edges from inner; body inner\n"), "{out}");
+    assert!(out.contains("irreducible: b → a"), "{out}");
+    let j: serde_json::Value = serde_json::from_str(&stdout(&optlab(&["loops", "--format", "json", &path], None))).unwrap();
+    let loops = &j["functions"][0]["loops"];
+    assert_eq!(loops[1]["parent"], "outer");
+    assert_eq!(loops[1]["depth"], 2);
+}

@@ -25,6 +25,7 @@
 pub mod cdg;
 pub mod exit;
 pub mod frontier;
+pub mod loops;
 mod lt;
 pub mod replay;
 mod ssa;
@@ -33,6 +34,7 @@ pub mod trace;
 
 pub use cdg::ControlDeps;
 pub use frontier::{frontier, Frontiers};
+pub use loops::{Loop, LoopForest};
 pub use ssa::{verify_ssa, verify_ssa_on_tree};
 pub use steps::lt_steps;
 pub use trace::DomEvent;

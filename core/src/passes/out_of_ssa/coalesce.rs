@@ -5,41 +5,14 @@ use super::interfere;
 use super::isolate::Made;
 use super::trace::{apply_event, Conflict, Event, Trace};
 use crate::cfg::Cfg;
-use crate::dom::DomTree;
+use crate::dom::{DomTree, LoopForest};
 use crate::entity::{EntityRef, EntitySet, EntityVec};
-use crate::ir::{BlockId, BrilOp, Function, Name, Op, ValueId};
+use crate::ir::{BrilOp, Function, Name, Op, ValueId};
 use std::collections::HashMap;
 
 pub struct Coalesced {
     /// Copies deleted.
     pub deleted: usize,
-}
-
-/// How many natural loops hold each block (a loop per back edge `t → h`, `h` dominating
-/// `t`: the blocks that reach `t` without passing `h`).
-fn loop_depth(g: &Function, cfg: &Cfg) -> EntityVec<BlockId, u32> {
-    let dom = DomTree::dominators(g, cfg);
-    let mut depth: EntityVec<BlockId, u32> = EntityVec::filled(g.blocks.len(), 0);
-    let mut mark: EntityVec<BlockId, u32> = EntityVec::filled(g.blocks.len(), 0);
-    let mut stamp = 0;
-    for (t, h) in cfg.edges() {
-        if !dom.dominates(h, t) {
-            continue;
-        }
-        stamp += 1;
-        mark[h] = stamp;
-        depth[h] += 1;
-        let mut work = vec![t];
-        while let Some(b) = work.pop() {
-            if mark[b] == stamp {
-                continue;
-            }
-            mark[b] = stamp;
-            depth[b] += 1;
-            work.extend(cfg.preds(b).iter().copied().filter(|&p| mark[p] != stamp));
-        }
-    }
-    depth
 }
 
 /// What a name would be without the versions SSA construction and isolation give it:
@@ -73,7 +46,7 @@ pub fn coalesce(g: &mut Function, made: &[Made], trace: &mut Trace) -> Coalesced
     let edges = interfere::graph(g, &cfg, &vars);
 
     // Innermost loops first: a copy there runs most often. Then program order.
-    let depth = loop_depth(g, &cfg);
+    let depth = LoopForest::new(g, &cfg, &DomTree::dominators(g, &cfg)).depth;
     let mut order: Vec<usize> = (0..made.len()).collect();
     order.sort_by_key(|&k| std::cmp::Reverse(depth.get(made[k].block).copied().unwrap_or(0)));
 
