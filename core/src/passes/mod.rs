@@ -20,6 +20,7 @@ pub mod analyses;
 pub mod copyprop;
 pub mod dce;
 pub mod lcm;
+pub mod lvn;
 pub mod out_of_ssa;
 pub mod pipeline;
 pub mod ssa;
@@ -120,6 +121,7 @@ pub enum Detail {
     CopyElim(Box<crate::sil::lowering::copyelim::CopyElim>),
     IntoSsa(Box<ssa::SsaOutput>),
     OutOfSsa(Box<out_of_ssa::OutOfSsaOutput>),
+    Lvn(Box<lvn::LvnOutput>),
 }
 
 impl Detail {
@@ -134,6 +136,7 @@ impl Detail {
             Detail::CopyElim(c) => serde_json::to_value(&c.candidates),
             Detail::IntoSsa(o) => serde_json::to_value(&o.trace),
             Detail::OutOfSsa(o) => serde_json::to_value(&o.trace),
+            Detail::Lvn(o) => serde_json::to_value(&o.trace),
         };
         v.unwrap_or(serde_json::Value::Null)
     }
@@ -232,6 +235,7 @@ pub static REGISTRY: &[&dyn Pass] = &[
     &address_lowering::COPY_ELIM_PASS,
     &ssa::INTO_SSA_PASS,
     &out_of_ssa::OUT_OF_SSA_PASS,
+    &lvn::LVN_PASS,
 ];
 
 /// The pass named `slug`.
