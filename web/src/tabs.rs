@@ -24,7 +24,7 @@ const AFTER_PASSES: [(Tab, &str); 1] = [(Tab::DIFF, "Before / after")];
 /// The registered passes' tabs (slug, title), for the first-visit build, which draws every
 /// tab but links no pass (naming [`optlab_core::passes::REGISTRY`] would link them all); a
 /// test checks this list against the registry.
-pub const PASS_TABS: [(&str, &str); 8] = [
+pub const PASS_TABS: [(&str, &str); 9] = [
     ("dce", "DCE"),
     ("lcm", "LCM"),
     ("copyprop", "Copy propagation"),
@@ -32,6 +32,7 @@ pub const PASS_TABS: [(&str, &str); 8] = [
     ("copy-elim", "Copy elimination"),
     ("ssa", "Into SSA"),
     ("out-of-ssa", "Out of SSA"),
+    ("mem2reg", "Mem2Reg"),
     ("lvn", "LVN"),
 ];
 

@@ -21,6 +21,7 @@ pub mod copyprop;
 pub mod dce;
 pub mod lcm;
 pub mod lvn;
+pub mod mem2reg;
 pub mod out_of_ssa;
 pub mod pipeline;
 pub mod ssa;
@@ -121,6 +122,7 @@ pub enum Detail {
     CopyElim(Box<crate::sil::lowering::copyelim::CopyElim>),
     IntoSsa(Box<ssa::SsaOutput>),
     OutOfSsa(Box<out_of_ssa::OutOfSsaOutput>),
+    Mem2Reg(Box<mem2reg::Mem2RegOutput>),
     Lvn(Box<lvn::LvnOutput>),
 }
 
@@ -136,6 +138,7 @@ impl Detail {
             Detail::CopyElim(c) => serde_json::to_value(&c.candidates),
             Detail::IntoSsa(o) => serde_json::to_value(&o.trace),
             Detail::OutOfSsa(o) => serde_json::to_value(&o.trace),
+            Detail::Mem2Reg(o) => serde_json::to_value(&o.trace),
             Detail::Lvn(o) => serde_json::to_value(&o.trace),
         };
         v.unwrap_or(serde_json::Value::Null)
@@ -235,6 +238,7 @@ pub static REGISTRY: &[&dyn Pass] = &[
     &address_lowering::COPY_ELIM_PASS,
     &ssa::INTO_SSA_PASS,
     &out_of_ssa::OUT_OF_SSA_PASS,
+    &mem2reg::MEM2REG_PASS,
     &lvn::LVN_PASS,
 ];
 
