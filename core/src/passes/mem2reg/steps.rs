@@ -17,7 +17,7 @@ pub fn step_texts(start: &Function, out: &Function, trace: &Trace) -> Vec<String
         }
         None => format!("slot {s}"),
     };
-    let at = |i: InstId| match start.insts.get(i) {
+    let op = |i: InstId| match start.insts.get(i) {
         Some(inst) => format!("`{}`", inst.op.name()),
         None => i.to_string(),
     };
@@ -44,9 +44,13 @@ pub fn step_texts(start: &Function, out: &Function, trace: &Trace) -> Vec<String
             ),
             Event::Rejected { slot: s, reason } => {
                 let why = match reason {
-                    Reason::Escapes { inst, .. } | Reason::Qualifier { inst, .. } => {
+                    Reason::Escapes { inst, op } => {
                         let blk = start.block_of(*inst).map_or_else(String::new, |x| format!(" in `{}`", b(x)));
-                        format!("{reason} ({}{blk})", at(*inst))
+                        format!("its address escapes into the `{op}`{blk}, which may read or write it behind the pass's back")
+                    }
+                    Reason::Qualifier { inst, .. } => {
+                        let blk = start.block_of(*inst).map_or_else(String::new, |x| format!(" (in `{}`)", b(x)));
+                        format!("{reason}{blk}")
                     }
                     Reason::Edge { block, pred, .. } => format!("{reason} (the edge `{}` → `{}`)", b(*pred), b(*block)),
                     _ => reason.to_string(),
@@ -100,9 +104,9 @@ pub fn step_texts(start: &Function, out: &Function, trace: &Trace) -> Vec<String
                 slot(*s),
                 b(*from)
             ),
-            Event::Leave { block } => format!("Leave `{}`: its stores are popped", b(*block)),
+            Event::Leave { block } => format!("Leave `{}`: the slots hold again what they held in its immediate dominator", b(*block)),
             Event::Delete { slot: s, block, inst } => {
-                format!("Delete {} of {} in `{}`: the slot is gone", at(*inst), slot(*s), b(*block))
+                format!("Delete the {} of {} in `{}`: the slot is gone", op(*inst), slot(*s), b(*block))
             }
         };
         texts.push(t);
