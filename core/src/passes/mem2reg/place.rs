@@ -16,6 +16,7 @@ use crate::dom::{DomKind, DomTree, Frontiers};
 use crate::entity::EntityVec;
 use crate::ir::{BlockId, Function, InstId};
 use crate::passes::ssa::live::{LiveIn, Mentions};
+use std::collections::HashSet;
 
 /// Marks shared by the placements of all slots of a function, so that placing many slots
 /// allocates nothing per slot.
@@ -95,35 +96,21 @@ impl Placer {
 }
 
 /// The blocks where a load of the slot comes before any store (in block order), and the
-/// blocks that store to it: what liveness starts from.
+/// blocks that store to it, each once and in the order met: what liveness starts from.
 fn upward_exposed(f: &Function, uses: &Uses) -> (Vec<BlockId>, Vec<BlockId>) {
-    let mut assigns: Vec<BlockId> = Vec::new();
-    for &(b, _) in &uses.stores {
-        if assigns.last() != Some(&b) && !assigns.contains(&b) {
-            assigns.push(b);
-        }
-    }
+    let stores: HashSet<InstId> = uses.stores.iter().map(|&(_, i)| i).collect();
+    let mut seen: HashSet<BlockId> = HashSet::new();
+    let assigns: Vec<BlockId> = uses.stores.iter().map(|&(b, _)| b).filter(|&b| seen.insert(b)).collect();
     let mut exposed: Vec<BlockId> = Vec::new();
+    let mut done: HashSet<BlockId> = HashSet::new();
     for &(b, load) in &uses.loads {
-        if exposed.contains(&b) {
+        if !done.insert(b) {
             continue;
         }
-        if !assigns.contains(&b) || first_of(f, b, load, &uses.stores) {
+        // The first load of the block is listed first: is it before the block's first store?
+        if !seen.contains(&b) || f.blocks[b].insts.iter().find(|&&i| i == load || stores.contains(&i)) == Some(&load) {
             exposed.push(b);
         }
     }
     (exposed, assigns)
-}
-
-/// Whether `load` comes before every store of `stores` placed in `b`.
-fn first_of(f: &Function, b: BlockId, load: InstId, stores: &[(BlockId, InstId)]) -> bool {
-    for &i in &f.blocks[b].insts {
-        if i == load {
-            return true;
-        }
-        if stores.iter().any(|&(sb, s)| sb == b && s == i) {
-            return false;
-        }
-    }
-    false
 }
