@@ -11,11 +11,11 @@
 
 use super::slots::Uses;
 use super::trace::{Event, Frontier};
-use crate::cfg::Cfg;
-use crate::dom::{DomKind, DomTree, Frontiers};
+use crate::dom::DomKind;
 use crate::entity::EntityVec;
 use crate::ir::{BlockId, Function, InstId};
 use crate::passes::ssa::live::{LiveIn, Mentions};
+use crate::passes::Analyses;
 use std::collections::HashSet;
 
 /// Marks shared by the placements of all slots of a function, so that placing many slots
@@ -43,7 +43,8 @@ impl Placer {
 
     /// The blocks that get an argument for a slot with `uses` (in the order found), recording
     /// each worklist step in `events` under the slot's index `slot`.
-    pub fn place(&mut self, f: &Function, cfg: &Cfg, dom: &DomTree, frontiers: &Frontiers, slot: u32, uses: &Uses, events: &mut Vec<Event>) -> Vec<BlockId> {
+    pub fn place(&mut self, f: &Function, a: &Analyses, slot: u32, uses: &Uses, events: &mut Vec<Event>) -> Vec<BlockId> {
+        let (cfg, dom, frontiers) = (&a.cfg, &a.dom, &a.frontiers);
         self.stamp += 1;
         let s = self.stamp;
         let key = crate::ir::ValueId(0);
