@@ -98,11 +98,11 @@ pub fn mem2reg(f: &Function, a: &Analyses) -> Result<Mem2RegOutput, Mem2RegError
         trace.events.push(Event::Chosen { slot, loads: uses.loads.len() as u32, stores: uses.stores.len() as u32 });
         let start = trace.events.len();
         let blocks = placer.place(f, a, slot, &uses, &mut trace.events);
-        pruned += trace.events[start..].iter().filter(|e| matches!(e, Event::Frontier { outcome: Frontier::Dead, .. })).count();
         if let Some(reason) = blocks.iter().find_map(|&b| refuses_argument(f, &preds, b)) {
             trace.events.push(Event::Rejected { slot, reason });
             continue;
         }
+        pruned += trace.events[start..].iter().filter(|e| matches!(e, Event::Frontier { outcome: Frontier::Dead, .. })).count();
         let p = promoted.len() as u32;
         for b in blocks {
             let value = ValueId::new(g.values.len());
