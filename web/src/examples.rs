@@ -31,6 +31,9 @@ pub struct Example {
     pub source: Source,
     /// Where the page opens when the example is loaded.
     pub opens: Opens,
+    /// Its text is left out of the first-visit build (it opens on a view only the full app
+    /// has, which takes the page over at once): the first visit's budget.
+    pub full_only: bool,
 }
 
 /// What the page shows when an example is loaded: the function the function menu lands on
@@ -92,6 +95,13 @@ macro_rules! example_file {
     };
 }
 
+/// The text of an example marked `full_only`: empty in the first-visit build.
+macro_rules! full_only_file {
+    ($name:literal) => {
+        Source::File(if cfg!(feature = "full") { include_str!(concat!("../../static/examples/", $name)) } else { "" })
+    };
+}
+
 /// An example file's text in this build: the first-visit build (without the `full` feature)
 /// reads Bril only and leaves the SIL examples' text to the full app, which loads it when it
 /// takes the page over (`crate::handoff::Handoff::state`).
@@ -115,6 +125,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "loop.bril",
         source: example_file!("loop.bril"),
         opens: Opens::AS_IS,
+        full_only: false,
     },
     Example {
         id: "diamond",
@@ -124,6 +135,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "diamond.bril",
         source: example_file!("diamond.bril"),
         opens: Opens::AS_IS,
+        full_only: false,
     },
     Example {
         id: "partial",
@@ -133,6 +145,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "partial.bril",
         source: example_file!("partial.bril"),
         opens: Opens::AS_IS,
+        full_only: false,
     },
     Example {
         id: "lcm-article",
@@ -142,6 +155,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "lcm_article.bril",
         source: example_file!("lcm_article.bril"),
         opens: Opens::AS_IS,
+        full_only: false,
     },
     Example {
         id: "loop-invariant",
@@ -151,6 +165,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "loop_invariant.bril",
         source: example_file!("loop_invariant.bril"),
         opens: Opens::AS_IS,
+        full_only: false,
     },
     Example {
         id: "lcm-article-sil",
@@ -160,6 +175,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "lcm_article.sil",
         source: example_file!("lcm_article.sil"),
         opens: Opens::AS_IS,
+        full_only: false,
     },
     Example {
         id: "loop-invariant-sil",
@@ -169,6 +185,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "loop_invariant.sil",
         source: example_file!("loop_invariant.sil"),
         opens: Opens::AS_IS,
+        full_only: false,
     },
     Example {
         id: "functions",
@@ -178,6 +195,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "functions.bril",
         source: example_file!("functions.bril"),
         opens: Opens::AS_IS,
+        full_only: false,
     },
     Example {
         id: "speculation",
@@ -187,6 +205,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "speculation.bril",
         source: example_file!("speculation.bril"),
         opens: Opens::AS_IS,
+        full_only: false,
     },
     Example {
         id: "imports",
@@ -196,6 +215,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "imports.bril",
         source: example_file!("imports.bril"),
         opens: Opens::AS_IS,
+        full_only: false,
     },
     Example {
         id: "ssa-loop",
@@ -203,8 +223,9 @@ pub const EXAMPLES: &[Example] = &[
         teaches: "φs at the iterated dominance frontier (none where a variable is dead), renaming with a stack per variable, then back.",
         lang: Lang::Bril,
         file: "ssa_loop.bril",
-        source: example_file!("ssa_loop.bril"),
+        source: full_only_file!("ssa_loop.bril"),
         opens: Opens { function: None, tab: Some("ssa") },
+        full_only: true,
     },
     Example {
         id: "ssa-swap",
@@ -212,8 +233,9 @@ pub const EXAMPLES: &[Example] = &[
         teaches: "φs that read each other, a φ live after its loop: each φ gets its own variable; coalescing keeps only the swap's copy.",
         lang: Lang::Bril,
         file: "ssa_swap.bril",
-        source: example_file!("ssa_swap.bril"),
+        source: full_only_file!("ssa_swap.bril"),
         opens: Opens { function: None, tab: Some("out-of-ssa") },
+        full_only: true,
     },
     Example {
         id: "dead1",
@@ -223,6 +245,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "dead1.sil",
         source: example_file!("dead1.sil"),
         opens: Opens::AS_IS,
+        full_only: false,
     },
     Example {
         id: "control-dependent",
@@ -232,6 +255,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "control_dependent.sil",
         source: example_file!("control_dependent.sil"),
         opens: Opens::AS_IS,
+        full_only: false,
     },
     Example {
         id: "infinite-loop",
@@ -241,6 +265,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "infinite_loop.sil",
         source: example_file!("infinite_loop.sil"),
         opens: Opens::AS_IS,
+        full_only: false,
     },
     Example {
         id: "dead-block-args",
@@ -250,6 +275,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "dead_block_args.sil",
         source: example_file!("dead_block_args.sil"),
         opens: Opens::AS_IS,
+        full_only: false,
     },
     Example {
         id: "identity",
@@ -259,6 +285,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "identity.sil",
         source: example_file!("identity.sil"),
         opens: Opens { function: Some("identity_opaque"), tab: Some("address-lowering") },
+        full_only: false,
     },
     Example {
         id: "witness-thunk",
@@ -268,6 +295,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "witness_thunk.sil",
         source: example_file!("witness_thunk.sil"),
         opens: Opens { function: Some("witness_opaque"), tab: Some("address-lowering") },
+        full_only: false,
     },
     Example {
         id: "redundant-copy",
@@ -277,6 +305,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "redundant_copy.sil",
         source: example_file!("redundant_copy.sil"),
         opens: Opens { function: Some("redundant_copy"), tab: Some("copy-elim") },
+        full_only: false,
     },
     Example {
         id: "type-lowering",
@@ -286,6 +315,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "type_lowering.sil",
         source: example_file!("type_lowering.sil"),
         opens: Opens::AS_IS,
+        full_only: false,
     },
     Example {
         id: "ownership",
@@ -295,6 +325,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "ownership.sil",
         source: example_file!("ownership.sil"),
         opens: Opens::AS_IS,
+        full_only: false,
     },
     Example {
         id: "stress-200",
@@ -304,6 +335,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "stress200.bril",
         source: Source::Generated(stress),
         opens: Opens::AS_IS,
+        full_only: false,
     },
     Example {
         id: "copies",
@@ -313,6 +345,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "copies.bril",
         source: example_file!("copies.bril"),
         opens: Opens::AS_IS,
+        full_only: false,
     },
 ];
 

@@ -149,8 +149,9 @@ impl Handoff {
     pub fn state(&self) -> State {
         let example = self.example.as_deref().and_then(crate::examples::by_id);
         let mut screen = self.screen.clone();
-        // A SIL example opened in the first-visit build, which does not carry their text.
-        if let Some(ex) = example.filter(|ex| ex.lang == Lang::Sil && screen.src.is_empty()) {
+        // An example opened in the first-visit build, which does not carry its text (the SIL
+        // ones, and those that open on a view only the full app has).
+        if let Some(ex) = example.filter(|ex| (ex.lang == Lang::Sil || ex.full_only) && screen.src.is_empty()) {
             screen.src = ex.text().into_owned();
         }
         let blank = State::new(Doc::new("", Lang::Bril, "untitled.bril"));

@@ -210,6 +210,9 @@ impl Op {
     pub fn name(&self) -> &str {
         match self {
             Op::Bril(o) => o.name(),
+            // Without the `sil` feature (the first-visit build, which reads Bril only) no SIL
+            // instruction exists to name, and the mnemonics stay out of the download.
+            Op::Sil(_) if !cfg!(feature = "sil") => "sil",
             Op::Sil(o) => o.name(),
         }
     }

@@ -203,8 +203,10 @@ pub fn view_pane(props: &ViewProps) -> Html {
             let shown = slot.tab == tab;
             let class = if shown { classes!("view", format!("view-{}", tab.slug())) } else { classes!("view-kept") };
             let key = format!("{}-{}", slot.tab.slug(), slot.generation);
+            // A kept view is hidden behind the shown one: inert, so neither the keyboard nor a
+            // screen reader lands in it.
             html! {
-                <div {class} data-tab={slot.tab.slug()}>
+                <div {class} data-tab={slot.tab.slug()} inert={!shown}>
                     <SlotView {key} ..slot.frozen.clone() />
                 </div>
             }
