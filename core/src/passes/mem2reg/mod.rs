@@ -41,6 +41,8 @@ use std::sync::Arc;
 pub enum Mem2RegError {
     #[error("`{function}` is Bril, whose variables are not memory: use SSA construction (`ssa`)")]
     NotSil { function: String },
+    #[error("Mem2Reg does not run on `{function}`: {message}")]
+    NotSsa { function: String, message: String },
     #[error("internal error in Mem2Reg on `{function}`: {message}")]
     Internal { function: String, message: String },
 }
@@ -77,6 +79,12 @@ pub fn mem2reg(f: &Function, a: &Analyses) -> Result<Mem2RegOutput, Mem2RegError
         return Err(Mem2RegError::NotSil { function: f.name.clone() });
     }
     let internal = |message: String| Mem2RegError::Internal { function: f.name.clone(), message };
+    // Its output is checked for SSA dominance; an input that already breaks it (a value used
+    // before its definition) is the user's to fix, not the pass's failure.
+    if let Err(d) = crate::dom::verify_ssa(f, &a.cfg, &a.dom) {
+        let message = d.iter().next().map_or_else(|| "a value is used where its definition does not dominate".to_string(), |d| d.message.clone());
+        return Err(Mem2RegError::NotSsa { function: f.name.clone(), message });
+    }
     let cands = slots::candidates(f, a.types(f));
     let mut trace = Trace { slots: cands.iter().map(|c| c.info.clone()).collect(), events: Vec::new() };
     let mut g = f.clone();

@@ -42,7 +42,7 @@ impl Pass for Mem2Reg {
 fn run_shared(f: Arc<Function>, a: &Analyses) -> PassRun {
     let out = match mem2reg(&f, a) {
         Ok(out) => out,
-        Err(e @ Mem2RegError::NotSil { .. }) => return PassRun::not_run_shared(&INFO, f, Outcome::Refused(e.to_string())),
+        Err(e @ (Mem2RegError::NotSil { .. } | Mem2RegError::NotSsa { .. })) => return PassRun::not_run_shared(&INFO, f, Outcome::Refused(e.to_string())),
         Err(e @ Mem2RegError::Internal { .. }) => return PassRun::not_run_shared(&INFO, f, Outcome::Failed(e.to_string())),
     };
     let s = &out.stats;

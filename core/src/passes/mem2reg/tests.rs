@@ -170,6 +170,16 @@ fn a_qualified_load_and_an_entry_argument_are_refused_with_reasons() {
     assert!(matches!(&out.trace.events[0], Event::Rejected { reason: Reason::Qualifier { attr, .. }, .. } if attr == "copy"), "{:?}", out.trace.events);
 }
 
+/// A function that uses a value before its definition is refused with the user's reason,
+/// not reported as the pass's own failure (the fuzzer's input, reduced).
+#[test]
+fn a_use_before_its_definition_is_refused_not_failed() {
+    let text = "sil_stage canonical\nsil [ossa] @f : $@convention(thin) () -> () {\nbb0:\n  debug_value %1 : $Builtin.Int64\n  %1 = integer_literal $Builtin.Int64, 0\n  %2 = tuple ()\n  return %2 : $()\n}\n";
+    let m = crate::parse_module(Lang::Sil, "f.sil", text).unwrap();
+    let f = &m.functions[0];
+    assert!(matches!(mem2reg(f, &Analyses::new(f)), Err(Mem2RegError::NotSsa { .. })), "{:?}", mem2reg(f, &Analyses::new(f)).map(|o| o.stats));
+}
+
 #[test]
 fn bril_is_refused() {
     let m = crate::parse_module(Lang::Bril, "b.bril", "@main { x: int = const 1; print x; }").unwrap();
