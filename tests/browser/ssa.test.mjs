@@ -108,3 +108,22 @@ test('the round trip in the before/after view: out of SSA coalesces every copy, 
   assert.match(await page.textContent('.view-out-of-ssa'), /Out of SSA on @main/);
   assert.deepEqual(errors, []);
 });
+
+test('local value numbering: the table of the block, and a recomputation that becomes a copy', { timeout: 90_000 }, async () => {
+  const { page, errors } = env;
+  await open(page, 'diamond');
+  const program = '@main(x: int) {\n  a: int = add x x;\n  b: int = add x x;\n  c: int = mul a b;\n  d: int = mul b a;\n  print c d;\n}\n';
+  await page.fill('#source', program);
+  await page.click('#tab-lvn');
+  await page.waitForSelector('.view-lvn .lvn-table', WAIT);
+  await page.click('.step-last');
+  await page.waitForFunction(() => document.querySelectorAll('.view-lvn .lvn-table tbody tr').length >= 3);
+  const rows = await page.$$eval('.view-lvn .lvn-table tbody tr', (rs) => rs.map((r) => r.textContent));
+  assert.ok(rows.some((r) => /x \(from outside\)/.test(r)), rows.join('\n'));
+  assert.ok(rows.some((r) => /add #\d+ #\d+/.test(r)), rows.join('\n'));
+  const code = await page.$$eval('.view-lvn svg g.node .code', (ls) => ls.map((l) => l.textContent).join('\n'));
+  assert.match(code, /b: int = id a;/);
+  assert.match(code, /d: int = id c;/);
+  await screenshot(page, 'lvn-table');
+  assert.deepEqual(errors, []);
+});

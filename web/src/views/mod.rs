@@ -26,6 +26,8 @@ pub mod lcm;
 #[cfg(feature = "full")]
 pub mod lowering;
 #[cfg(feature = "full")]
+pub mod lvn;
+#[cfg(feature = "full")]
 pub mod ownership;
 #[cfg(feature = "full")]
 pub mod pass;
@@ -62,6 +64,7 @@ pub const PASS_VIEWS: &[(&str, Render)] = &[
     ("copy-elim", |p| html! { <copyelim::CopyElimView ..p.clone() /> }),
     ("ssa", |p| html! { <ssa::SsaView ..p.clone() /> }),
     ("out-of-ssa", |p| html! { <ssa::OutOfSsaView ..p.clone() /> }),
+    ("lvn", |p| html! { <lvn::LvnView ..p.clone() /> }),
 ];
 
 /// The view of `props.state.tab` (with the stale-program notice): what a slot of the page holds.

@@ -4,7 +4,7 @@
 //! the copies of the translation out and what became of each.
 
 mod into;
-mod model;
+pub(crate) mod model;
 mod out;
 
 pub use into::SsaView;
