@@ -9,14 +9,16 @@ import { useBrowser, screenshot, URL } from './harness.mjs';
 const env = useBrowser();
 const WAIT = { timeout: 60_000 };
 
-/** Waits until every view's prefetch is asked for and the layout worker has nothing left. */
+/** Waits until every view's prefetch is asked for and the layout worker has nothing left
+ * (every view built ahead lays out its own 200-block graphs too, one after another: with a
+ * tab per pass that takes a while on a busy machine). */
 async function prefetched(page) {
   await page.waitForFunction(() => {
     const asked = performance.getEntriesByName('optlab prefetch');
     if (asked.length < document.querySelectorAll('.tabs [role="tab"]').length - 1) return false;
     const last = Math.max(...asked.map((m) => m.startTime + m.duration));
     return performance.getEntriesByName('optlab layouts idle').some((m) => m.startTime > last);
-  }, null, { ...WAIT, polling: 100 });
+  }, null, { timeout: 180_000, polling: 100 });
 }
 
 /** Clicks tab `slug` and returns what the first frame after the click shows of its view: per
@@ -36,7 +38,7 @@ async function firstFrame(page, slug) {
 
 const blocks = (page, sel) => page.$$eval(`${sel} svg g.node`, (ns) => ns.map((n) => n.dataset.id));
 
-test('after the prefetch, a view opens with its graphs drawn in the first frame', { timeout: 180_000 }, async () => {
+test('after the prefetch, a view opens with its graphs drawn in the first frame', { timeout: 300_000 }, async () => {
   const { page } = env;
   await page.goto(URL);
   await page.selectOption('#example', 'stress-200');
