@@ -7,6 +7,7 @@
 //! Values the pass makes (block arguments, `undef`s) are made by the events themselves, in
 //! trace order, so the pass and a replay give them the same ids.
 
+use crate::passes::ssa::idf::Placement;
 use crate::ir::{branch_pieces, ArgTypes, BlockId, Function, InstId, Name, Type, ValueDef, ValueId};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -200,12 +201,9 @@ pub fn replay_to(start: &Function, trace: &Trace, k: usize) -> Result<Function, 
 /// What a view shows beside the function at a step.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct State {
-    /// The slot being placed, its worklist (still to take), and what it has so far.
+    /// The slot being placed, and its walk so far (`kept`: the blocks given an argument).
     pub placing: Option<u32>,
-    pub worklist: Vec<BlockId>,
-    pub taken: Vec<BlockId>,
-    pub arg_blocks: Vec<BlockId>,
-    pub dead_blocks: Vec<BlockId>,
+    pub placement: Placement,
     /// The renaming walk: the blocks entered and not yet left, the current one last.
     pub path: Vec<BlockId>,
 }
@@ -217,27 +215,13 @@ pub fn state_at(trace: &Trace, k: usize) -> State {
         match e {
             Event::Worklist { slot, defs } => {
                 s.placing = Some(*slot);
-                s.worklist = defs.clone();
-                s.taken.clear();
-                s.arg_blocks.clear();
-                s.dead_blocks.clear();
+                s.placement.start(defs);
             }
-            Event::Take { block, .. } => {
-                s.worklist.retain(|b| b != block);
-                s.taken.push(*block);
-            }
-            Event::Frontier { to, outcome, joins, .. } => {
-                match outcome {
-                    Frontier::Arg => s.arg_blocks.push(*to),
-                    Frontier::Dead => s.dead_blocks.push(*to),
-                }
-                if *joins {
-                    s.worklist.push(*to);
-                }
-            }
+            Event::Take { block, .. } => s.placement.take(*block),
+            Event::Frontier { to, outcome, joins, .. } => s.placement.frontier(*to, *outcome == Frontier::Arg, *joins),
             Event::Enter { block } => {
                 s.placing = None;
-                s.worklist.clear();
+                s.placement.worklist.clear();
                 s.path.push(*block);
             }
             Event::Leave { .. } => {

@@ -2,7 +2,8 @@
 //! Static Single Assignment Form and the Control Dependence Graph" (TOPLAS 13(4), 1991).
 //!
 //! - `place.rs`: φ placement at the iterated dominance frontier of each variable's
-//!   definitions, *pruned* by liveness (`live.rs`): no φ where the variable is dead. Why
+//!   definitions (`idf.rs`, shared with Mem2Reg), *pruned* by liveness (`live.rs`): no φ
+//!   where the variable is dead. Why
 //!   pruned: in Bril a φ costs a `get` in its block and a `set` on every edge into it, each an
 //!   executed instruction, and a dead φ's only reader is nothing — minimal SSA on Bril's
 //!   benchmarks is mostly such φs (the variables of one loop iteration meeting at the loop
@@ -29,6 +30,7 @@
 //! is in SSA form already comes back as it is; one that uses `set`/`get` or `phi` without
 //! being in SSA form (an SSA program another pass edited) is translated out of SSA first.
 
+pub mod idf;
 pub(crate) mod live;
 mod pass;
 mod place;

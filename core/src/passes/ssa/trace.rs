@@ -5,6 +5,7 @@
 //! As for DCE, the pass edits through [`apply_event`], so replaying the whole trace on the
 //! input gives exactly the pass's output (a test checks it); the view never re-runs the pass.
 
+use super::idf::Placement;
 use crate::ir::{BlockId, BrilOp, Function, Inst, InstId, Name, Op, Succ, Type, ValueDef, ValueId};
 use serde::{Deserialize, Serialize};
 
@@ -219,12 +220,9 @@ pub fn replay_to_as(start: &Function, trace: &Trace, k: usize, form: Form) -> Re
 /// What the view shows beside the program at a step.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct State {
-    /// The variable being placed, its worklist (still to take) and what it has so far.
+    /// The variable being placed, and its walk so far (`kept`: the blocks given a φ).
     pub placing: Option<ValueId>,
-    pub worklist: Vec<BlockId>,
-    pub taken: Vec<BlockId>,
-    pub phi_blocks: Vec<BlockId>,
-    pub dead_blocks: Vec<BlockId>,
+    pub placement: Placement,
     /// The renaming walk: the blocks entered and not yet left (the current one last), and
     /// every variable's stack (bottom first) in the order the variables were first pushed.
     pub path: Vec<BlockId>,
@@ -243,27 +241,13 @@ pub fn state_at(trace: &Trace, k: usize) -> State {
         match e {
             Event::Worklist { var, defs } => {
                 s.placing = Some(*var);
-                s.worklist = defs.clone();
-                s.taken.clear();
-                s.phi_blocks.clear();
-                s.dead_blocks.clear();
+                s.placement.start(defs);
             }
-            Event::Take { block, .. } => {
-                s.worklist.retain(|b| b != block);
-                s.taken.push(*block);
-            }
-            Event::Frontier { to, outcome, joins, .. } => {
-                match outcome {
-                    Frontier::Phi => s.phi_blocks.push(*to),
-                    Frontier::Dead => s.dead_blocks.push(*to),
-                }
-                if *joins {
-                    s.worklist.push(*to);
-                }
-            }
+            Event::Take { block, .. } => s.placement.take(*block),
+            Event::Frontier { to, outcome, joins, .. } => s.placement.frontier(*to, *outcome == Frontier::Phi, *joins),
             Event::Enter { block } => {
                 s.placing = None;
-                s.worklist.clear();
+                s.placement.worklist.clear();
                 s.path.push(*block);
             }
             Event::PhiDef { phi } => {

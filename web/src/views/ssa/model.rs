@@ -73,9 +73,9 @@ pub fn into_model(out: &SsaOutput, k: usize, form: Form) -> IntoModel {
             {
                 marks.extend(defs.iter().map(|&b| (b, "ssa-def")));
             }
-            marks.extend(state.worklist.iter().map(|&b| (b, "ssa-work")));
-            marks.extend(state.dead_blocks.iter().map(|&b| (b, "ssa-dead")));
-            marks.extend(state.phi_blocks.iter().map(|&b| (b, "ssa-phi")));
+            marks.extend(state.placement.worklist.iter().map(|&b| (b, "ssa-work")));
+            marks.extend(state.placement.dead.iter().map(|&b| (b, "ssa-dead")));
+            marks.extend(state.placement.kept.iter().map(|&b| (b, "ssa-phi")));
             match last {
                 Some(Event::Take { block, .. }) => marks.push((*block, "current")),
                 Some(Event::Frontier { to, .. }) => marks.push((*to, "current")),
@@ -110,10 +110,10 @@ pub fn into_model(out: &SsaOutput, k: usize, form: Form) -> IntoModel {
         phis,
         current,
         placing: state.placing.map(|v| start.value_in_code(v)),
-        worklist: state.worklist.iter().map(|&b| name(b)).collect(),
-        taken: state.taken.iter().map(|&b| name(b)).collect(),
-        phi_blocks: state.phi_blocks.iter().map(|&b| name(b)).collect(),
-        dead_blocks: state.dead_blocks.iter().map(|&b| name(b)).collect(),
+        worklist: state.placement.worklist.iter().map(|&b| name(b)).collect(),
+        taken: state.placement.taken.iter().map(|&b| name(b)).collect(),
+        phi_blocks: state.placement.kept.iter().map(|&b| name(b)).collect(),
+        dead_blocks: state.placement.dead.iter().map(|&b| name(b)).collect(),
         path: state.path.iter().map(|&b| name(b)).collect(),
         stacks: state.stacks.iter().map(|(v, st)| (var(*v), st.iter().map(|&x| var(x)).collect())).collect(),
         function,
