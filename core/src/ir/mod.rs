@@ -10,6 +10,7 @@
 //! Bril blocks may end without a terminator and fall through to the next block in layout.
 
 mod branch;
+mod names;
 mod op;
 mod pieces;
 mod ssa_form;
@@ -17,6 +18,7 @@ mod text;
 mod verify;
 
 pub use branch::{branch_pieces, ArgTypes};
+pub use names::{NewNames, NumberedNames};
 pub use op::{BrilOp, Effect, Op, SilOp};
 pub use pieces::Pieces;
 pub use text::{Interner, Text};

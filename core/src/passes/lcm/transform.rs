@@ -206,36 +206,6 @@ fn is_temp_comp(f: &Function, i: InstId, t: Option<crate::ir::ValueId>) -> bool 
     t.is_some() && inst.results.first().copied() == t && inst.op != Op::Bril(BrilOp::Id)
 }
 
-/// A fresh SIL value name: the next number after the largest numeric name (`%9` after `%8`),
-/// so the result reads like `sil-opt` output. Every name that reads as a number is at most
-/// that largest one, so the names from `next` on are free and no set of the function's names
-/// is needed — except at the very end of the range, where the taken names are collected.
-struct FreshNames {
-    next: u64,
-    taken: Option<HashSet<String>>,
-}
-
-impl FreshNames {
-    fn new(f: &Function) -> FreshNames {
-        let max = f.values.values().filter_map(|v| v.name.parse::<u64>().ok()).max();
-        let taken = (max == Some(u64::MAX)).then(|| f.values.values().map(|v| v.name.to_string()).collect());
-        FreshNames { next: max.map_or(0, |m| m.wrapping_add(1)), taken }
-    }
-
-    fn fresh(&mut self) -> String {
-        loop {
-            let name = self.next.to_string();
-            self.next = self.next.wrapping_add(1);
-            if let Some(taken) = &mut self.taken {
-                if !taken.insert(name.clone()) {
-                    continue;
-                }
-            }
-            return name;
-        }
-    }
-}
-
 /// Step 7 on SIL, in SSA form. The edits are the Bril ones — delete the entry computation
 /// where `NComp ∧ ¬NLatest`, insert at the exit where `XLatest ∧ ¬XComp` — but there is no
 /// temporary to assign in several places. Instead every kept or inserted computation of a
@@ -262,7 +232,7 @@ pub fn transform_sil(
     let n = ex.len();
     let mut edits = Vec::new();
     let mut temps = Vec::new();
-    let mut names = FreshNames::new(&f);
+    let mut names = crate::ir::NumberedNames::new(&f);
 
     // A new computation of `e` defining a fresh value.
     let mut make_comp = |f: &mut Function, e: ExprId, temps: &mut Vec<Temp>| -> Result<InstId, String> {
@@ -276,7 +246,7 @@ pub fn transform_sil(
         inst.results.clear();
         inst.results.push(v);
         inst.span = crate::diag::Span::DUMMY;
-        temps.push(Temp { expr: e, value: v, name });
+        temps.push(Temp { expr: e, value: v, name: name.to_string() });
         Ok(f.add_inst(inst))
     };
 
@@ -480,7 +450,7 @@ pub fn transform_sil(
                 out_tag[j.index()] = tag;
                 out_val[j.index()] = v;
             }
-            temps.push(Temp { expr: e, value: v, name });
+            temps.push(Temp { expr: e, value: v, name: name.to_string() });
             edits.push(Edit::Phi { expr: e, block: j, value: v });
         }
         // The value at the exit of a block: its last definition, else its phi, else the value

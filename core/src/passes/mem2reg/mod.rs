@@ -31,7 +31,7 @@ pub use steps::step_texts;
 pub use trace::{apply_event, replay_to, state_at, Event, Frontier, Hole, Reason, ReplayError, SlotInfo, State, Trace};
 
 use crate::entity::{EntityRef, EntityVec};
-use crate::ir::{BlockId, Function, Lang, Name, Op, SilOp, ValueId};
+use crate::ir::{BlockId, Function, Lang, Op, SilOp, ValueId};
 use crate::passes::Analyses;
 use serde::Serialize;
 use std::sync::Arc;
@@ -90,7 +90,7 @@ pub fn mem2reg(f: &Function, a: &Analyses) -> Result<Mem2RegOutput, Mem2RegError
     let mut g = f.clone();
     let preds = all_preds(f);
     let mut placer = place::Placer::new(f);
-    let mut names = FreshNames::new(f);
+    let mut names = crate::ir::NumberedNames::new(f);
     let mut args_at: EntityVec<BlockId, Vec<(u32, ValueId)>> = EntityVec::filled(f.blocks.len(), Vec::new());
     let mut promoted: Vec<rename::Promoted> = Vec::new();
     let mut pruned = 0;
@@ -202,30 +202,6 @@ fn refuses_argument(f: &Function, preds: &EntityVec<BlockId, Vec<BlockId>>, bloc
         }
     }
     None
-}
-
-/// Names for new block arguments: numbers after the largest the function uses, as `sil-opt`
-/// numbers values.
-struct FreshNames {
-    next: u64,
-    taken: std::collections::HashSet<Name>,
-}
-
-impl FreshNames {
-    fn new(f: &Function) -> FreshNames {
-        let max = f.values.values().filter_map(|v| v.name.parse::<u64>().ok()).max();
-        FreshNames { next: max.map_or(0, |m| m.saturating_add(1)), taken: f.values.values().map(|v| v.name.clone()).collect() }
-    }
-
-    fn fresh(&mut self) -> Name {
-        loop {
-            let name: Name = self.next.to_string().into();
-            self.next = self.next.wrapping_add(1);
-            if self.taken.insert(name.clone()) {
-                return name;
-            }
-        }
-    }
 }
 
 fn first(d: &crate::Diagnostics) -> String {

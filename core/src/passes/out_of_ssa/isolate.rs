@@ -4,8 +4,7 @@
 use super::trace::{apply_event, base, Event, NewValue, Trace};
 use crate::cfg::Cfg;
 use crate::entity::{EntityRef, EntityVec};
-use crate::ir::{BlockId, BrilOp, Function, InstId, Name, Op, ValueId};
-use std::collections::HashSet;
+use crate::ir::{BlockId, BrilOp, Function, InstId, NewNames, Op, ValueId};
 
 /// A copy the isolation made: `dest = id src`, instruction `inst` in `block`.
 #[derive(Clone, Copy, Debug)]
@@ -21,7 +20,7 @@ pub fn isolate(f: &Function, trace: &mut Trace) -> (Function, Vec<Made>, usize) 
     let is = |i: InstId, op: BrilOp| f.insts[i].op == Op::Bril(op);
     // The shadow variables, in the order they first appear, each with its `x.in`.
     let mut shadow_in: EntityVec<ValueId, Option<ValueId>> = EntityVec::filled(f.values.len(), None);
-    let mut taken: HashSet<Name> = f.values.values().map(|v| v.name.clone()).collect();
+    let mut names = NewNames::new(f);
     let mut next_id = f.values.len() as u32;
     for (_, i) in f.placed_insts() {
         let inst = &f.insts[i];
@@ -36,15 +35,7 @@ pub fn isolate(f: &Function, trace: &mut Trace) -> (Function, Vec<Made>, usize) 
         if shadow_in[s].is_some() {
             continue;
         }
-        let want = format!("{}.in", f.values[s].name);
-        let mut name = want.clone();
-        let mut k = 0;
-        while taken.contains(name.as_str()) {
-            k += 1;
-            name = format!("{want}_{k}");
-        }
-        let name: Name = name.into();
-        taken.insert(name.clone());
+        let name = names.claim(&format!("{}.in", f.values[s].name));
         // The set's value gives the type where the shadow variable has none of its own.
         let ty = f.values[s].ty.clone().or_else(|| inst.args.get(1).and_then(|&v| f.values.get(v)).and_then(|v| v.ty.clone()));
         let id = ValueId(next_id);

@@ -8,8 +8,7 @@ use super::trace::{apply_event, Event, NewValue, PhiInfo, Trace};
 use crate::cfg::Cfg;
 use crate::dom::{DomNode, DomTree};
 use crate::entity::{EntityRef, EntitySet, EntityVec};
-use crate::ir::{BlockId, Function, Name, Type, ValueDef, ValueId};
-use std::collections::HashSet;
+use crate::ir::{BlockId, Function, NewNames, Type, ValueDef, ValueId};
 
 /// The variables to rename (every one assigned more than once, φs counted) and their φs.
 pub struct Plan {
@@ -29,7 +28,7 @@ struct Walk<'a> {
     undef: EntityVec<ValueId, Option<ValueId>>,
     /// Per variable: the last version number given.
     counter: EntityVec<ValueId, u32>,
-    taken: HashSet<Name>,
+    names: NewNames,
 }
 
 impl Walk<'_> {
@@ -44,14 +43,7 @@ impl Walk<'_> {
 
     /// A new value named `want`, or `want_1`, `want_2`, … if the function has that name.
     fn new_value(&mut self, want: String, ty: Option<Type>) -> ValueId {
-        let mut name = want.clone();
-        let mut k = 0;
-        while self.taken.contains(name.as_str()) {
-            k += 1;
-            name = format!("{want}_{k}");
-        }
-        let name: Name = name.into();
-        self.taken.insert(name.clone());
+        let name = self.names.claim(&want);
         let id = self.g.add_value(name.clone(), ty.clone(), ValueDef::Var);
         self.trace.values.push(NewValue { id, name, ty });
         id
@@ -141,7 +133,6 @@ impl Walk<'_> {
 /// with its φs written out, and the whole trace.
 pub fn rename(g0: &Function, cfg: &Cfg, dom: &DomTree, plan: &Plan, phis: Vec<(ValueId, BlockId)>, mut trace: Trace) -> (Function, Trace) {
     let n = g0.values.len();
-    let taken: HashSet<Name> = g0.values.values().map(|v| v.name.clone()).collect();
     let mut walk = Walk {
         cfg,
         plan,
@@ -150,7 +141,7 @@ pub fn rename(g0: &Function, cfg: &Cfg, dom: &DomTree, plan: &Plan, phis: Vec<(V
         stacks: EntityVec::filled(n, Vec::new()),
         undef: EntityVec::filled(n, None),
         counter: EntityVec::filled(n, 0),
-        taken,
+        names: NewNames::new(g0),
     };
     std::mem::swap(&mut walk.trace, &mut trace);
     // A φ is named when the walk enters its block, so versions count up in walk order; every
