@@ -28,11 +28,11 @@ fn base_name(name: &str) -> &str {
     }
 }
 
-pub fn coalesce(g: &mut Function, made: &[Made], trace: &mut Trace) -> Coalesced {
+/// `cfg` and `dom` are those of `g` (of the input: isolation adds no edge).
+pub fn coalesce(g: &mut Function, cfg: &Cfg, dom: &DomTree, made: &[Made], trace: &mut Trace) -> Coalesced {
     if made.is_empty() {
         return Coalesced { deleted: 0 };
     }
-    let cfg = Cfg::new(g);
     let n = g.values.len();
     let mut vars: Vec<ValueId> = Vec::new();
     let mut seen = EntitySet::<ValueId>::new_empty(n);
@@ -43,10 +43,10 @@ pub fn coalesce(g: &mut Function, made: &[Made], trace: &mut Trace) -> Coalesced
             }
         }
     }
-    let edges = interfere::graph(g, &cfg, &vars);
+    let edges = interfere::graph(g, cfg, &vars);
 
     // Innermost loops first: a copy there runs most often. Then program order.
-    let depth = LoopForest::new(g, &cfg, &DomTree::dominators(g, &cfg)).depth;
+    let depth = LoopForest::new(g, cfg, dom).depth;
     let mut order: Vec<usize> = (0..made.len()).collect();
     order.sort_by_key(|&k| std::cmp::Reverse(depth.get(made[k].block).copied().unwrap_or(0)));
 

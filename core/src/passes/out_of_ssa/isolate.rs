@@ -16,7 +16,7 @@ pub struct Made {
 }
 
 /// Isolates every φ of `f`; returns the function, the copies made and the number of φs.
-pub fn isolate(f: &Function, trace: &mut Trace) -> (Function, Vec<Made>, usize) {
+pub fn isolate(f: &Function, cfg: &Cfg, trace: &mut Trace) -> (Function, Vec<Made>, usize) {
     let is = |i: InstId, op: BrilOp| f.insts[i].op == Op::Bril(op);
     // The shadow variables, in the order they first appear, each with its `x.in`.
     let mut shadow_in: EntityVec<ValueId, Option<ValueId>> = EntityVec::filled(f.values.len(), None);
@@ -44,7 +44,6 @@ pub fn isolate(f: &Function, trace: &mut Trace) -> (Function, Vec<Made>, usize) 
         shadow_in[s] = Some(id);
     }
     let mut g = base(f, trace);
-    let cfg = Cfg::new(f);
     let mut made = Vec::new();
     let mut phis = 0;
     let placed: Vec<(BlockId, InstId)> = f.placed_insts().collect();

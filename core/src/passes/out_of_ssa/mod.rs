@@ -36,7 +36,10 @@ pub use pass::{OutOfSsa, OUT_OF_SSA_PASS};
 pub use steps::step_texts;
 pub use trace::{apply_event, base, classes_at, replay_to, Conflict, Event, NewValue, ReplayError, Trace};
 
+use crate::cfg::Cfg;
+use crate::dom::DomTree;
 use crate::ir::{Function, Lang};
+use crate::passes::Analyses;
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -72,6 +75,13 @@ pub struct OutOfSsaOutput {
 /// Translates `f` out of SSA form. `f` must verify. A function without `set`, `get` or `phi`
 /// comes back unchanged.
 pub fn out_of_ssa(f: &Function) -> Result<OutOfSsaOutput, OutOfSsaError> {
+    out_of_ssa_with(f, None)
+}
+
+/// [`out_of_ssa`] reading the CFG and the dominator tree from `a`, the analyses of `f` (the
+/// pass contract has built them): the translation adds copies inside blocks, never an edge, so
+/// they stay right for its result.
+pub(crate) fn out_of_ssa_with(f: &Function, a: Option<&Analyses>) -> Result<OutOfSsaOutput, OutOfSsaError> {
     if f.lang != Lang::Bril {
         return Err(OutOfSsaError::NotBril { function: f.name.clone() });
     }
@@ -82,8 +92,18 @@ pub fn out_of_ssa(f: &Function) -> Result<OutOfSsaOutput, OutOfSsaError> {
         });
     }
     let mut trace = Trace::default();
-    let (mut g, copies, phis) = isolate::isolate(f, &mut trace);
-    let classes = coalesce::coalesce(&mut g, &copies, &mut trace);
+    let built;
+    let (cfg, dom) = match a {
+        Some(a) => (&a.cfg, &a.dom),
+        None => {
+            let cfg = Cfg::new(f);
+            let dom = DomTree::dominators(f, &cfg);
+            built = (cfg, dom);
+            (&built.0, &built.1)
+        }
+    };
+    let (mut g, copies, phis) = isolate::isolate(f, cfg, &mut trace);
+    let classes = coalesce::coalesce(&mut g, cfg, dom, &copies, &mut trace);
     let coalesced = classes.deleted;
     crate::passes::shrink(&mut g);
     if let Err(d) = crate::ir::verify(&g) {

@@ -1,6 +1,6 @@
 //! The translation out of SSA behind the pass contract ([`crate::passes::Pass`]).
 
-use super::{base, out_of_ssa, step_texts, OutOfSsaError};
+use super::{base, out_of_ssa_with, step_texts, OutOfSsaError};
 use crate::ir::{Function, Lang};
 use crate::passes::{Analyses, Count, Detail, Options, Outcome, Pass, PassInfo, PassRun};
 use crate::steps::Steps;
@@ -29,8 +29,8 @@ impl Pass for OutOfSsa {
         true
     }
 
-    fn run(&self, f: &Function, _a: &Analyses, _opts: &Options) -> PassRun {
-        let out = match out_of_ssa(f) {
+    fn run(&self, f: &Function, a: &Analyses, _opts: &Options) -> PassRun {
+        let out = match out_of_ssa_with(f, Some(a)) {
             Ok(out) => out,
             Err(e @ (OutOfSsaError::NotBril { .. } | OutOfSsaError::Unsupported { .. })) => {
                 return PassRun::not_run(&INFO, f, Outcome::Refused(e.to_string()))

@@ -50,6 +50,7 @@ use crate::dom::{DomTree, Frontiers};
 use crate::entity::{EntityRef, EntitySet, EntityVec};
 use crate::ir::{check_ssa_form, BlockId, BrilOp, Function, Lang, Op, ValueDef, ValueId};
 use serde::Serialize;
+use crate::passes::Analyses;
 use std::sync::Arc;
 
 /// Why a function was not put into SSA form. The messages are for users.
@@ -87,6 +88,13 @@ pub struct SsaOutput {
 
 /// Puts `f` into SSA form. `f` must verify.
 pub fn into_ssa(f: &Function, form: Form) -> Result<SsaOutput, SsaError> {
+    into_ssa_with(f, form, None)
+}
+
+/// [`into_ssa`] reading the CFG, the dominator tree and the frontiers from `a`, the analyses
+/// of `f`, when the function it numbers is `f` itself (no entry block added, nothing taken out
+/// of SSA first): the pass contract has built them already.
+pub(crate) fn into_ssa_with(f: &Function, form: Form, a: Option<&Analyses>) -> Result<SsaOutput, SsaError> {
     let unsupported = |reason: &str| SsaError::Unsupported { function: f.name.clone(), reason: reason.to_string() };
     if f.lang != Lang::Bril {
         return Err(SsaError::NotBril { function: f.name.clone() });
@@ -96,19 +104,20 @@ pub fn into_ssa(f: &Function, form: Form) -> Result<SsaOutput, SsaError> {
             "it speculates, and a failing `guard` restores the variables saved at `speculate`, which renaming would have to follow",
         ));
     }
-    if f.placed_insts().any(|(_, i)| matches!(f.insts[i].op, Op::Bril(BrilOp::Set | BrilOp::Get | BrilOp::Phi))) {
+    let insts_before = f.placed_insts().count();
+    let uses_ssa = f.placed_insts().any(|(_, i)| matches!(f.insts[i].op, Op::Bril(BrilOp::Set | BrilOp::Get | BrilOp::Phi)));
+    if uses_ssa {
         // Already in SSA form (a pipeline may ask twice): nothing to do.
         if check_ssa_form(f).is_ok() {
-            let count = f.placed_insts().count();
-            let stats = Stats { insts_before: count, insts_after: count, ..Stats::default() };
+            let stats = Stats { insts_before, insts_after: insts_before, ..Stats::default() };
             let same = Arc::new(f.clone());
             return Ok(SsaOutput { start: same.clone(), function: same, trace: Trace { form, ..Trace::default() }, stats });
         }
     }
     // A program that uses `set`/`get` or `phi` without being in SSA form (another pass edited
     // an SSA program: LCM's temporaries, say) is taken out of SSA first, then built again.
-    let flat = if f.placed_insts().any(|(_, i)| matches!(f.insts[i].op, Op::Bril(BrilOp::Set | BrilOp::Get | BrilOp::Phi))) {
-        let out = crate::passes::out_of_ssa::out_of_ssa(f).map_err(|e| unsupported(&e.to_string()))?;
+    let flat = if uses_ssa {
+        let out = crate::passes::out_of_ssa::out_of_ssa_with(f, a).map_err(|e| unsupported(&e.to_string()))?;
         Some((*out.function).clone())
     } else {
         None
@@ -116,11 +125,19 @@ pub fn into_ssa(f: &Function, form: Form) -> Result<SsaOutput, SsaError> {
     let f = flat.as_ref().unwrap_or(f);
     let g0 = with_fresh_entry(f).into_owned();
     let fresh_entry = (g0.layout.len() > f.layout.len()).then(|| g0.layout[0]);
-    let cfg = Cfg::new(&g0);
-    let dom = DomTree::dominators(&g0, &cfg);
-    let pdom = DomTree::post_dominators(&g0, &cfg);
-    let frontiers = Frontiers::new(&cfg, &dom, &pdom);
-    let mentions = live::Mentions::new(&g0, &cfg);
+    let built;
+    let (cfg, dom, frontiers) = match a.filter(|_| fresh_entry.is_none() && flat.is_none()) {
+        Some(a) => (&a.cfg, &a.dom, &a.frontiers),
+        None => {
+            let cfg = Cfg::new(&g0);
+            let dom = DomTree::dominators(&g0, &cfg);
+            let pdom = DomTree::post_dominators(&g0, &cfg);
+            let frontiers = Frontiers::new(&cfg, &dom, &pdom);
+            built = (cfg, dom, frontiers);
+            (&built.0, &built.1, &built.2)
+        }
+    };
+    let mentions = live::Mentions::new(&g0, cfg);
 
     // Every variable with an assignment, with the blocks that assign it (the entry for a
     // parameter), and how many assignments it has.
@@ -164,7 +181,7 @@ pub fn into_ssa(f: &Function, form: Form) -> Result<SsaOutput, SsaError> {
         vars.push((v, blocks));
     }
     let mut trace = Trace { form, fresh_entry, flattened: flat.is_some(), ..Trace::default() };
-    let placed = place::place(&g0, &cfg, &frontiers, &mentions, &vars, &mut trace.events);
+    let placed = place::place(&g0, cfg, frontiers, &mentions, &vars, &mut trace.events);
 
     let mut renamed = EntitySet::<ValueId>::new_empty(n);
     let mut phis_at: EntityVec<BlockId, Vec<u32>> = EntityVec::filled(g0.blocks.len(), Vec::new());
@@ -213,7 +230,7 @@ pub fn into_ssa(f: &Function, form: Form) -> Result<SsaOutput, SsaError> {
         }
     }
     let plan = rename::Plan { renamed, phis_at };
-    let (mut g, trace) = rename::rename(&g0, &cfg, &dom, &plan, phis, trace);
+    let (mut g, trace) = rename::rename(&g0, cfg, dom, &plan, phis, trace);
     crate::passes::shrink(&mut g);
 
     let internal = |message: String| SsaError::Internal { function: f.name.clone(), message };
@@ -223,10 +240,9 @@ pub fn into_ssa(f: &Function, form: Form) -> Result<SsaOutput, SsaError> {
     if let Err(d) = check_ssa_form(&g) {
         return Err(internal(format!("the result is not in SSA form ({})", first(&d))));
     }
-    let count = |f: &Function| f.placed_insts().count();
     let stats = Stats {
-        insts_before: count(f),
-        insts_after: count(&g),
+        insts_before,
+        insts_after: g.placed_insts().count(),
         renamed: plan.renamed.count(),
         phis: trace.phis.len(),
         pruned,
@@ -237,9 +253,4 @@ pub fn into_ssa(f: &Function, form: Form) -> Result<SsaOutput, SsaError> {
 
 fn first(d: &crate::Diagnostics) -> String {
     d.iter().next().map_or_else(|| "no detail".to_string(), |d| d.message.clone())
-}
-
-/// The blocks and φs a view draws on the CFG at a step of placement: for tests and views.
-pub fn phi_blocks(trace: &Trace) -> Vec<(ValueId, BlockId)> {
-    trace.phis.iter().map(|p| (p.var, p.block)).collect()
 }

@@ -1,6 +1,6 @@
 //! SSA construction behind the pass contract ([`crate::passes::Pass`]).
 
-use super::{into_ssa, step_texts, Form, SsaError};
+use super::{into_ssa_with, step_texts, Form, SsaError};
 use crate::ir::{Function, Lang};
 use crate::passes::{Analyses, Count, Detail, Options, Outcome, Pass, PassInfo, PassRun};
 use crate::steps::Steps;
@@ -30,11 +30,11 @@ impl Pass for IntoSsa {
         true
     }
 
-    fn run(&self, f: &Function, _a: &Analyses, opts: &Options) -> PassRun {
-        // The analyses are those of the function with a fresh entry when it needs one, so the
-        // pass builds its own; `passes::run` verified `f`.
+    fn run(&self, f: &Function, a: &Analyses, opts: &Options) -> PassRun {
+        // `passes::run` verified `f`; a function that needs an entry block of its own gets its
+        // own analyses.
         let form = if opts.phi_form { Form::Phi } else { Form::SetGet };
-        let out = match into_ssa(f, form) {
+        let out = match into_ssa_with(f, form, Some(a)) {
             Ok(out) => out,
             Err(e @ (SsaError::NotBril { .. } | SsaError::Unsupported { .. })) => {
                 return PassRun::not_run(&INFO, f, Outcome::Refused(e.to_string()))
