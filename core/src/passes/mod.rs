@@ -345,7 +345,8 @@ pub fn shrink(f: &mut Function) {
     f.layout.shrink_to_fit();
 }
 
-fn first_message(d: &crate::Diagnostics) -> String {
+/// The first diagnostic's message, for a one-line reason.
+pub(crate) fn first_message(d: &crate::Diagnostics) -> String {
     d.iter().next().map_or_else(|| "no detail".to_string(), |d| d.message.clone())
 }
 

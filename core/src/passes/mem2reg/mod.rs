@@ -136,12 +136,12 @@ pub fn mem2reg(f: &Function, a: &Analyses) -> Result<Mem2RegOutput, Mem2RegError
     }
     crate::passes::shrink(&mut g);
     if let Err(d) = crate::ir::verify(&g) {
-        return Err(internal(format!("the result does not verify ({})", first(&d))));
+        return Err(internal(format!("the result does not verify ({})", crate::passes::first_message(&d))));
     }
     let cfg = crate::cfg::Cfg::new(&g);
     let dom = crate::dom::DomTree::dominators(&g, &cfg);
     if let Err(d) = crate::dom::verify_ssa(&g, &cfg, &dom) {
-        return Err(internal(format!("a use is not dominated by its definition ({})", first(&d))));
+        return Err(internal(format!("a use is not dominated by its definition ({})", crate::passes::first_message(&d))));
     }
     let count = |f: &Function| f.placed_insts().count();
     let ev = |pred: fn(&Event) -> bool| trace.events.iter().filter(|e| pred(e)).count();
@@ -204,6 +204,3 @@ fn refuses_argument(f: &Function, preds: &EntityVec<BlockId, Vec<BlockId>>, bloc
     None
 }
 
-fn first(d: &crate::Diagnostics) -> String {
-    d.iter().next().map_or_else(|| "no detail".to_string(), |d| d.message.clone())
-}

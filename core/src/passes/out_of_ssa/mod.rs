@@ -107,7 +107,7 @@ pub(crate) fn out_of_ssa_with(f: &Function, a: Option<&Analyses>) -> Result<OutO
     let coalesced = classes.deleted;
     crate::passes::shrink(&mut g);
     if let Err(d) = crate::ir::verify(&g) {
-        let message = format!("the result does not verify ({})", d.iter().next().map_or("no detail", |d| d.message.as_str()));
+        let message = format!("the result does not verify ({})", crate::passes::first_message(&d));
         return Err(OutOfSsaError::Internal { function: f.name.clone(), message });
     }
     let count = |f: &Function| f.placed_insts().count();

@@ -235,10 +235,10 @@ pub(crate) fn into_ssa_with(f: &Function, form: Form, a: Option<&Analyses>) -> R
 
     let internal = |message: String| SsaError::Internal { function: f.name.clone(), message };
     if let Err(d) = crate::ir::verify(&g) {
-        return Err(internal(format!("the result does not verify ({})", first(&d))));
+        return Err(internal(format!("the result does not verify ({})", crate::passes::first_message(&d))));
     }
     if let Err(d) = check_ssa_form(&g) {
-        return Err(internal(format!("the result is not in SSA form ({})", first(&d))));
+        return Err(internal(format!("the result is not in SSA form ({})", crate::passes::first_message(&d))));
     }
     let stats = Stats {
         insts_before,
@@ -251,6 +251,3 @@ pub(crate) fn into_ssa_with(f: &Function, form: Form, a: Option<&Analyses>) -> R
     Ok(SsaOutput { start: Arc::new(g0), function: Arc::new(g), trace, stats })
 }
 
-fn first(d: &crate::Diagnostics) -> String {
-    d.iter().next().map_or_else(|| "no detail".to_string(), |d| d.message.clone())
-}
