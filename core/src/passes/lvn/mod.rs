@@ -280,12 +280,15 @@ struct Table {
     read: HashMap<ValueId, u32>,
     /// What each variable physically holds now.
     held: HashMap<ValueId, u32>,
+    /// The other way round: the variables holding each row's value (by index), so that a
+    /// clobbered home finds another holder without a scan of every variable.
+    holders: Vec<Vec<ValueId>>,
     first: u32,
 }
 
 impl Table {
     fn new(first: u32) -> Table {
-        Table { rows: Vec::new(), home: Vec::new(), by_key: HashMap::new(), key_of: Vec::new(), consts: Vec::new(), read: HashMap::new(), held: HashMap::new(), first }
+        Table { rows: Vec::new(), home: Vec::new(), by_key: HashMap::new(), key_of: Vec::new(), consts: Vec::new(), read: HashMap::new(), held: HashMap::new(), holders: Vec::new(), first }
     }
     fn idx(&self, num: u32) -> usize {
         (num - self.first) as usize
@@ -300,8 +303,16 @@ impl Table {
         }
         self.key_of.push(key);
         self.consts.push(constant);
+        self.holders.push(Vec::new());
         row
     }
+    /// `var` (physically) holds row `num`'s value now.
+    fn hold(&mut self, var: ValueId, num: u32) {
+        self.held.insert(var, num);
+        let i = self.idx(num);
+        self.holders[i].push(var);
+    }
+
     fn home_of(&self, num: u32) -> Option<ValueId> {
         self.home[self.idx(num)]
     }
@@ -310,10 +321,11 @@ impl Table {
     fn clobber(&mut self, var: ValueId, moved: &mut Vec<(u32, Option<ValueId>)>) {
         let Some(old) = self.held.remove(&var) else { return };
         let i = self.idx(old);
+        self.holders[i].retain(|&v| v != var);
         if self.home[i] != Some(var) {
             return;
         }
-        let other = self.held.iter().filter(|&(_, &n)| n == old).map(|(&v, _)| v).min();
+        let other = self.holders[i].iter().copied().min();
         self.home[i] = other;
         if other.is_none() {
             if let Some(k) = &self.key_of[i] {
@@ -369,7 +381,7 @@ pub fn run(f: &Function, opts: LvnOptions) -> Result<LvnOutput, LvnError> {
                         let name = f.values.get(a).map_or_else(|| a.to_string(), |v| v.name.to_string());
                         let row = t.add(format!("{name} (from outside)"), a, None, None);
                         t.read.insert(a, row.num);
-                        t.held.insert(a, row.num);
+                        t.hold(a, row.num);
                         let n = row.num;
                         added.push(row);
                         n
@@ -486,7 +498,7 @@ pub fn run(f: &Function, opts: LvnOptions) -> Result<LvnOutput, LvnError> {
                     }
                 };
                 t.read.insert(d, num);
-                t.held.insert(physical, num);
+                t.hold(physical, num);
                 out_dest = Some(physical);
             }
             match outcome {
