@@ -5,23 +5,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { URL, useBrowser, screenshot } from './harness.mjs';
+import { URL, useBrowser, screenshot, openExample } from './harness.mjs';
 
 const env = useBrowser();
 
-async function open(page, example) {
-  await page.goto(URL);
-  await page.waitForSelector('.view');
-  await page.evaluate(() => localStorage.clear());
-  await page.goto(URL);
-  await page.waitForSelector('.view svg g.node', { timeout: 30_000 });
-  await page.selectOption('#example', example);
-  await page.waitForFunction((id) => document.querySelector('#example')?.value === id, example);
-}
-
 test('speculation: the guard branches on the CFG, LCM says why it leaves the function alone', { timeout: 90_000 }, async () => {
   const { page, errors } = env;
-  await open(page, 'speculation');
+  await openExample(page, 'speculation');
   await page.waitForSelector('.view-cfg svg g.edge-labels text', { timeout: 30_000 });
   const labels = await page.$$eval('.view-cfg svg g.edge-labels text', (ts) => ts.map((t) => t.textContent));
   assert.equal(labels.filter((l) => l === 'holds').length, 2, `edge labels: ${labels}`);
@@ -34,7 +24,7 @@ test('speculation: the guard branches on the CFG, LCM says why it leaves the fun
 
 test('a program of two files: the example links, and files dropped on the editor join into one program', { timeout: 90_000 }, async () => {
   const { page, errors } = env;
-  await open(page, 'imports');
+  await openExample(page, 'imports');
   await page.waitForFunction(() => [...document.querySelectorAll('#function option')].some((o) => o.value === 'math.bril___power'));
 
   // Two files dropped at once, the library first: the program that imports it comes first.

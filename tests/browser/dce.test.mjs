@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { URL, useBrowser, screenshot, reportTiming } from './harness.mjs';
+import { URL, useBrowser, screenshot, reportTiming, openExample } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -15,15 +15,6 @@ const DEAD = [
   '%4 = struct_extract %1 : $Int32, #Int32._value',
   '%5 = integer_literal $Builtin.Int1, -1',
 ];
-
-async function open(page, example) {
-  await page.goto(URL);
-  await page.evaluate(() => localStorage.clear());
-  await page.goto(URL);
-  await page.waitForSelector('.view svg g.node', { timeout: 30_000 });
-  await page.selectOption('#example', example);
-  await page.waitForFunction((id) => document.querySelector('#example')?.value === id, example);
-}
 
 const stepText = (page) => page.textContent('#step-text');
 // Clicks code line `k` of a box, with the whole drawing in view first (dead1's builtin line
@@ -37,7 +28,7 @@ const lineClass = (page, block, k) =>
 
 test('stepping DCE on dead1: → marks the return, End sweeps the sum away', { timeout: 90_000 }, async () => {
   const { page, errors } = env;
-  await open(page, 'dead1');
+  await openExample(page, 'dead1');
   await page.click('#tab-dce');
   await page.waitForSelector('.dce-view svg g.node[data-id="bb0"]');
   assert.match(await stepText(page), /^Before DCE: @dead1 has 7 instructions/);
@@ -79,7 +70,7 @@ test('stepping DCE on dead1: → marks the return, End sweeps the sum away', { t
 
 test('the before/after view: what DCE removed, both runs, the saved after-code', { timeout: 90_000 }, async () => {
   const { page, errors } = env;
-  await open(page, 'dead1');
+  await openExample(page, 'dead1');
   await page.click('#tab-dce');
   await page.keyboard.press('End');
   await page.click('#tab-diff');
@@ -123,7 +114,7 @@ test('the before/after view: what DCE removed, both runs, the saved after-code',
 
 test('rewritten lines: undef for a dead block argument (dead-block-args)', { timeout: 90_000 }, async () => {
   const { page, errors } = env;
-  await open(page, 'dead-block-args');
+  await openExample(page, 'dead-block-args');
   await page.click('#tab-diff');
   await page.waitForSelector('#after-code .dl');
   if ((await page.getAttribute('#pass-dce', 'aria-pressed')) !== 'true') await page.click('#pass-dce');
@@ -146,7 +137,7 @@ test('rewritten lines: undef for a dead block argument (dead-block-args)', { tim
 
 test('exercise mode hides the next step and grades the prediction', { timeout: 90_000 }, async () => {
   const { page, errors } = env;
-  await open(page, 'dead1');
+  await openExample(page, 'dead1');
   await page.click('#tab-dce');
   await page.keyboard.press('Home');
   await page.click('#exercise');
@@ -174,7 +165,7 @@ test('exercise mode hides the next step and grades the prediction', { timeout: 9
 
 test('Bril: the unused `square` of @gcd is struck out; LCM\'s after-code runs the same', { timeout: 90_000 }, async () => {
   const { page, errors } = env;
-  await open(page, 'functions');
+  await openExample(page, 'functions');
   await page.selectOption('#function', 'gcd');
   await page.click('#tab-dce');
   await page.keyboard.press('End');
@@ -202,7 +193,7 @@ test('Bril: the unused `square` of @gcd is struck out; LCM\'s after-code runs th
   assert.match(out, /^12\n/);
   assert.equal(await page.textContent('#run-after .stdout'), out);
 
-  await open(page, 'lcm-article');
+  await openExample(page, 'lcm-article');
   await page.click('#tab-diff');
   await page.click('#pass-lcm');
   await page.waitForFunction(() => document.querySelector('#pass-lcm')?.getAttribute('aria-pressed') === 'true');
@@ -217,7 +208,7 @@ test('Bril: the unused `square` of @gcd is struck out; LCM\'s after-code runs th
 
 test('the 200-block stress function: stepping DCE and the diff stay responsive', { timeout: 120_000 }, async () => {
   const { page, errors } = env;
-  await open(page, 'stress-200');
+  await openExample(page, 'stress-200');
   await page.click('#tab-dce');
   await page.waitForSelector('.dce-view .graph-view:not(.pending) svg g.node', { timeout: 60_000 });
   const t0 = Date.now();

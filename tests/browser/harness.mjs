@@ -135,3 +135,15 @@ export async function fresh(page, hash = '') {
   await page.reload();
   await page.waitForSelector('.view');
 }
+
+/** Opens the app with no autosaved program, waits for its first graph, and loads the gallery
+ * example `id`. */
+export async function openExample(page, id) {
+  await page.goto(URL);
+  await page.waitForSelector('.view');
+  await page.evaluate(() => localStorage.clear());
+  await page.goto(URL);
+  await page.waitForSelector('.view svg g.node', { timeout: 30_000 });
+  await page.selectOption('#example', id);
+  await page.waitForFunction((x) => document.querySelector('#example')?.value === x, id);
+}

@@ -4,19 +4,10 @@
 // copyprop-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { screenshot, useBrowser, URL, inFreshBrowser } from './harness.mjs';
+import { screenshot, useBrowser, URL, inFreshBrowser, openExample } from './harness.mjs';
 
 const env = useBrowser();
 const WAIT = { timeout: 30_000 };
-
-async function open(page, example) {
-  await page.goto(URL);
-  await page.evaluate(() => localStorage.clear());
-  await page.goto(URL);
-  await page.waitForSelector('.view svg g.node', WAIT);
-  await page.selectOption('#example', example);
-  await page.waitForFunction((id) => document.querySelector('#example')?.value === id, example);
-}
 
 const chips = (page) => page.$$eval('#pipeline .chip-name', (cs) => cs.map((c) => c.textContent));
 const codeLines = (page, side) =>
@@ -29,7 +20,7 @@ const stageNames = (page) =>
 
 test('the default pipeline on partial.bril: LCM leaves copies, copy propagation removes them', { timeout: 90_000 }, async () => {
   const { page, errors } = env;
-  await open(page, 'partial');
+  await openExample(page, 'partial');
   await page.click('#tab-diff');
   await page.waitForSelector('#after-code .dl', WAIT);
   assert.equal(await page.getAttribute('#pipeline-default', 'aria-pressed'), 'true');
@@ -81,7 +72,7 @@ test('the default pipeline on partial.bril: LCM leaves copies, copy propagation 
 
 test('a link to a middle stage of a custom pipeline opens the same comparison in a fresh browser', { timeout: 120_000 }, async () => {
   const { page, errors } = env;
-  await open(page, 'partial');
+  await openExample(page, 'partial');
   await page.click('#tab-diff');
   await page.click('#pass-lcm');
   await page.waitForFunction(() => document.querySelectorAll('#pipeline .chip').length === 1);
@@ -110,7 +101,7 @@ test('a link to a middle stage of a custom pipeline opens the same comparison in
 
 test('SIL: LCM runs (nothing to move here), copy propagation says why it runs on Bril only, DCE still runs', { timeout: 90_000 }, async () => {
   const { page, errors } = env;
-  await open(page, 'dead1');
+  await openExample(page, 'dead1');
   await page.click('#tab-diff');
   await page.waitForSelector('#after-code .dl', WAIT);
   const refused = await page.$$eval('.diff-passes li.problem', (ls) => ls.map((l) => l.textContent));
@@ -125,7 +116,7 @@ test('SIL: LCM runs (nothing to move here), copy propagation says why it runs on
 
 test('the copy propagation tab steps through rounds, rewrites and deletions', { timeout: 90_000 }, async () => {
   const { page, errors } = env;
-  await open(page, 'copies');
+  await openExample(page, 'copies');
   await page.click('#tab-copyprop');
   await page.waitForSelector('.view-copyprop table', WAIT);
   assert.match(await page.textContent('#step-text'), /^Before copy propagation: @main has \d+ cop/);

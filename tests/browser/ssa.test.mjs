@@ -4,19 +4,10 @@
 // before/after view with both runs. Screenshots: tests/artifacts/ssa-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { screenshot, useBrowser, URL, inFreshBrowser } from './harness.mjs';
+import { screenshot, useBrowser, inFreshBrowser, openExample } from './harness.mjs';
 
 const env = useBrowser();
 const WAIT = { timeout: 30_000 };
-
-async function open(page, example) {
-  await page.goto(URL);
-  await page.evaluate(() => localStorage.clear());
-  await page.goto(URL);
-  await page.waitForSelector('.view svg g.node', WAIT);
-  await page.selectOption('#example', example);
-  await page.waitForFunction((id) => document.querySelector('#example')?.value === id, example);
-}
 
 const stepText = (page) => page.textContent('#step-text');
 const side = (page) => page.textContent('.ssa-side');
@@ -34,7 +25,7 @@ async function stepUntil(page, done, arg, max = 200) {
 
 test('into SSA on the loop example: the worklist places φs, renaming shows its stacks, the φs are written out', { timeout: 120_000 }, async () => {
   const { page, errors } = env;
-  await open(page, 'ssa-loop');
+  await openExample(page, 'ssa-loop');
   await page.waitForSelector('.view-ssa .ssa-phase', WAIT);
   assert.match(await stepText(page), /^Before SSA construction: 3 φs to place/);
 
@@ -80,7 +71,7 @@ test('into SSA on the loop example: the worklist places φs, renaming shows its 
 
 test('the round trip in the before/after view: out of SSA coalesces every copy, both runs agree', { timeout: 120_000 }, async () => {
   const { page, errors } = env;
-  await open(page, 'ssa-loop');
+  await openExample(page, 'ssa-loop');
   await page.click('#tab-diff');
   await page.click('#pass-ssa');
   await page.waitForFunction(() => document.querySelectorAll('#pipeline .chip').length === 1);
@@ -111,7 +102,7 @@ test('the round trip in the before/after view: out of SSA coalesces every copy, 
 
 test('local value numbering: the table of the block, and a recomputation that becomes a copy', { timeout: 90_000 }, async () => {
   const { page, errors } = env;
-  await open(page, 'diamond');
+  await openExample(page, 'diamond');
   const program = '@main(x: int) {\n  a: int = add x x;\n  b: int = add x x;\n  c: int = mul a b;\n  d: int = mul b a;\n  print c d;\n}\n';
   await page.fill('#source', program);
   await page.click('#tab-lvn');
